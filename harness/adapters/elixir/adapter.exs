@@ -1,0 +1,463 @@
+# ptc-conformance adapter for the real PtcRunner (Elixir), protocol v1.
+#
+#     elixir -pa <ptc_runner ebin> -pa <jason ebin> ... harness/adapters/elixir/adapter.exs
+#
+# JSON Lines on stdin/stdout, one answer line per request line, logs on
+# stderr. Needs Elixir >= 1.18 (stdlib JSON) and a compiled PtcRunner on the
+# code path. See README.md next to this file.
+
+defmodule PtcAdapter.Codec do
+  @moduledoc false
+  # Tagged term JSON <-> Elixir terms (table in DESIGN.md / spec).
+  #
+  # decode/1 takes parsed JSON in which objects are {:obj, [{key, value}]}
+  # (see PtcAdapter.parse_json/1), so tags and duplicate keys stay visible.
+  # encode/1 returns plain JSON data (maps with string keys, lists, numbers,
+  # strings, nil/true/false) for JSON.encode!/1.
+  # A term that cannot be decoded throws {:bad_term, message}.
+
+  @max_plain_int 9_007_199_254_740_991
+
+  # ---- decoding --------------------------------------------------------
+
+  def decode({:obj, [{"$" <> _ = tag, value}]}), do: decode_tag(tag, value)
+
+  def decode({:obj, pairs}) do
+    keys = Enum.map(pairs, &elem(&1, 0))
+
+    if Enum.any?(keys, &String.starts_with?(&1, "$")),
+      do: bad!("object mixes a $-key with other keys: #{inspect(keys)}")
+
+    unique_keys!(keys)
+    Map.new(pairs, fn {k, v} -> {k, decode(v)} end)
+  end
+
+  def decode(list) when is_list(list), do: Enum.map(list, &decode/1)
+  def decode(x) when is_float(x), do: bad!("untagged float #{x}; use {\"$float\": ...}")
+  # nil, true, false, integers, strings
+  def decode(x), do: x
+
+  defp decode_tag("$int", s) when is_binary(s) do
+    case Integer.parse(s) do
+      {n, ""} -> n
+      _ -> bad!("bad $int #{inspect(s)}")
+    end
+  end
+
+  defp decode_tag("$float", x) when is_float(x), do: x
+  defp decode_tag("$float", n) when is_integer(n), do: n * 1.0
+
+  defp decode_tag("$bytes", s) when is_binary(s) do
+    case Base.decode64(s) do
+      {:ok, bin} -> bin
+      :error -> bad!("bad base64 in $bytes")
+    end
+  end
+
+  defp decode_tag("$atom", s) when is_binary(s), do: String.to_atom(s)
+  defp decode_tag("$tuple", l) when is_list(l), do: l |> Enum.map(&decode/1) |> List.to_tuple()
+
+  defp decode_tag("$kw", l) when is_list(l) do
+    Enum.map(l, fn
+      [k, v] when is_binary(k) -> {String.to_atom(k), decode(v)}
+      other -> bad!("bad $kw entry #{inspect(other)}")
+    end)
+  end
+
+  defp decode_tag("$map", l) when is_list(l) do
+    pairs =
+      Enum.map(l, fn
+        [k, v] -> {decode(k), decode(v)}
+        other -> bad!("bad $map entry #{inspect(other)}")
+      end)
+
+    unique_keys!(Enum.map(pairs, &elem(&1, 0)))
+    Map.new(pairs)
+  end
+
+  defp decode_tag("$date", s) when is_binary(s), do: ok!(Date.from_iso8601(s), "$date", s)
+  defp decode_tag("$time", s) when is_binary(s), do: ok!(Time.from_iso8601(s), "$time", s)
+
+  defp decode_tag("$naive_datetime", s) when is_binary(s),
+    do: ok!(NaiveDateTime.from_iso8601(s), "$naive_datetime", s)
+
+  defp decode_tag("$datetime", s) when is_binary(s), do: decode_datetime(s)
+  defp decode_tag("$struct", spec), do: decode_struct(spec)
+  defp decode_tag("$fn", spec), do: decode_fn(spec)
+  defp decode_tag("$ref", label) when is_binary(label), do: opaque(:ref, label)
+  defp decode_tag("$pid", label) when is_binary(label), do: opaque(:pid, label)
+  defp decode_tag("$port", label) when is_binary(label), do: opaque(:port, label)
+
+  defp decode_tag(tag, value) do
+    known = ~w($int $float $bytes $atom $tuple $kw $map $date $time $naive_datetime
+               $datetime $struct $fn $ref $pid $port)
+
+    if tag in known,
+      do: bad!("malformed #{tag}: #{inspect(value)}"),
+      else: bad!("unknown tag #{tag}")
+  end
+
+  # "...Z" is a UTC DateTime. "...+02:00" keeps the written wall clock with
+  # utc_offset 7200, std_offset 0, and time_zone = zone_abbr = "+02:00", so
+  # DateTime.to_iso8601/1 gives the same text back.
+  defp decode_datetime(s) do
+    case DateTime.from_iso8601(s) do
+      {:ok, utc, 0} when binary_part(s, byte_size(s) - 1, 1) == "Z" ->
+        utc
+
+      {:ok, _utc, offset} ->
+        {:ok, wall} = NaiveDateTime.from_iso8601(s)
+        zone = offset_text(offset)
+
+        %{DateTime.from_naive!(wall, "Etc/UTC") | utc_offset: offset}
+        |> Map.merge(%{time_zone: zone, zone_abbr: zone})
+
+      {:error, why} ->
+        bad!("bad $datetime #{inspect(s)}: #{why}")
+    end
+  end
+
+  defp offset_text(seconds) do
+    sign = if seconds < 0, do: "-", else: "+"
+    minutes = div(abs(seconds), 60)
+    sign <> pad2(div(minutes, 60)) <> ":" <> pad2(rem(minutes, 60))
+  end
+
+  defp pad2(n), do: n |> Integer.to_string() |> String.pad_leading(2, "0")
+
+  defp decode_struct(spec) do
+    fields_in = object!(spec, "$struct", ["module", "fields"])
+    module = module!(Map.get(fields_in, "module"))
+
+    unless Code.ensure_loaded?(module) and function_exported?(module, :__struct__, 0),
+      do: bad!("$struct module #{inspect(module)} is not a loaded struct")
+
+    names = for {k, _} <- Map.from_struct(module.__struct__()), into: %{}, do: {Atom.to_string(k), k}
+    given = object!(Map.get(fields_in, "fields", {:obj, []}), "$struct fields", Map.keys(names))
+    struct(module, Map.new(given, fn {k, v} -> {names[k], decode(v)} end))
+  end
+
+  defp module!(":" <> erlang_name), do: String.to_atom(erlang_name)
+  defp module!(name) when is_binary(name) and name != "", do: Module.concat([name])
+  defp module!(other), do: bad!("bad module name #{inspect(other)}")
+
+  # Functions: {"arity": n, "returns": term}, {"arity": n, "raises": "msg"}
+  # or {"name": "&Mod.fun/n"}. Funs made from a spec are remembered (process
+  # dictionary, fun => spec) so that they encode back as the same spec.
+  defp decode_fn(spec) do
+    case object!(spec, "$fn", ["arity", "returns", "raises", "name"]) do
+      %{"name" => name} = s when map_size(s) == 1 ->
+        capture!(name)
+
+      %{"arity" => arity, "returns" => raw} = s when map_size(s) == 2 ->
+        value = decode(raw)
+        remember(make_fun(arity, fn -> value end), %{"arity" => arity, "returns" => encode(value)})
+
+      %{"arity" => arity, "raises" => msg} = s when map_size(s) == 2 and is_binary(msg) ->
+        remember(make_fun(arity, fn -> raise msg end), %{"arity" => arity, "raises" => msg})
+
+      s ->
+        bad!("bad $fn spec with keys #{inspect(Map.keys(s))}")
+    end
+  end
+
+  defp make_fun(0, body), do: fn -> body.() end
+  defp make_fun(1, body), do: fn _ -> body.() end
+  defp make_fun(2, body), do: fn _, _ -> body.() end
+  defp make_fun(3, body), do: fn _, _, _ -> body.() end
+  defp make_fun(4, body), do: fn _, _, _, _ -> body.() end
+  defp make_fun(arity, _), do: bad!("unsupported $fn arity #{inspect(arity)}")
+
+  defp remember(fun, spec) do
+    Process.put({:fn_spec, fun}, spec)
+    fun
+  end
+
+  defp capture!(name) do
+    case Regex.run(~r{^&(.+)\.([^./]+)/(\d+)$}, to_string(name)) do
+      [_, mod, fun, arity] ->
+        Function.capture(module!(mod), String.to_atom(fun), String.to_integer(arity))
+
+      nil ->
+        bad!("bad $fn name #{inspect(name)}")
+    end
+  end
+
+  # References, pids and ports: one real value per label, for the session.
+  defp opaque(kind, label) do
+    case Process.get({kind, label}) do
+      nil ->
+        value = new_opaque(kind)
+        Process.put({kind, label}, value)
+        Process.put({:label, value}, label)
+        value
+
+      value ->
+        value
+    end
+  end
+
+  defp new_opaque(:ref), do: make_ref()
+  defp new_opaque(:pid), do: spawn(fn -> Process.sleep(:infinity) end)
+  defp new_opaque(:port), do: Port.open({:spawn, "cat"}, [])
+
+  defp label(value), do: Process.get({:label, value}) || inspect(value)
+
+  # A JSON object (no duplicate keys, only `allowed` keys) as a map of raw values.
+  defp object!({:obj, pairs}, what, allowed) do
+    keys = Enum.map(pairs, &elem(&1, 0))
+    unique_keys!(keys)
+
+    case keys -- allowed do
+      [] -> Map.new(pairs)
+      extra -> bad!("#{what}: unexpected keys #{inspect(extra)}")
+    end
+  end
+
+  defp object!(other, what, _), do: bad!("#{what}: expected an object, got #{inspect(other)}")
+
+  defp unique_keys!(keys) do
+    if length(Enum.uniq(keys)) != length(keys), do: bad!("duplicate key in #{inspect(keys)}")
+  end
+
+  defp ok!({:ok, value}, _tag, _s), do: value
+  defp ok!({:error, why}, tag, s), do: bad!("bad #{tag} #{inspect(s)}: #{why}")
+
+  defp bad!(message), do: throw({:bad_term, message})
+
+  # ---- encoding --------------------------------------------------------
+
+  def encode(x) when x in [nil, true, false], do: x
+  def encode(a) when is_atom(a), do: %{"$atom" => Atom.to_string(a)}
+  def encode(n) when is_integer(n) and abs(n) <= @max_plain_int, do: n
+  def encode(n) when is_integer(n), do: %{"$int" => Integer.to_string(n)}
+  def encode(f) when is_float(f), do: %{"$float" => f}
+
+  def encode(b) when is_binary(b) do
+    if String.valid?(b), do: b, else: %{"$bytes" => Base.encode64(b)}
+  end
+
+  def encode(list) when is_list(list) do
+    if keyword?(list),
+      do: %{"$kw" => Enum.map(list, fn {k, v} -> [Atom.to_string(k), encode(v)] end)},
+      else: encode_list(list)
+  end
+
+  def encode(t) when is_tuple(t), do: %{"$tuple" => t |> Tuple.to_list() |> Enum.map(&encode/1)}
+  def encode(%Date{} = d), do: %{"$date" => Date.to_iso8601(d)}
+  def encode(%Time{} = t), do: %{"$time" => Time.to_iso8601(t)}
+  def encode(%NaiveDateTime{} = n), do: %{"$naive_datetime" => NaiveDateTime.to_iso8601(n)}
+  def encode(%DateTime{} = dt), do: %{"$datetime" => DateTime.to_iso8601(dt)}
+
+  def encode(%module{} = s) do
+    fields = s |> Map.from_struct() |> Map.new(fn {k, v} -> {Atom.to_string(k), encode(v)} end)
+    %{"$struct" => %{"module" => inspect(module), "fields" => fields}}
+  end
+
+  def encode(m) when is_map(m) do
+    if Enum.all?(Map.keys(m), &plain_key?/1),
+      do: Map.new(m, fn {k, v} -> {k, encode(v)} end),
+      else: %{"$map" => m |> Enum.sort() |> Enum.map(fn {k, v} -> [encode(k), encode(v)] end)}
+  end
+
+  def encode(f) when is_function(f), do: %{"$fn" => Process.get({:fn_spec, f}) || fn_name(f)}
+  def encode(r) when is_reference(r), do: %{"$ref" => label(r)}
+  def encode(p) when is_pid(p), do: %{"$pid" => label(p)}
+  def encode(p) when is_port(p), do: %{"$port" => label(p)}
+  def encode(other), do: throw({:unencodable, "no tagged JSON form for #{inspect(other)}"})
+
+  # A non-empty proper list of {atom, _} pairs.
+  defp keyword?([{k, _} | rest]) when is_atom(k), do: rest == [] or keyword?(rest)
+  defp keyword?(_), do: false
+
+  defp encode_list([]), do: []
+  defp encode_list([h | t]), do: [encode(h) | encode_list(t)]
+  defp encode_list(tail), do: throw({:unencodable, "improper list tail #{inspect(tail)}"})
+
+  defp plain_key?(k), do: is_binary(k) and String.valid?(k) and not String.starts_with?(k, "$")
+
+  defp fn_name(f) do
+    case Function.info(f, :type) do
+      {:type, :external} ->
+        info = Function.info(f)
+        %{"name" => "&#{inspect(info[:module])}.#{info[:name]}/#{info[:arity]}"}
+
+      _ ->
+        %{"name" => inspect(f)}
+    end
+  end
+end
+
+defmodule PtcAdapter.Ops do
+  @moduledoc false
+
+  @ops %{
+    "key_normalizer.normalize_key" => {PtcRunner.SubAgent.KeyNormalizer, :normalize_key},
+    "key_normalizer.normalize_keys" => {PtcRunner.SubAgent.KeyNormalizer, :normalize_keys},
+    "key_normalizer.canonical_cache_key" =>
+      {PtcRunner.SubAgent.KeyNormalizer, :canonical_cache_key},
+    "lisp_formatter.format" => {PtcRunner.Lisp.Formatter, :format},
+    "native_preview.cache_hint" => {PtcRunner.SubAgent.Loop.NativePreview, :cache_hint},
+    "native_preview.build" => {PtcRunner.SubAgent.Loop.NativePreview, :build},
+    "protocol.tool_description" => {PtcRunner.PtcToolProtocol, :tool_description},
+    "protocol.render_error" => {PtcRunner.PtcToolProtocol, :render_error},
+    "protocol.render_success" => {PtcRunner.PtcToolProtocol, :render_success},
+    "protocol.render_success_from_step" => {PtcRunner.PtcToolProtocol, :render_success_from_step},
+    "protocol.validate_program" => {PtcRunner.PtcToolProtocol, :validate_program},
+    "protocol.to_json_value" => {PtcRunner.PtcToolProtocol, :to_json_value},
+    "protocol.parse_signature" => {PtcRunner.PtcToolProtocol, :parse_signature},
+    "exposure.effective_expose" => {PtcRunner.SubAgent.Exposure, :effective_expose},
+    "exposure.filter_by_expose" => {PtcRunner.SubAgent.Exposure, :filter_by_expose},
+    "tool.new" => {PtcRunner.Tool, :new},
+    "tool.private?" => {PtcRunner.Tool, :private?},
+    "tool.validate" => {__MODULE__, :tool_validate},
+    "term.inspect" => {Kernel, :inspect}
+  }
+
+  def table, do: @ops
+  def names, do: @ops |> Map.keys() |> Enum.sort()
+
+  # Validator.validate!/1 with a minimal agent around one tool: returns :ok
+  # or raises. Besides the per-tool exposure checks, validate! also rejects
+  # the reserved name "lisp_eval" and a :self tool without a signature.
+  def tool_validate(name, format),
+    do: PtcRunner.SubAgent.Validator.validate!(prompt: "p", tools: %{name => format})
+end
+
+defmodule PtcAdapter do
+  @moduledoc false
+  alias PtcAdapter.{Codec, Ops}
+
+  @features ~w(atoms tuples floats bigints binaries term-keys structs temporal functions opaque)
+
+  def main do
+    # Protocol lines go through `:user` (the real stdin/stdout) as raw bytes.
+    # Everything else that writes to "standard output" -- our group leader,
+    # processes we start, the default logger handler -- goes to stderr.
+    :ok = :io.setopts(:user, binary: true, encoding: :latin1)
+    Process.group_leader(self(), Process.whereis(:standard_error))
+    log_to_stderr()
+    check_modules!()
+    loop()
+  end
+
+  defp loop do
+    case IO.binread(:user, :line) do
+      :eof ->
+        System.halt(0)
+
+      {:error, why} ->
+        IO.puts(:stderr, "adapter: stdin error #{inspect(why)}")
+        System.halt(1)
+
+      line ->
+        {status, answer} = handle(line)
+        IO.binwrite(:user, [JSON.encode!(answer), ?\n])
+        if status == :bye, do: System.halt(0), else: loop()
+    end
+  end
+
+  # One request line -> {:continue | :bye, answer map}.
+  def handle(line) do
+    case parse_json(String.trim(line)) do
+      {:ok, {:obj, pairs}} ->
+        request = Map.new(pairs)
+        id = Map.get(request, "id")
+        op = Map.get(request, "op")
+        status = if op == "bye", do: :bye, else: :continue
+        {status, Map.put(answer(op, Map.get(request, "args", [])), "id", id)}
+
+      _ ->
+        {:continue, %{"id" => nil, "unsupported" => "request line is not a JSON object"}}
+    end
+  end
+
+  def parse_json(text) do
+    object_finish = fn pairs, outer -> {{:obj, Enum.reverse(pairs)}, outer} end
+
+    case JSON.decode(text, :ok, object_finish: object_finish) do
+      {value, :ok, ""} -> {:ok, value}
+      _ -> :error
+    end
+  end
+
+  defp answer("hello", _args) do
+    %{
+      "ok" => %{
+        "name" => "ptc_runner-elixir",
+        "version" => "0.13.0",
+        "language" => "elixir",
+        "protocol" => 1,
+        "ops" => Ops.names(),
+        "features" => @features
+      }
+    }
+  end
+
+  defp answer("bye", _args), do: %{"ok" => nil}
+
+  defp answer(op, args) do
+    with {:ok, {module, fun}} <- Map.fetch(Ops.table(), op),
+         {:ok, terms} <- decode_args(args),
+         true <- function_exported?(module, fun, length(terms)) do
+      call(module, fun, terms)
+    else
+      :error -> %{"unsupported" => "unknown op #{inspect(op)}"}
+      {:bad_args, why} -> %{"unsupported" => "cannot decode args: " <> why}
+      false -> %{"unsupported" => "#{op} takes no #{length(args)} arguments"}
+    end
+  end
+
+  defp decode_args(args) when is_list(args) do
+    {:ok, Enum.map(args, &Codec.decode/1)}
+  catch
+    {:bad_term, why} -> {:bad_args, why}
+  rescue
+    e -> {:bad_args, Exception.message(e)}
+  end
+
+  defp decode_args(_), do: {:bad_args, "args is not an array"}
+
+  defp call(module, fun, terms) do
+    result = apply(module, fun, terms)
+
+    try do
+      %{"ok" => Codec.encode(result)}
+    catch
+      {:unencodable, why} -> %{"unsupported" => "cannot encode result: " <> why}
+    end
+  rescue
+    e -> raised(inspect(e.__struct__), safe_message(e))
+  catch
+    :throw, value -> raised("throw", inspect(value))
+    :exit, value -> raised("exit", inspect(value))
+  end
+
+  defp raised(class, message), do: %{"raised" => %{"class" => class, "message" => message}}
+
+  defp safe_message(e) do
+    message = Exception.message(e)
+    if String.valid?(message), do: message, else: inspect(message)
+  end
+
+  defp check_modules! do
+    missing =
+      for {_op, {module, _}} <- Ops.table(), not Code.ensure_loaded?(module), uniq: true,
+        do: inspect(module)
+
+    if missing != [] do
+      IO.puts(:stderr, "adapter: not on the code path: #{Enum.join(missing, ", ")} (pass -pa)")
+      System.halt(2)
+    end
+  end
+
+  defp log_to_stderr do
+    with {:ok, handler} <- :logger.get_handler_config(:default),
+         :ok <- :logger.remove_handler(:default) do
+      config = Map.put(handler.config, :type, :standard_error)
+      :logger.add_handler(:default, handler.module, %{handler | config: config})
+    end
+  end
+end
+
+PtcAdapter.main()

@@ -1,0 +1,22 @@
+//! # ptc-conformance-harness: the harness
+//!
+//! Runs the golden corpus (`golden/`, rules in `spec/`) against a
+//! [`subject::Subject`]: the in-process reference from the
+//! `ptc-conformance` crate (`src/`), or an external implementation.
+//!
+//! - [`corpus`]: discovery and loading of case files, spec rules, lint.
+//! - [`subject`]: the thing under test, one small trait.
+//! - [`judge`]: comparing an answer with a case's expectation.
+//! - [`runner`]: running cases against a subject.
+//! - [`report`]: summaries and machine-readable results.
+//! - [`cli`]: the `ptc-conformance` command line.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod corpus;
+pub mod judge;
+pub mod report;
+pub mod runner;
+pub mod subject;

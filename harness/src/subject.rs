@@ -1,0 +1,78 @@
+//! The thing under test: one small trait. The in-process reference and an
+//! external adapter are two implementations of it, and every runner, report
+//! and fuzzer works against the trait.
+
+use ptc_conformance::ops;
+use ptc_conformance::{Raised, Term};
+use std::collections::BTreeSet;
+
+/// One call to make: an op and its arguments.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The op name.
+    pub op: &'a str,
+    /// Positional arguments.
+    pub args: &'a [Term],
+}
+
+/// What a subject answered to one request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// It returned a term.
+    Ok(Term),
+    /// It raised an exception.
+    Raised(Raised),
+    /// It declined the request, saying why.
+    Unsupported(String),
+    /// No valid answer: timeout, crash, malformed or missing answer.
+    Error(String),
+}
+
+/// An implementation of the boundary.
+pub trait Subject {
+    /// A name for reports.
+    fn name(&self) -> String;
+    /// The ops it declares.
+    fn ops(&self) -> BTreeSet<String>;
+    /// The features it declares.
+    fn features(&self) -> BTreeSet<String>;
+    /// Answers the requests, one answer per request in the same order.
+    /// Implementations may overlap the calls (pipelining).
+    fn call_many(&mut self, requests: &[Request<'_>]) -> Vec<Answer>;
+    /// Answers one request.
+    fn call(&mut self, request: Request<'_>) -> Answer {
+        self.call_many(&[request]).pop().unwrap_or_else(|| Answer::Error("no answer".into()))
+    }
+}
+
+/// The Rust reference, in process.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reference;
+
+impl Reference {
+    /// Calls the reference for one request.
+    pub fn answer(request: Request<'_>) -> Answer {
+        match ops::find(request.op) {
+            None => Answer::Unsupported(format!("unknown op {:?}", request.op)),
+            Some(op) => match op.invoke(request.args) {
+                Ok(t) => Answer::Ok(t),
+                Err(r) => Answer::Raised(r),
+            },
+        }
+    }
+}
+
+impl Subject for Reference {
+    fn name(&self) -> String {
+        format!("reference (ptc-conformance {})", env!("CARGO_PKG_VERSION"))
+    }
+    fn ops(&self) -> BTreeSet<String> {
+        ops::OPS.iter().map(|o| o.name.to_owned()).collect()
+    }
+    fn features(&self) -> BTreeSet<String> {
+        ptc_conformance::features::ALL.iter().map(|f| (*f).to_owned()).collect()
+    }
+    fn call_many(&mut self, requests: &[Request<'_>]) -> Vec<Answer> {
+        requests.iter().map(|r| Reference::answer(*r)).collect()
+    }
+}

@@ -1,0 +1,183 @@
+//! Path-level differences between an expected and an actual term, the way
+//! a failing case explains itself: `/1/"n": expected 1, got {"$float":1.0}`.
+
+use crate::tagged::encode;
+use crate::term::{Map, Term};
+use std::fmt;
+
+/// One place where two terms differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// Where: `/` for the root, `/1` for an index, `/"k"` for a string key,
+    /// `/{"$atom":"k"}` for another key, `/.field` for a struct field.
+    pub path: String,
+    /// What the expectation has there (tagged JSON), `None` when missing.
+    pub expected: Option<String>,
+    /// What the implementation gave there (tagged JSON), `None` when missing.
+    pub actual: Option<String>,
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.path.is_empty() { "/" } else { &self.path };
+        match (&self.expected, &self.actual) {
+            (Some(e), Some(a)) => write!(f, "{path}: expected {e}, got {a}"),
+            (Some(e), None) => write!(f, "{path}: missing, expected {e}"),
+            (None, Some(a)) => write!(f, "{path}: unexpected, got {a}"),
+            (None, None) => write!(f, "{path}: differs"),
+        }
+    }
+}
+
+/// At most this many differences are listed; the rest are counted.
+pub const MAX_DIFFERENCES: usize = 20;
+
+/// The differences between `expected` and `actual` (empty when equal).
+pub fn diff(expected: &Term, actual: &Term) -> Vec<Difference> {
+    let mut out = Vec::new();
+    walk(expected, actual, &mut String::new(), &mut out);
+    out
+}
+
+/// The differences, one per line, at most [`MAX_DIFFERENCES`].
+pub fn render(diffs: &[Difference]) -> String {
+    let mut lines: Vec<String> = diffs.iter().take(MAX_DIFFERENCES).map(|d| d.to_string()).collect();
+    if diffs.len() > MAX_DIFFERENCES {
+        lines.push(format!("... and {} more differences", diffs.len() - MAX_DIFFERENCES));
+    }
+    lines.join("\n")
+}
+
+fn key_segment(k: &Term) -> String {
+    match k {
+        Term::Str(s) => {
+            let mut q = String::new();
+            crate::tagged::push_json_str(s, &mut q);
+            q
+        }
+        other => encode(other),
+    }
+}
+
+fn walk(e: &Term, a: &Term, path: &mut String, out: &mut Vec<Difference>) {
+    if e == a {
+        return;
+    }
+    let len = path.len();
+    match (e, a) {
+        (Term::List(xs), Term::List(ys)) | (Term::Tuple(xs), Term::Tuple(ys)) => {
+            for (i, (x, y)) in xs.iter().zip(ys).enumerate() {
+                path.push_str(&format!("/{i}"));
+                walk(x, y, path, out);
+                path.truncate(len);
+            }
+            for (i, x) in xs.iter().enumerate().skip(ys.len()) {
+                out.push(Difference { path: format!("{path}/{i}"), expected: Some(encode(x)), actual: None });
+            }
+            for (i, y) in ys.iter().enumerate().skip(xs.len()) {
+                out.push(Difference { path: format!("{path}/{i}"), expected: None, actual: Some(encode(y)) });
+            }
+        }
+        (Term::Map(xm), Term::Map(ym)) => walk_maps(xm, ym, path, out),
+        (Term::Struct(xs), Term::Struct(ys)) if xs.module == ys.module => {
+            for (name, x) in &xs.fields {
+                path.push_str(&format!("/.{name}"));
+                match ys.field(name) {
+                    Some(y) => walk(x, y, path, out),
+                    None => out.push(Difference { path: path.clone(), expected: Some(encode(x)), actual: None }),
+                }
+                path.truncate(len);
+            }
+            for (name, y) in &ys.fields {
+                if xs.field(name).is_none() {
+                    out.push(Difference { path: format!("{path}/.{name}"), expected: None, actual: Some(encode(y)) });
+                }
+            }
+        }
+        _ => out.push(Difference { path: path.clone(), expected: Some(encode(e)), actual: Some(encode(a)) }),
+    }
+}
+
+fn walk_maps(xm: &Map, ym: &Map, path: &mut String, out: &mut Vec<Difference>) {
+    let len = path.len();
+    for (k, x) in xm.iter() {
+        path.push('/');
+        path.push_str(&key_segment(k));
+        match ym.get(k) {
+            Some(y) => walk(x, y, path, out),
+            _ => out.push(Difference { path: path.clone(), expected: Some(encode(x)), actual: None }),
+        }
+        path.truncate(len);
+    }
+    for (k, y) in ym.iter() {
+        if xm.get(k).is_none() {
+            out.push(Difference {
+                path: format!("{path}/{}", key_segment(k)),
+                expected: None,
+                actual: Some(encode(y)),
+            });
+        }
+    }
+}
+
+/// Reads plain JSON (not tagged) as a term: objects become string-keyed
+/// maps, integers integers and other numbers floats. Used to compare
+/// rendered JSON payloads structurally.
+pub fn plain_json_to_term(v: &serde_json::Value) -> Term {
+    use serde_json::Value;
+    match v {
+        Value::Null => Term::Nil,
+        Value::Bool(b) => Term::Bool(*b),
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => Term::int(i),
+            (None, Some(u), _) => Term::Int(crate::Int::from(num_bigint::BigInt::from(u))),
+            (_, _, Some(f)) => Term::Float(f),
+            _ => Term::Nil,
+        },
+        Value::String(s) => Term::Str(s.clone()),
+        Value::Array(items) => Term::List(items.iter().map(plain_json_to_term).collect()),
+        Value::Object(obj) => Term::map(
+            obj.iter().map(|(k, v)| (Term::Str(k.clone()), plain_json_to_term(v))).collect(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tagged::decode_str;
+
+    fn d(e: &str, a: &str) -> Vec<String> {
+        let e = decode_str(e, "").unwrap();
+        let a = decode_str(a, "").unwrap();
+        diff(&e, &a).iter().map(|d| d.to_string()).collect()
+    }
+
+    #[test]
+    fn equal_terms_have_no_difference() {
+        assert!(d(r#"{"a": [1, 2]}"#, r#"{"a": [1, 2]}"#).is_empty());
+    }
+
+    #[test]
+    fn differences_name_their_path() {
+        assert_eq!(
+            d(r#"{"$tuple": ["t", {"n": 1}]}"#, r#"{"$tuple": ["t", {"n": {"$float": 1.0}}]}"#),
+            vec![r#"/1/"n": expected 1, got {"$float":1.0}"#]
+        );
+        assert_eq!(
+            d(r#"{"a": 1, "b": 2}"#, r#"{"a": 1, "c": 2}"#),
+            vec![r#"/"b": missing, expected 2"#, r#"/"c": unexpected, got 2"#]
+        );
+        assert_eq!(d("[1, 2, 3]", "[1]"), vec!["/1: missing, expected 2", "/2: missing, expected 3"]);
+        assert_eq!(d(r#"{"$atom": "a"}"#, r#""a""#), vec![r#"/: expected {"$atom":"a"}, got "a""#]);
+        assert_eq!(
+            d(r#"{"$map": [[{"$atom": "k"}, 1]]}"#, r#"{"$map": [[{"$atom": "k"}, 2]]}"#),
+            vec![r#"/{"$atom":"k"}: expected 1, got 2"#]
+        );
+    }
+
+    #[test]
+    fn signed_zero_is_a_difference() {
+        assert_eq!(d(r#"{"$float": -0.0}"#, r#"{"$float": 0.0}"#).len(), 1);
+    }
+}

@@ -1,0 +1,71 @@
+//! `PtcRunner.SubAgent.KeyNormalizer`: hyphen → underscore key
+//! normalization and canonical cache keys (`spec/key_normalizer.md`, `KN-`).
+
+use crate::term::{Map, Term};
+use crate::Raised;
+
+const MODULE: &str = "PtcRunner.SubAgent.KeyNormalizer";
+
+/// `normalize_key/1`: atoms and binaries become binaries with every `-`
+/// replaced by `_`; any other term is returned as it is.
+pub fn normalize_key(key: &Term) -> Term {
+    if let Some(atom) = key.as_atom() {
+        return Term::Str(atom.replace('-', "_"));
+    }
+    match key {
+        Term::Str(s) => Term::Str(s.replace('-', "_")),
+        Term::Bytes(b) => Term::binary(b.iter().map(|&c| if c == b'-' { b'_' } else { c }).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `normalize_keys/1`: normalizes the keys of maps, recursing through map
+/// values and list elements. Structs and tuples are not entered. When two
+/// keys normalize alike, the one later in map iteration order wins.
+pub fn normalize_keys(value: &Term) -> Term {
+    match value {
+        Term::Map(m) => Term::Map(Map::from_pairs(
+            m.iter().map(|(k, v)| (normalize_key(k), normalize_keys(v))).collect(),
+        )),
+        Term::List(items) => Term::List(items.iter().map(normalize_keys).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `canonical_cache_key/2`: `{tool_name, canonical_args}` for map args,
+/// `{tool_name, {:non_map, args}}` otherwise. Raises `FunctionClauseError`
+/// when `tool_name` is not a binary.
+pub fn canonical_cache_key(tool_name: &Term, args: &Term) -> Result<Term, Raised> {
+    if !tool_name.is_binary() {
+        return Err(Raised::function_clause(MODULE, "canonical_cache_key", 2));
+    }
+    let key = if args.is_map() {
+        canonicalize(args)
+    } else {
+        Term::Tuple(vec![Term::atom("non_map"), args.clone()])
+    };
+    Ok(Term::Tuple(vec![tool_name.clone(), key]))
+}
+
+/// The canonical form of one value (KN rules on maps, lists, tuples, floats).
+pub fn canonicalize(value: &Term) -> Term {
+    match value {
+        Term::Map(m) => Term::Map(Map::from_pairs(
+            m.iter().map(|(k, v)| (stringify_key(k), canonicalize(v))).collect(),
+        )),
+        Term::List(items) | Term::Tuple(items) => Term::List(items.iter().map(canonicalize).collect()),
+        Term::Float(x) if crate::num::is_integral(*x) => match crate::num::trunc(*x) {
+            Some(i) => Term::Int(i),
+            None => value.clone(),
+        },
+        other => other.clone(),
+    }
+}
+
+fn stringify_key(k: &Term) -> Term {
+    if k.is_atom() || k.is_binary() {
+        normalize_key(k)
+    } else {
+        k.clone()
+    }
+}

@@ -1,0 +1,108 @@
+//! The operation registry: one row per op, naming the reference function,
+//! the Elixir function it ports, its spec rule prefix and how its result is
+//! compared. Adding an op is one row here plus its cases in `golden/`.
+
+use crate::term::Term;
+use crate::{key_normalizer, Raised};
+
+/// How an op's result is compared with the expectation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// A term, compared with strict term equality.
+    Term,
+    /// A rendered JSON string: compared as JSON, and byte for byte at the strict level.
+    JsonString,
+}
+
+/// One op of the registry.
+pub struct Op {
+    /// The op name used in cases and by adapters, e.g. `key_normalizer.normalize_key`.
+    pub name: &'static str,
+    /// The Elixir function it ports, `Module.fun`.
+    pub elixir: &'static str,
+    /// Argument counts it accepts.
+    pub arity: &'static [usize],
+    /// The prefix of the spec rules for it, e.g. `KN`.
+    pub spec_prefix: &'static str,
+    /// How results compare.
+    pub output: Output,
+    /// The reference implementation; `args.len()` is one of `arity`.
+    pub call: fn(&[Term]) -> Result<Term, Raised>,
+}
+
+/// Every op, sorted by name.
+pub static OPS: &[Op] = &[
+    Op {
+        name: "key_normalizer.canonical_cache_key",
+        elixir: "PtcRunner.SubAgent.KeyNormalizer.canonical_cache_key",
+        arity: &[2],
+        spec_prefix: "KN",
+        output: Output::Term,
+        call: |a| key_normalizer::canonical_cache_key(&a[0], &a[1]),
+    },
+    Op {
+        name: "key_normalizer.normalize_key",
+        elixir: "PtcRunner.SubAgent.KeyNormalizer.normalize_key",
+        arity: &[1],
+        spec_prefix: "KN",
+        output: Output::Term,
+        call: |a| Ok(key_normalizer::normalize_key(&a[0])),
+    },
+    Op {
+        name: "key_normalizer.normalize_keys",
+        elixir: "PtcRunner.SubAgent.KeyNormalizer.normalize_keys",
+        arity: &[1],
+        spec_prefix: "KN",
+        output: Output::Term,
+        call: |a| Ok(key_normalizer::normalize_keys(&a[0])),
+    },
+];
+
+/// The op named `name`.
+pub fn find(name: &str) -> Option<&'static Op> {
+    OPS.iter().find(|op| op.name == name)
+}
+
+impl std::fmt::Debug for Op {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Op({})", self.name)
+    }
+}
+
+impl Op {
+    /// Calls the reference. A wrong argument count raises
+    /// `UndefinedFunctionError`, as calling a missing arity would.
+    pub fn invoke(&self, args: &[Term]) -> Result<Term, Raised> {
+        if !self.arity.contains(&args.len()) {
+            let (module, fun) = self.elixir.rsplit_once('.').unwrap_or(("", self.elixir));
+            return Err(Raised::new(
+                "UndefinedFunctionError",
+                format!("function {module}.{fun}/{} is undefined or private", args.len()),
+            ));
+        }
+        (self.call)(args)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_is_sorted_and_unique() {
+        for w in OPS.windows(2) {
+            assert!(w[0].name < w[1].name, "{} must sort before {}", w[0].name, w[1].name);
+        }
+    }
+
+    #[test]
+    fn wrong_arity_raises_undefined_function() {
+        let op = find("key_normalizer.normalize_key").expect("registered");
+        let err = op.invoke(&[]).expect_err("arity 0 is not defined");
+        assert_eq!(err.class, "UndefinedFunctionError");
+        assert_eq!(
+            err.message,
+            "function PtcRunner.SubAgent.KeyNormalizer.normalize_key/0 is undefined or private"
+        );
+    }
+}

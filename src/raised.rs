@@ -1,0 +1,40 @@
+//! An exception the reference raises, as the adapter protocol carries it.
+
+use std::fmt;
+
+/// An Elixir exception: its module name without `Elixir.` and its message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Raised {
+    /// e.g. `ArgumentError`, `FunctionClauseError`.
+    pub class: String,
+    /// `Exception.message/1` of the exception.
+    pub message: String,
+}
+
+impl Raised {
+    /// An exception of `class` with `message`.
+    pub fn new(class: &str, message: impl Into<String>) -> Raised {
+        Raised { class: class.to_owned(), message: message.into() }
+    }
+
+    /// `ArgumentError` with `message`.
+    pub fn argument(message: impl Into<String>) -> Raised {
+        Raised::new("ArgumentError", message)
+    }
+
+    /// `FunctionClauseError` for `Module.fun/arity`, with Elixir's message.
+    pub fn function_clause(module: &str, fun: &str, arity: usize) -> Raised {
+        Raised::new(
+            "FunctionClauseError",
+            format!("no function clause matching in {module}.{fun}/{arity}"),
+        )
+    }
+}
+
+impl fmt::Display for Raised {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "** ({}) {}", self.class, self.message)
+    }
+}
+
+impl std::error::Error for Raised {}

@@ -1,0 +1,903 @@
+//! Tagged term JSON (`spec/terms.md`): the lossless JSON form of Elixir terms
+//! used by case files and the adapter protocol.
+//!
+//! Decoding reads JSON straight into [`Term`]s, without an intermediate
+//! `serde_json::Value`, so duplicated keys are caught and every error names
+//! the JSON-pointer path where it happened. Nesting deeper than
+//! serde_json's recursion limit (128 arrays/objects) is an error, never a
+//! stack overflow. Encoding is canonical: the same term gives the same bytes.
+
+use crate::structs;
+use crate::term::{FunSpec, Int, Map, OpaqueKind, Struct, Temporal, TemporalKind, Term};
+use base64::Engine as _;
+use num_bigint::BigInt;
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::fmt::{self, Write as _};
+
+/// Largest integer written as a plain JSON number (2^53 − 1).
+pub const MAX_SAFE_INT: i64 = (1 << 53) - 1;
+
+/// A decoding error: the JSON-pointer path and what is wrong there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError(pub String);
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// Decodes one tagged term from JSON text. `root` is the path printed for
+/// the top-level value (e.g. `/args`); pass `""` for none.
+pub fn decode_str(json: &str, root: &str) -> Result<Term, DecodeError> {
+    let mut de = serde_json::Deserializer::from_str(json);
+    let term = TermSeed { path: &Path::Root(root) }
+        .deserialize(&mut de)
+        .map_err(|e| DecodeError(clean(e)))?;
+    de.end().map_err(|e| DecodeError(clean(e)))?;
+    Ok(term)
+}
+
+/// Decodes a JSON array of tagged terms (a case's or request's `args`).
+pub fn decode_args(json: &str, root: &str) -> Result<Vec<Term>, DecodeError> {
+    match decode_str(json, root)? {
+        Term::List(items) => Ok(items),
+        other => Err(DecodeError(format!(
+            "{}: expected an array of arguments, got {}",
+            display_root(root),
+            other.kind_name()
+        ))),
+    }
+}
+
+fn display_root(root: &str) -> &str {
+    if root.is_empty() {
+        "/"
+    } else {
+        root
+    }
+}
+
+/// Removes serde_json's position suffix where the message already names a
+/// path, keeping it for syntax errors that carry no path.
+fn clean(e: serde_json::Error) -> String {
+    let msg = e.to_string();
+    if e.is_syntax() || e.is_eof() || !msg.starts_with('/') {
+        return msg;
+    }
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_owned(),
+        None => msg,
+    }
+}
+
+/// A JSON-pointer path built on the stack; formatted only on error.
+enum Path<'a> {
+    Root(&'a str),
+    Index(&'a Path<'a>, usize),
+    Key(&'a Path<'a>, &'a str),
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Path::Root(r) => f.write_str(r),
+            Path::Index(p, i) => write!(f, "{p}/{i}"),
+            Path::Key(p, k) => {
+                write!(f, "{p}/")?;
+                // JSON pointer escaping: ~ → ~0, / → ~1.
+                f.write_str(&k.replace('~', "~0").replace('/', "~1"))
+            }
+        }
+    }
+}
+
+impl Path<'_> {
+    fn err<E: de::Error>(&self, msg: impl fmt::Display) -> E {
+        let p = self.to_string();
+        E::custom(format!("{}: {msg}", if p.is_empty() { "/" } else { &p }))
+    }
+}
+
+struct TermSeed<'a> {
+    path: &'a Path<'a>,
+}
+
+impl<'de> DeserializeSeed<'de> for TermSeed<'_> {
+    type Value = Term;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Term, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TermSeed<'_> {
+    type Value = Term;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a tagged term")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Term, E> {
+        Ok(Term::Nil)
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Term, E> {
+        Ok(Term::Bool(b))
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Term, E> {
+        Ok(Term::Int(Int::Small(n)))
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Term, E> {
+        Ok(Term::Int(match i64::try_from(n) {
+            Ok(s) => Int::Small(s),
+            Err(_) => Int::Big(BigInt::from(n)),
+        }))
+    }
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Term, E> {
+        Err(self.path.err(format_args!(
+            "bare number {x} is not a term: floats are written {{\"$float\": {x}}} and integers beyond 64 bits {{\"$int\": \"...\"}}"
+        )))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Term, E> {
+        Ok(Term::Str(s.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<Term, E> {
+        Ok(Term::Str(s))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Term, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        loop {
+            let path = Path::Index(self.path, items.len());
+            match seq.next_element_seed(TermSeed { path: &path })? {
+                Some(t) => items.push(t),
+                None => break,
+            }
+        }
+        Ok(Term::List(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Term, A::Error> {
+        let first: Option<String> = map.next_key()?;
+        let Some(first) = first else {
+            return Ok(Term::Map(Map::new()));
+        };
+        if first.starts_with('$') {
+            let path = Path::Key(self.path, &first);
+            let term = decode_tag(&first, &path, &mut map)?;
+            if let Some(extra) = map.next_key::<String>()? {
+                return Err(self.path.err(format_args!(
+                    "tag object {first:?} has a second key {extra:?}: a tag is a one-key object"
+                )));
+            }
+            return Ok(term);
+        }
+        let mut pairs: Vec<(Term, Term)> = Vec::new();
+        let mut key = first;
+        loop {
+            let path = Path::Key(self.path, &key);
+            let value = map.next_value_seed(TermSeed { path: &path })?;
+            pairs.push((Term::Str(key), value));
+            match map.next_key::<String>()? {
+                None => break,
+                Some(k) if k.starts_with('$') => {
+                    return Err(self.path.err(format_args!(
+                        "object key {k:?} starts with '$': a map with such a key is written {{\"$map\": [[k, v], ...]}}"
+                    )))
+                }
+                Some(k) => key = k,
+            }
+        }
+        build_map(pairs, self.path)
+    }
+}
+
+fn build_map<E: de::Error>(mut pairs: Vec<(Term, Term)>, path: &Path<'_>) -> Result<Term, E> {
+    let n = pairs.len();
+    let already_sorted = pairs
+        .windows(2)
+        .all(|w| crate::term::map_key_cmp(&w[0].0, &w[1].0) == std::cmp::Ordering::Less);
+    if !already_sorted {
+        pairs.sort_by(|a, b| crate::term::map_key_cmp(&a.0, &b.0));
+    }
+    if let Some(w) = pairs
+        .windows(2)
+        .find(|w| crate::term::map_key_cmp(&w[0].0, &w[1].0) == std::cmp::Ordering::Equal)
+    {
+        return Err(path.err(format_args!(
+            "duplicated map key {}",
+            encode(&w[0].0)
+        )));
+    }
+    debug_assert_eq!(pairs.len(), n);
+    Ok(Term::Map(Map::from_sorted_unchecked(pairs)))
+}
+
+fn decode_tag<'de, A: MapAccess<'de>>(
+    tag: &str,
+    path: &Path<'_>,
+    map: &mut A,
+) -> Result<Term, A::Error> {
+    let string = |map: &mut A, what: &str| -> Result<String, A::Error> {
+        map.next_value_seed(StrSeed { path, what })
+    };
+    Ok(match tag {
+        "$int" => {
+            let s = string(map, "a decimal integer string")?;
+            Term::Int(parse_int(&s).ok_or_else(|| {
+                path.err(format_args!("{s:?} is not a decimal integer"))
+            })?)
+        }
+        "$float" => Term::Float(map.next_value_seed(FloatSeed { path })?),
+        "$bytes" => {
+            let s = string(map, "a base64 string")?;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(s.as_bytes())
+                .map_err(|e| path.err(format_args!("bad base64: {e}")))?;
+            Term::binary(bytes)
+        }
+        "$atom" => Term::atom(&string(map, "an atom name string")?),
+        "$tuple" => match map.next_value_seed(TermSeed { path })? {
+            Term::List(items) => Term::Tuple(items),
+            other => return Err(path.err(format_args!("expected an array, got {}", other.kind_name()))),
+        },
+        "$map" => {
+            let pairs = map.next_value_seed(PairsSeed { path, kw: false })?;
+            build_map(pairs, path)?
+        }
+        "$kw" => Term::List(
+            map.next_value_seed(PairsSeed { path, kw: true })?
+                .into_iter()
+                .map(|(k, v)| Term::Tuple(vec![k, v]))
+                .collect(),
+        ),
+        "$date" | "$time" | "$datetime" | "$naive_datetime" => {
+            let kind = match tag {
+                "$date" => TemporalKind::Date,
+                "$time" => TemporalKind::Time,
+                "$datetime" => TemporalKind::DateTime,
+                _ => TemporalKind::NaiveDateTime,
+            };
+            let iso = string(map, "an ISO 8601 string")?;
+            check_iso(kind, &iso).map_err(|why| path.err(format_args!("{iso:?}: {why}")))?;
+            Term::Temporal(Temporal { kind, iso })
+        }
+        "$struct" => Term::Struct(Box::new(map.next_value_seed(StructSeed { path })?)),
+        "$fn" => Term::Fun(Box::new(map.next_value_seed(FunSeed { path })?)),
+        "$ref" | "$pid" | "$port" => {
+            let kind = match tag {
+                "$ref" => OpaqueKind::Ref,
+                "$pid" => OpaqueKind::Pid,
+                _ => OpaqueKind::Port,
+            };
+            Term::Opaque(kind, string(map, "a label string")?)
+        }
+        _ => return Err(path_parent_err(path, tag)),
+    })
+}
+
+fn path_parent_err<E: de::Error>(path: &Path<'_>, tag: &str) -> E {
+    match path {
+        Path::Key(parent, _) => parent.err(format_args!("unknown tag {tag:?}")),
+        _ => path.err(format_args!("unknown tag {tag:?}")),
+    }
+}
+
+/// Parses `-?[0-9]+` into an [`Int`].
+pub fn parse_int(s: &str) -> Option<Int> {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    match s.parse::<i64>() {
+        Ok(n) => Some(Int::Small(n)),
+        Err(_) => s.parse::<BigInt>().ok().map(Int::from),
+    }
+}
+
+fn check_iso(kind: TemporalKind, s: &str) -> Result<(), &'static str> {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b.get(r.clone()).is_some_and(|x| x.iter().all(u8::is_ascii_digit));
+    let date_ok = |o: usize| digits(o..o + 4) && b.get(o + 4) == Some(&b'-') && digits(o + 5..o + 7) && b.get(o + 7) == Some(&b'-') && digits(o + 8..o + 10);
+    let time_ok = |o: usize| digits(o..o + 2) && b.get(o + 2) == Some(&b':') && digits(o + 3..o + 5) && b.get(o + 5) == Some(&b':') && digits(o + 6..o + 8);
+    // Fraction after the seconds, then what may follow it.
+    let rest_after_time = |o: usize| -> &[u8] {
+        let mut i = o + 8;
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+        &b[i.min(b.len())..]
+    };
+    let is_offset = |r: &[u8]| {
+        r == b"Z"
+            || (r.len() == 6
+                && (r[0] == b'+' || r[0] == b'-')
+                && r[1..3].iter().all(u8::is_ascii_digit)
+                && r[3] == b':'
+                && r[4..6].iter().all(u8::is_ascii_digit))
+    };
+    let ok = match kind {
+        TemporalKind::Date => b.len() == 10 && date_ok(0),
+        TemporalKind::Time => time_ok(0) && rest_after_time(0).is_empty(),
+        TemporalKind::NaiveDateTime => {
+            date_ok(0) && b.get(10) == Some(&b'T') && time_ok(11) && rest_after_time(11).is_empty()
+        }
+        TemporalKind::DateTime => {
+            date_ok(0) && b.get(10) == Some(&b'T') && time_ok(11) && is_offset(rest_after_time(11))
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(match kind {
+            TemporalKind::Date => "not an ISO 8601 date (YYYY-MM-DD)",
+            TemporalKind::Time => "not an ISO 8601 time (HH:MM:SS[.ffffff])",
+            TemporalKind::NaiveDateTime => "not an ISO 8601 naive datetime (YYYY-MM-DDTHH:MM:SS[.ffffff])",
+            TemporalKind::DateTime => "not an ISO 8601 datetime with Z or ±HH:MM",
+        })
+    }
+}
+
+struct StrSeed<'a> {
+    path: &'a Path<'a>,
+    what: &'a str,
+}
+
+impl<'de> DeserializeSeed<'de> for StrSeed<'_> {
+    type Value = String;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StrSeed<'_> {
+    type Value = String;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.what)
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<String, E> {
+        Ok(s.to_owned())
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<String, E> {
+        Ok(s)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<String, E> {
+        Err(self.path.err(format_args!("expected {}, got a number", self.what)))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<String, E> {
+        Err(self.path.err(format_args!("expected {}, got a number", self.what)))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<String, E> {
+        Err(self.path.err(format_args!("expected {}, got a number", self.what)))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<String, E> {
+        Err(self.path.err(format_args!("expected {}, got a boolean", self.what)))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<String, E> {
+        Err(self.path.err(format_args!("expected {}, got null", self.what)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(self.path.err(format_args!("expected {}, got an array", self.what)))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(self.path.err(format_args!("expected {}, got an object", self.what)))
+    }
+}
+
+struct FloatSeed<'a> {
+    path: &'a Path<'a>,
+}
+
+impl<'de> DeserializeSeed<'de> for FloatSeed<'_> {
+    type Value = f64;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<f64, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FloatSeed<'_> {
+    type Value = f64;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON number")
+    }
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<f64, E> {
+        if x.is_finite() {
+            Ok(x)
+        } else {
+            Err(self.path.err("$float is out of the finite range"))
+        }
+    }
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<f64, E> {
+        Ok(n as f64)
+    }
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<f64, E> {
+        Ok(n as f64)
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<f64, E> {
+        Err(self.path.err(format_args!("$float must be a JSON number, got the string {s:?}")))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<f64, E> {
+        Err(self.path.err("$float must be a JSON number, got null"))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<f64, E> {
+        Err(self.path.err("$float must be a JSON number, got a boolean"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<f64, A::Error> {
+        Err(self.path.err("$float must be a JSON number, got an array"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<f64, A::Error> {
+        Err(self.path.err("$float must be a JSON number, got an object"))
+    }
+}
+
+/// `[[k, v], ...]` for `$map` (k any term) and `$kw` (k a string → atom).
+struct PairsSeed<'a> {
+    path: &'a Path<'a>,
+    kw: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for PairsSeed<'_> {
+    type Value = Vec<(Term, Term)>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PairsSeed<'_> {
+    type Value = Vec<(Term, Term)>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an array of [key, value] pairs")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        loop {
+            let path = Path::Index(self.path, out.len());
+            match seq.next_element_seed(TermSeed { path: &path })? {
+                None => break,
+                Some(Term::List(mut kv)) if kv.len() == 2 => {
+                    let v = kv.pop().unwrap_or(Term::Nil);
+                    let k = kv.pop().unwrap_or(Term::Nil);
+                    let k = if self.kw {
+                        match k {
+                            Term::Str(s) => Term::atom(&s),
+                            _ => {
+                                return Err(Path::Index(&path, 0)
+                                    .err("a $kw key must be a string (the atom's name)"))
+                            }
+                        }
+                    } else {
+                        k
+                    };
+                    out.push((k, v));
+                }
+                Some(_) => return Err(path.err("expected a [key, value] pair")),
+            }
+        }
+        Ok(out)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(self.path.err("expected an array of [key, value] pairs, got an object"))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Err(self.path.err("expected an array of [key, value] pairs, got a string"))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Err(self.path.err("expected an array of [key, value] pairs, got a number"))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Err(self.path.err("expected an array of [key, value] pairs, got a number"))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Err(self.path.err("expected an array of [key, value] pairs, got null"))
+    }
+}
+
+/// `{"module": "...", "fields": {...}}`.
+struct StructSeed<'a> {
+    path: &'a Path<'a>,
+}
+
+impl<'de> DeserializeSeed<'de> for StructSeed<'_> {
+    type Value = Struct;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Struct, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for StructSeed<'_> {
+    type Value = Struct;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object with \"module\" and \"fields\"")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Struct, A::Error> {
+        let mut module: Option<String> = None;
+        let mut fields: Option<Vec<(String, Term)>> = None;
+        while let Some(k) = map.next_key::<String>()? {
+            let path = Path::Key(self.path, &k);
+            match k.as_str() {
+                "module" if module.is_none() => {
+                    module = Some(map.next_value_seed(StrSeed { path: &path, what: "a module name" })?)
+                }
+                "fields" if fields.is_none() => {
+                    fields = Some(map.next_value_seed(FieldsSeed { path: &path })?)
+                }
+                "module" | "fields" => return Err(path.err("duplicated key")),
+                _ => return Err(path.err("unknown key: a $struct has only \"module\" and \"fields\"")),
+            }
+        }
+        let module = module.ok_or_else(|| self.path.err("$struct needs \"module\""))?;
+        let given = fields.unwrap_or_default();
+        structs::complete(&module, given).map_err(|why| self.path.err(why))
+    }
+}
+
+struct FieldsSeed<'a> {
+    path: &'a Path<'a>,
+}
+
+impl<'de> DeserializeSeed<'de> for FieldsSeed<'_> {
+    type Value = Vec<(String, Term)>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FieldsSeed<'_> {
+    type Value = Vec<(String, Term)>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object of struct fields")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out: Vec<(String, Term)> = Vec::new();
+        while let Some(k) = map.next_key::<String>()? {
+            let path = Path::Key(self.path, &k);
+            let v = map.next_value_seed(TermSeed { path: &path })?;
+            if out.iter().any(|(name, _)| *name == k) {
+                return Err(path.err("duplicated struct field"));
+            }
+            out.push((k, v));
+        }
+        Ok(out)
+    }
+}
+
+/// `{"arity": n, "returns": t}`, `{"arity": n, "raises": "msg"}` or `{"name": "&M.f/1"}`.
+struct FunSeed<'a> {
+    path: &'a Path<'a>,
+}
+
+impl<'de> DeserializeSeed<'de> for FunSeed<'_> {
+    type Value = FunSpec;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<FunSpec, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FunSeed<'_> {
+    type Value = FunSpec;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a function spec object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FunSpec, A::Error> {
+        let (mut arity, mut returns, mut raises, mut name) = (None, None, None, None);
+        while let Some(k) = map.next_key::<String>()? {
+            let path = Path::Key(self.path, &k);
+            match k.as_str() {
+                "arity" if arity.is_none() => match map.next_value_seed(TermSeed { path: &path })? {
+                    Term::Int(Int::Small(n)) if (0..=255).contains(&n) => arity = Some(n as u32),
+                    _ => return Err(path.err("arity must be an integer from 0 to 255")),
+                },
+                "returns" if returns.is_none() => {
+                    returns = Some(map.next_value_seed(TermSeed { path: &path })?)
+                }
+                "raises" if raises.is_none() => {
+                    raises = Some(map.next_value_seed(StrSeed { path: &path, what: "a message string" })?)
+                }
+                "name" if name.is_none() => {
+                    name = Some(map.next_value_seed(StrSeed { path: &path, what: "a function name" })?)
+                }
+                "arity" | "returns" | "raises" | "name" => return Err(path.err("duplicated key")),
+                _ => {
+                    return Err(path.err(
+                        "unknown key: a $fn has \"arity\" with \"returns\" or \"raises\", or \"name\"",
+                    ))
+                }
+            }
+        }
+        match (arity, returns, raises, name) {
+            (Some(arity), Some(returns), None, None) => Ok(FunSpec::Returns { arity, returns }),
+            (Some(arity), None, Some(message), None) => Ok(FunSpec::Raises { arity, message }),
+            (None, None, None, Some(name)) => Ok(FunSpec::Named(name)),
+            _ => Err(self.path.err(
+                "a $fn is {\"arity\": n, \"returns\": t}, {\"arity\": n, \"raises\": \"msg\"} or {\"name\": \"&M.f/1\"}",
+            )),
+        }
+    }
+}
+
+/// Encodes a term as canonical tagged term JSON.
+pub fn encode(term: &Term) -> String {
+    let mut out = String::new();
+    encode_into(term, &mut out);
+    out
+}
+
+/// Appends the canonical tagged term JSON of `term` to `out`.
+pub fn encode_into(term: &Term, out: &mut String) {
+    match term {
+        Term::Nil => out.push_str("null"),
+        Term::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Term::Int(Int::Small(n)) if n.unsigned_abs() <= MAX_SAFE_INT as u64 => {
+            let _ = write!(out, "{n}");
+        }
+        Term::Int(i) => {
+            let _ = write!(out, "{{\"$int\":\"{i}\"}}");
+        }
+        Term::Float(x) => {
+            out.push_str("{\"$float\":");
+            out.push_str(&crate::num::short_float(*x));
+            out.push('}');
+        }
+        Term::Str(s) => push_json_str(s, out),
+        Term::Bytes(b) => {
+            out.push_str("{\"$bytes\":\"");
+            out.push_str(&base64::engine::general_purpose::STANDARD.encode(b));
+            out.push_str("\"}");
+        }
+        Term::Atom(a) => {
+            out.push_str("{\"$atom\":");
+            push_json_str(a, out);
+            out.push('}');
+        }
+        Term::List(items) if !items.is_empty() && items.iter().all(|i| i.as_kw_pair().is_some()) => {
+            out.push_str("{\"$kw\":[");
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                if let Some((k, v)) = item.as_kw_pair() {
+                    out.push('[');
+                    push_json_str(k, out);
+                    out.push(',');
+                    encode_into(v, out);
+                    out.push(']');
+                }
+            }
+            out.push_str("]}");
+        }
+        Term::List(items) => encode_seq(items, out),
+        Term::Tuple(items) => {
+            out.push_str("{\"$tuple\":");
+            encode_seq(items, out);
+            out.push('}');
+        }
+        Term::Map(m) => {
+            let plain = m
+                .iter()
+                .all(|(k, _)| matches!(k, Term::Str(s) if !s.starts_with('$')));
+            if plain {
+                out.push('{');
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    if let Term::Str(s) = k {
+                        push_json_str(s, out);
+                    }
+                    out.push(':');
+                    encode_into(v, out);
+                }
+                out.push('}');
+            } else {
+                out.push_str("{\"$map\":[");
+                for (i, (k, v)) in m.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push('[');
+                    encode_into(k, out);
+                    out.push(',');
+                    encode_into(v, out);
+                    out.push(']');
+                }
+                out.push_str("]}");
+            }
+        }
+        Term::Struct(s) => {
+            out.push_str("{\"$struct\":{\"module\":");
+            push_json_str(&s.module, out);
+            out.push_str(",\"fields\":{");
+            for (i, (k, v)) in s.fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_json_str(k, out);
+                out.push(':');
+                encode_into(v, out);
+            }
+            out.push_str("}}}");
+        }
+        Term::Temporal(t) => {
+            out.push_str(match t.kind {
+                TemporalKind::Date => "{\"$date\":",
+                TemporalKind::Time => "{\"$time\":",
+                TemporalKind::DateTime => "{\"$datetime\":",
+                TemporalKind::NaiveDateTime => "{\"$naive_datetime\":",
+            });
+            push_json_str(&t.iso, out);
+            out.push('}');
+        }
+        Term::Fun(f) => {
+            out.push_str("{\"$fn\":{");
+            match &**f {
+                FunSpec::Returns { arity, returns } => {
+                    let _ = write!(out, "\"arity\":{arity},\"returns\":");
+                    encode_into(returns, out);
+                }
+                FunSpec::Raises { arity, message } => {
+                    let _ = write!(out, "\"arity\":{arity},\"raises\":");
+                    push_json_str(message, out);
+                }
+                FunSpec::Named(name) => {
+                    out.push_str("\"name\":");
+                    push_json_str(name, out);
+                }
+            }
+            out.push_str("}}");
+        }
+        Term::Opaque(kind, label) => {
+            out.push_str(match kind {
+                OpaqueKind::Ref => "{\"$ref\":",
+                OpaqueKind::Pid => "{\"$pid\":",
+                OpaqueKind::Port => "{\"$port\":",
+            });
+            push_json_str(label, out);
+            out.push('}');
+        }
+    }
+}
+
+fn encode_seq(items: &[Term], out: &mut String) {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        encode_into(item, out);
+    }
+    out.push(']');
+}
+
+/// Appends `s` as a JSON string literal (serde_json's escaping).
+pub fn push_json_str(s: &str, out: &mut String) {
+    out.push('"');
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        let esc: Option<&str> = match c {
+            '"' => Some("\\\""),
+            '\\' => Some("\\\\"),
+            '\n' => Some("\\n"),
+            '\r' => Some("\\r"),
+            '\t' => Some("\\t"),
+            '\u{08}' => Some("\\b"),
+            '\u{0c}' => Some("\\f"),
+            c if (c as u32) < 0x20 => None,
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        match esc {
+            Some(e) => out.push_str(e),
+            None => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+        }
+        start = i + c.len_utf8();
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(json: &str) -> String {
+        match decode_str(json, "/args") {
+            Err(e) => e.0,
+            Ok(t) => panic!("expected an error for {json}, got {t:?}"),
+        }
+    }
+
+    #[test]
+    fn unknown_tag_names_its_path() {
+        assert_eq!(err(r#"[1, {"$map": [[{"$atm": "a"}, 1]]}]"#), r#"/args/1/$map/0/0: unknown tag "$atm""#);
+    }
+
+    #[test]
+    fn duplicated_keys_are_errors() {
+        assert_eq!(err(r#"[{"a": 1, "a": 2}]"#), "/args/0: duplicated map key \"a\"");
+        assert_eq!(
+            err(r#"[{"$map": [[1, "x"], [2, "y"], [1, "z"]]}]"#),
+            "/args/0/$map: duplicated map key 1"
+        );
+        assert_eq!(
+            err(r#"[{"$map": [[{"$atom": "a"}, 1], [{"$atom": "a"}, 2]]}]"#),
+            "/args/0/$map: duplicated map key {\"$atom\":\"a\"}"
+        );
+    }
+
+    #[test]
+    fn int_tag_needs_a_decimal_string() {
+        assert_eq!(err(r#"{"$int": "12a"}"#), r#"/args/$int: "12a" is not a decimal integer"#);
+        assert_eq!(err(r#"{"$int": 12}"#), "/args/$int: expected a decimal integer string, got a number");
+        assert_eq!(err(r#"{"$int": ""}"#), r#"/args/$int: "" is not a decimal integer"#);
+    }
+
+    #[test]
+    fn float_tag_needs_a_number() {
+        assert_eq!(err(r#"[{"$float": "1.5"}]"#), r#"/args/0/$float: $float must be a JSON number, got the string "1.5""#);
+        assert_eq!(err(r#"[{"$float": null}]"#), "/args/0/$float: $float must be a JSON number, got null");
+    }
+
+    #[test]
+    fn bare_floats_are_errors() {
+        assert!(err("[1.5]").starts_with("/args/0: bare number 1.5 is not a term"));
+    }
+
+    #[test]
+    fn bad_base64_is_an_error() {
+        assert!(err(r#"{"$bytes": "!!"}"#).starts_with("/args/$bytes: bad base64"));
+    }
+
+    #[test]
+    fn tag_objects_have_one_key() {
+        assert_eq!(
+            err(r#"{"$atom": "a", "b": 1}"#),
+            "/args: tag object \"$atom\" has a second key \"b\": a tag is a one-key object"
+        );
+        assert!(err(r#"{"a": 1, "$b": 1}"#).contains("starts with '$'"));
+    }
+
+    #[test]
+    fn syntax_errors_keep_their_position() {
+        assert!(err("[1,").contains("line 1"));
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        assert!(err(&deep).contains("recursion limit"));
+        let deep_tuples = r#"{"$tuple":["#.repeat(50_000) + &"]}".repeat(50_000);
+        assert!(err(&deep_tuples).contains("recursion limit"));
+    }
+
+    #[test]
+    fn structs_take_defaults_and_reject_unknown_fields() {
+        let t = decode_str(r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}"#, "").unwrap();
+        let Term::Struct(s) = &t else { panic!("not a struct: {t:?}") };
+        assert_eq!(s.field("cache"), Some(&Term::Bool(false)));
+        assert_eq!(s.field("visibility"), Some(&Term::atom("public")));
+        assert!(err(r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"nam": "x"}}}"#)
+            .contains("PtcRunner.Tool has no field \"nam\""));
+    }
+
+    #[test]
+    fn encoding_is_canonical() {
+        let a = decode_str(r#"{"b": 1, "a": [true, null, {"$float": 1.0}]}"#, "").unwrap();
+        assert_eq!(encode(&a), r#"{"a":[true,null,{"$float":1.0}],"b":1}"#);
+        let big = decode_str(r#"{"$int": "9007199254740992"}"#, "").unwrap();
+        assert_eq!(encode(&big), r#"{"$int":"9007199254740992"}"#);
+        let safe = decode_str(r#"{"$int": "9007199254740991"}"#, "").unwrap();
+        assert_eq!(encode(&safe), "9007199254740991");
+        let kw = decode_str(r#"{"$kw": [["a", 1]]}"#, "").unwrap();
+        assert_eq!(encode(&kw), r#"{"$kw":[["a",1]]}"#);
+        let neg0 = decode_str(r#"{"$float": -0.0}"#, "").unwrap();
+        assert_eq!(encode(&neg0), r#"{"$float":-0.0}"#);
+        let bytes_utf8 = decode_str(r#"{"$bytes": "aGk="}"#, "").unwrap();
+        assert_eq!(bytes_utf8, Term::str("hi"));
+    }
+}
