@@ -19,7 +19,11 @@ pub struct Difference {
 
 impl fmt::Display for Difference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = if self.path.is_empty() { "/" } else { &self.path };
+        let path = if self.path.is_empty() {
+            "/"
+        } else {
+            &self.path
+        };
         match (&self.expected, &self.actual) {
             (Some(e), Some(a)) => write!(f, "{path}: expected {e}, got {a}"),
             (Some(e), None) => write!(f, "{path}: missing, expected {e}"),
@@ -41,9 +45,16 @@ pub fn diff(expected: &Term, actual: &Term) -> Vec<Difference> {
 
 /// The differences, one per line, at most [`MAX_DIFFERENCES`].
 pub fn render(diffs: &[Difference]) -> String {
-    let mut lines: Vec<String> = diffs.iter().take(MAX_DIFFERENCES).map(|d| d.to_string()).collect();
+    let mut lines: Vec<String> = diffs
+        .iter()
+        .take(MAX_DIFFERENCES)
+        .map(|d| d.to_string())
+        .collect();
     if diffs.len() > MAX_DIFFERENCES {
-        lines.push(format!("... and {} more differences", diffs.len() - MAX_DIFFERENCES));
+        lines.push(format!(
+            "... and {} more differences",
+            diffs.len() - MAX_DIFFERENCES
+        ));
     }
     lines.join("\n")
 }
@@ -72,10 +83,18 @@ fn walk(e: &Term, a: &Term, path: &mut String, out: &mut Vec<Difference>) {
                 path.truncate(len);
             }
             for (i, x) in xs.iter().enumerate().skip(ys.len()) {
-                out.push(Difference { path: format!("{path}/{i}"), expected: Some(encode(x)), actual: None });
+                out.push(Difference {
+                    path: format!("{path}/{i}"),
+                    expected: Some(encode(x)),
+                    actual: None,
+                });
             }
             for (i, y) in ys.iter().enumerate().skip(xs.len()) {
-                out.push(Difference { path: format!("{path}/{i}"), expected: None, actual: Some(encode(y)) });
+                out.push(Difference {
+                    path: format!("{path}/{i}"),
+                    expected: None,
+                    actual: Some(encode(y)),
+                });
             }
         }
         (Term::Map(xm), Term::Map(ym)) => walk_maps(xm, ym, path, out),
@@ -84,17 +103,29 @@ fn walk(e: &Term, a: &Term, path: &mut String, out: &mut Vec<Difference>) {
                 path.push_str(&format!("/.{name}"));
                 match ys.field(name) {
                     Some(y) => walk(x, y, path, out),
-                    None => out.push(Difference { path: path.clone(), expected: Some(encode(x)), actual: None }),
+                    None => out.push(Difference {
+                        path: path.clone(),
+                        expected: Some(encode(x)),
+                        actual: None,
+                    }),
                 }
                 path.truncate(len);
             }
             for (name, y) in &ys.fields {
                 if xs.field(name).is_none() {
-                    out.push(Difference { path: format!("{path}/.{name}"), expected: None, actual: Some(encode(y)) });
+                    out.push(Difference {
+                        path: format!("{path}/.{name}"),
+                        expected: None,
+                        actual: Some(encode(y)),
+                    });
                 }
             }
         }
-        _ => out.push(Difference { path: path.clone(), expected: Some(encode(e)), actual: Some(encode(a)) }),
+        _ => out.push(Difference {
+            path: path.clone(),
+            expected: Some(encode(e)),
+            actual: Some(encode(a)),
+        }),
     }
 }
 
@@ -105,7 +136,11 @@ fn walk_maps(xm: &Map, ym: &Map, path: &mut String, out: &mut Vec<Difference>) {
         path.push_str(&key_segment(k));
         match ym.get(k) {
             Some(y) => walk(x, y, path, out),
-            _ => out.push(Difference { path: path.clone(), expected: Some(encode(x)), actual: None }),
+            _ => out.push(Difference {
+                path: path.clone(),
+                expected: Some(encode(x)),
+                actual: None,
+            }),
         }
         path.truncate(len);
     }
@@ -137,7 +172,9 @@ pub fn plain_json_to_term(v: &serde_json::Value) -> Term {
         Value::String(s) => Term::Str(s.clone()),
         Value::Array(items) => Term::List(items.iter().map(plain_json_to_term).collect()),
         Value::Object(obj) => Term::map(
-            obj.iter().map(|(k, v)| (Term::Str(k.clone()), plain_json_to_term(v))).collect(),
+            obj.iter()
+                .map(|(k, v)| (Term::Str(k.clone()), plain_json_to_term(v)))
+                .collect(),
         ),
     }
 }
@@ -161,17 +198,29 @@ mod tests {
     #[test]
     fn differences_name_their_path() {
         assert_eq!(
-            d(r#"{"$tuple": ["t", {"n": 1}]}"#, r#"{"$tuple": ["t", {"n": {"$float": 1.0}}]}"#),
+            d(
+                r#"{"$tuple": ["t", {"n": 1}]}"#,
+                r#"{"$tuple": ["t", {"n": {"$float": 1.0}}]}"#
+            ),
             vec![r#"/1/"n": expected 1, got {"$float":1.0}"#]
         );
         assert_eq!(
             d(r#"{"a": 1, "b": 2}"#, r#"{"a": 1, "c": 2}"#),
             vec![r#"/"b": missing, expected 2"#, r#"/"c": unexpected, got 2"#]
         );
-        assert_eq!(d("[1, 2, 3]", "[1]"), vec!["/1: missing, expected 2", "/2: missing, expected 3"]);
-        assert_eq!(d(r#"{"$atom": "a"}"#, r#""a""#), vec![r#"/: expected {"$atom":"a"}, got "a""#]);
         assert_eq!(
-            d(r#"{"$map": [[{"$atom": "k"}, 1]]}"#, r#"{"$map": [[{"$atom": "k"}, 2]]}"#),
+            d("[1, 2, 3]", "[1]"),
+            vec!["/1: missing, expected 2", "/2: missing, expected 3"]
+        );
+        assert_eq!(
+            d(r#"{"$atom": "a"}"#, r#""a""#),
+            vec![r#"/: expected {"$atom":"a"}, got "a""#]
+        );
+        assert_eq!(
+            d(
+                r#"{"$map": [[{"$atom": "k"}, 1]]}"#,
+                r#"{"$map": [[{"$atom": "k"}, 2]]}"#
+            ),
             vec![r#"/{"$atom":"k"}: expected 1, got 2"#]
         );
     }

@@ -88,6 +88,9 @@ mod tests {
         .unwrap();
         let mut got = BTreeSet::new();
         used_by(&t, &mut got);
-        assert_eq!(got.into_iter().collect::<Vec<_>>(), vec!["bigints", "floats", "term-keys", "tuples"]);
+        assert_eq!(
+            got.into_iter().collect::<Vec<_>>(),
+            vec!["bigints", "floats", "term-keys", "tuples"]
+        );
     }
 }

@@ -14,7 +14,11 @@ pub fn normalize_key(key: &Term) -> Term {
     }
     match key {
         Term::Str(s) => Term::Str(s.replace('-', "_")),
-        Term::Bytes(b) => Term::binary(b.iter().map(|&c| if c == b'-' { b'_' } else { c }).collect()),
+        Term::Bytes(b) => Term::binary(
+            b.iter()
+                .map(|&c| if c == b'-' { b'_' } else { c })
+                .collect(),
+        ),
         other => other.clone(),
     }
 }
@@ -25,7 +29,9 @@ pub fn normalize_key(key: &Term) -> Term {
 pub fn normalize_keys(value: &Term) -> Term {
     match value {
         Term::Map(m) => Term::Map(Map::from_pairs(
-            m.iter().map(|(k, v)| (normalize_key(k), normalize_keys(v))).collect(),
+            m.iter()
+                .map(|(k, v)| (normalize_key(k), normalize_keys(v)))
+                .collect(),
         )),
         Term::List(items) => Term::List(items.iter().map(normalize_keys).collect()),
         other => other.clone(),
@@ -51,9 +57,13 @@ pub fn canonical_cache_key(tool_name: &Term, args: &Term) -> Result<Term, Raised
 pub fn canonicalize(value: &Term) -> Term {
     match value {
         Term::Map(m) => Term::Map(Map::from_pairs(
-            m.iter().map(|(k, v)| (stringify_key(k), canonicalize(v))).collect(),
+            m.iter()
+                .map(|(k, v)| (stringify_key(k), canonicalize(v)))
+                .collect(),
         )),
-        Term::List(items) | Term::Tuple(items) => Term::List(items.iter().map(canonicalize).collect()),
+        Term::List(items) | Term::Tuple(items) => {
+            Term::List(items.iter().map(canonicalize).collect())
+        }
         Term::Float(x) if crate::num::is_integral(*x) => match crate::num::trunc(*x) {
             Some(i) => Term::Int(i),
             None => value.clone(),

@@ -77,7 +77,10 @@ impl Op {
             let (module, fun) = self.elixir.rsplit_once('.').unwrap_or(("", self.elixir));
             return Err(Raised::new(
                 "UndefinedFunctionError",
-                format!("function {module}.{fun}/{} is undefined or private", args.len()),
+                format!(
+                    "function {module}.{fun}/{} is undefined or private",
+                    args.len()
+                ),
             ));
         }
         (self.call)(args)
@@ -91,7 +94,12 @@ mod tests {
     #[test]
     fn registry_is_sorted_and_unique() {
         for w in OPS.windows(2) {
-            assert!(w[0].name < w[1].name, "{} must sort before {}", w[0].name, w[1].name);
+            assert!(
+                w[0].name < w[1].name,
+                "{} must sort before {}",
+                w[0].name,
+                w[1].name
+            );
         }
     }
 

@@ -14,7 +14,10 @@ pub struct Raised {
 impl Raised {
     /// An exception of `class` with `message`.
     pub fn new(class: &str, message: impl Into<String>) -> Raised {
-        Raised { class: class.to_owned(), message: message.into() }
+        Raised {
+            class: class.to_owned(),
+            message: message.into(),
+        }
     }
 
     /// `ArgumentError` with `message`.

@@ -93,7 +93,10 @@ pub fn fields_of(module: &str) -> Option<&'static [(&'static str, FieldDefault)]
 pub fn complete(module: &str, given: Vec<(String, Term)>) -> Result<Struct, String> {
     let mut fields = given;
     if let Some(rows) = fields_of(module) {
-        if let Some((bad, _)) = fields.iter().find(|(k, _)| !rows.iter().any(|(f, _)| f == k)) {
+        if let Some((bad, _)) = fields
+            .iter()
+            .find(|(k, _)| !rows.iter().any(|(f, _)| f == k))
+        {
             return Err(format!("{module} has no field {bad:?}"));
         }
         for (name, default) in rows {
@@ -103,7 +106,10 @@ pub fn complete(module: &str, given: Vec<(String, Term)>) -> Result<Struct, Stri
         }
     }
     fields.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(Struct { module: module.to_owned(), fields })
+    Ok(Struct {
+        module: module.to_owned(),
+        fields,
+    })
 }
 
 /// A struct of a known module with the given fields set and defaults elsewhere.

@@ -33,9 +33,11 @@ impl std::error::Error for DecodeError {}
 /// the top-level value (e.g. `/args`); pass `""` for none.
 pub fn decode_str(json: &str, root: &str) -> Result<Term, DecodeError> {
     let mut de = serde_json::Deserializer::from_str(json);
-    let term = TermSeed { path: &Path::Root(root) }
-        .deserialize(&mut de)
-        .map_err(|e| DecodeError(clean(e)))?;
+    let term = TermSeed {
+        path: &Path::Root(root),
+    }
+    .deserialize(&mut de)
+    .map_err(|e| DecodeError(clean(e)))?;
     de.end().map_err(|e| DecodeError(clean(e)))?;
     Ok(term)
 }
@@ -205,10 +207,7 @@ fn build_map<E: de::Error>(mut pairs: Vec<(Term, Term)>, path: &Path<'_>) -> Res
         .windows(2)
         .find(|w| crate::term::map_key_cmp(&w[0].0, &w[1].0) == std::cmp::Ordering::Equal)
     {
-        return Err(path.err(format_args!(
-            "duplicated map key {}",
-            encode(&w[0].0)
-        )));
+        return Err(path.err(format_args!("duplicated map key {}", encode(&w[0].0))));
     }
     debug_assert_eq!(pairs.len(), n);
     Ok(Term::Map(Map::from_sorted_unchecked(pairs)))
@@ -225,9 +224,10 @@ fn decode_tag<'de, A: MapAccess<'de>>(
     Ok(match tag {
         "$int" => {
             let s = string(map, "a decimal integer string")?;
-            Term::Int(parse_int(&s).ok_or_else(|| {
-                path.err(format_args!("{s:?} is not a decimal integer"))
-            })?)
+            Term::Int(
+                parse_int(&s)
+                    .ok_or_else(|| path.err(format_args!("{s:?} is not a decimal integer")))?,
+            )
         }
         "$float" => Term::Float(map.next_value_seed(FloatSeed { path })?),
         "$bytes" => {
@@ -240,7 +240,9 @@ fn decode_tag<'de, A: MapAccess<'de>>(
         "$atom" => Term::atom(&string(map, "an atom name string")?),
         "$tuple" => match map.next_value_seed(TermSeed { path })? {
             Term::List(items) => Term::Tuple(items),
-            other => return Err(path.err(format_args!("expected an array, got {}", other.kind_name()))),
+            other => {
+                return Err(path.err(format_args!("expected an array, got {}", other.kind_name())))
+            }
         },
         "$map" => {
             let pairs = map.next_value_seed(PairsSeed { path, kw: false })?;
@@ -298,9 +300,24 @@ pub fn parse_int(s: &str) -> Option<Int> {
 
 fn check_iso(kind: TemporalKind, s: &str) -> Result<(), &'static str> {
     let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b.get(r.clone()).is_some_and(|x| x.iter().all(u8::is_ascii_digit));
-    let date_ok = |o: usize| digits(o..o + 4) && b.get(o + 4) == Some(&b'-') && digits(o + 5..o + 7) && b.get(o + 7) == Some(&b'-') && digits(o + 8..o + 10);
-    let time_ok = |o: usize| digits(o..o + 2) && b.get(o + 2) == Some(&b':') && digits(o + 3..o + 5) && b.get(o + 5) == Some(&b':') && digits(o + 6..o + 8);
+    let digits = |r: std::ops::Range<usize>| {
+        b.get(r.clone())
+            .is_some_and(|x| x.iter().all(u8::is_ascii_digit))
+    };
+    let date_ok = |o: usize| {
+        digits(o..o + 4)
+            && b.get(o + 4) == Some(&b'-')
+            && digits(o + 5..o + 7)
+            && b.get(o + 7) == Some(&b'-')
+            && digits(o + 8..o + 10)
+    };
+    let time_ok = |o: usize| {
+        digits(o..o + 2)
+            && b.get(o + 2) == Some(&b':')
+            && digits(o + 3..o + 5)
+            && b.get(o + 5) == Some(&b':')
+            && digits(o + 6..o + 8)
+    };
     // Fraction after the seconds, then what may follow it.
     let rest_after_time = |o: usize| -> &[u8] {
         let mut i = o + 8;
@@ -336,7 +353,9 @@ fn check_iso(kind: TemporalKind, s: &str) -> Result<(), &'static str> {
         Err(match kind {
             TemporalKind::Date => "not an ISO 8601 date (YYYY-MM-DD)",
             TemporalKind::Time => "not an ISO 8601 time (HH:MM:SS[.ffffff])",
-            TemporalKind::NaiveDateTime => "not an ISO 8601 naive datetime (YYYY-MM-DDTHH:MM:SS[.ffffff])",
+            TemporalKind::NaiveDateTime => {
+                "not an ISO 8601 naive datetime (YYYY-MM-DDTHH:MM:SS[.ffffff])"
+            }
             TemporalKind::DateTime => "not an ISO 8601 datetime with Z or ±HH:MM",
         })
     }
@@ -366,25 +385,39 @@ impl<'de> Visitor<'de> for StrSeed<'_> {
         Ok(s)
     }
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<String, E> {
-        Err(self.path.err(format_args!("expected {}, got a number", self.what)))
+        Err(self
+            .path
+            .err(format_args!("expected {}, got a number", self.what)))
     }
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<String, E> {
-        Err(self.path.err(format_args!("expected {}, got a number", self.what)))
+        Err(self
+            .path
+            .err(format_args!("expected {}, got a number", self.what)))
     }
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<String, E> {
-        Err(self.path.err(format_args!("expected {}, got a number", self.what)))
+        Err(self
+            .path
+            .err(format_args!("expected {}, got a number", self.what)))
     }
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<String, E> {
-        Err(self.path.err(format_args!("expected {}, got a boolean", self.what)))
+        Err(self
+            .path
+            .err(format_args!("expected {}, got a boolean", self.what)))
     }
     fn visit_unit<E: de::Error>(self) -> Result<String, E> {
-        Err(self.path.err(format_args!("expected {}, got null", self.what)))
+        Err(self
+            .path
+            .err(format_args!("expected {}, got null", self.what)))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(self.path.err(format_args!("expected {}, got an array", self.what)))
+        Err(self
+            .path
+            .err(format_args!("expected {}, got an array", self.what)))
     }
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
-        Err(self.path.err(format_args!("expected {}, got an object", self.what)))
+        Err(self
+            .path
+            .err(format_args!("expected {}, got an object", self.what)))
     }
 }
 
@@ -418,7 +451,9 @@ impl<'de> Visitor<'de> for FloatSeed<'_> {
         Ok(n as f64)
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<f64, E> {
-        Err(self.path.err(format_args!("$float must be a JSON number, got the string {s:?}")))
+        Err(self.path.err(format_args!(
+            "$float must be a JSON number, got the string {s:?}"
+        )))
     }
     fn visit_unit<E: de::Error>(self) -> Result<f64, E> {
         Err(self.path.err("$float must be a JSON number, got null"))
@@ -480,19 +515,29 @@ impl<'de> Visitor<'de> for PairsSeed<'_> {
         Ok(out)
     }
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Err(self.path.err("expected an array of [key, value] pairs, got an object"))
+        Err(self
+            .path
+            .err("expected an array of [key, value] pairs, got an object"))
     }
     fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Err(self.path.err("expected an array of [key, value] pairs, got a string"))
+        Err(self
+            .path
+            .err("expected an array of [key, value] pairs, got a string"))
     }
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Err(self.path.err("expected an array of [key, value] pairs, got a number"))
+        Err(self
+            .path
+            .err("expected an array of [key, value] pairs, got a number"))
     }
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Err(self.path.err("expected an array of [key, value] pairs, got a number"))
+        Err(self
+            .path
+            .err("expected an array of [key, value] pairs, got a number"))
     }
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Err(self.path.err("expected an array of [key, value] pairs, got null"))
+        Err(self
+            .path
+            .err("expected an array of [key, value] pairs, got null"))
     }
 }
 
@@ -520,13 +565,20 @@ impl<'de> Visitor<'de> for StructSeed<'_> {
             let path = Path::Key(self.path, &k);
             match k.as_str() {
                 "module" if module.is_none() => {
-                    module = Some(map.next_value_seed(StrSeed { path: &path, what: "a module name" })?)
+                    module = Some(map.next_value_seed(StrSeed {
+                        path: &path,
+                        what: "a module name",
+                    })?)
                 }
                 "fields" if fields.is_none() => {
                     fields = Some(map.next_value_seed(FieldsSeed { path: &path })?)
                 }
                 "module" | "fields" => return Err(path.err("duplicated key")),
-                _ => return Err(path.err("unknown key: a $struct has only \"module\" and \"fields\"")),
+                _ => {
+                    return Err(
+                        path.err("unknown key: a $struct has only \"module\" and \"fields\"")
+                    )
+                }
             }
         }
         let module = module.ok_or_else(|| self.path.err("$struct needs \"module\""))?;
@@ -587,25 +639,33 @@ impl<'de> Visitor<'de> for FunSeed<'_> {
         while let Some(k) = map.next_key::<String>()? {
             let path = Path::Key(self.path, &k);
             match k.as_str() {
-                "arity" if arity.is_none() => match map.next_value_seed(TermSeed { path: &path })? {
-                    Term::Int(Int::Small(n)) if (0..=255).contains(&n) => arity = Some(n as u32),
-                    _ => return Err(path.err("arity must be an integer from 0 to 255")),
-                },
+                "arity" if arity.is_none() => {
+                    match map.next_value_seed(TermSeed { path: &path })? {
+                        Term::Int(Int::Small(n)) if (0..=255).contains(&n) => {
+                            arity = Some(n as u32)
+                        }
+                        _ => return Err(path.err("arity must be an integer from 0 to 255")),
+                    }
+                }
                 "returns" if returns.is_none() => {
                     returns = Some(map.next_value_seed(TermSeed { path: &path })?)
                 }
                 "raises" if raises.is_none() => {
-                    raises = Some(map.next_value_seed(StrSeed { path: &path, what: "a message string" })?)
+                    raises = Some(map.next_value_seed(StrSeed {
+                        path: &path,
+                        what: "a message string",
+                    })?)
                 }
                 "name" if name.is_none() => {
-                    name = Some(map.next_value_seed(StrSeed { path: &path, what: "a function name" })?)
+                    name = Some(map.next_value_seed(StrSeed {
+                        path: &path,
+                        what: "a function name",
+                    })?)
                 }
                 "arity" | "returns" | "raises" | "name" => return Err(path.err("duplicated key")),
-                _ => {
-                    return Err(path.err(
-                        "unknown key: a $fn has \"arity\" with \"returns\" or \"raises\", or \"name\"",
-                    ))
-                }
+                _ => return Err(path.err(
+                    "unknown key: a $fn has \"arity\" with \"returns\" or \"raises\", or \"name\"",
+                )),
             }
         }
         match (arity, returns, raises, name) {
@@ -653,7 +713,9 @@ pub fn encode_into(term: &Term, out: &mut String) {
             push_json_str(a, out);
             out.push('}');
         }
-        Term::List(items) if !items.is_empty() && items.iter().all(|i| i.as_kw_pair().is_some()) => {
+        Term::List(items)
+            if !items.is_empty() && items.iter().all(|i| i.as_kw_pair().is_some()) =>
+        {
             out.push_str("{\"$kw\":[");
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -814,12 +876,18 @@ mod tests {
 
     #[test]
     fn unknown_tag_names_its_path() {
-        assert_eq!(err(r#"[1, {"$map": [[{"$atm": "a"}, 1]]}]"#), r#"/args/1/$map/0/0: unknown tag "$atm""#);
+        assert_eq!(
+            err(r#"[1, {"$map": [[{"$atm": "a"}, 1]]}]"#),
+            r#"/args/1/$map/0/0: unknown tag "$atm""#
+        );
     }
 
     #[test]
     fn duplicated_keys_are_errors() {
-        assert_eq!(err(r#"[{"a": 1, "a": 2}]"#), "/args/0: duplicated map key \"a\"");
+        assert_eq!(
+            err(r#"[{"a": 1, "a": 2}]"#),
+            "/args/0: duplicated map key \"a\""
+        );
         assert_eq!(
             err(r#"[{"$map": [[1, "x"], [2, "y"], [1, "z"]]}]"#),
             "/args/0/$map: duplicated map key 1"
@@ -832,15 +900,30 @@ mod tests {
 
     #[test]
     fn int_tag_needs_a_decimal_string() {
-        assert_eq!(err(r#"{"$int": "12a"}"#), r#"/args/$int: "12a" is not a decimal integer"#);
-        assert_eq!(err(r#"{"$int": 12}"#), "/args/$int: expected a decimal integer string, got a number");
-        assert_eq!(err(r#"{"$int": ""}"#), r#"/args/$int: "" is not a decimal integer"#);
+        assert_eq!(
+            err(r#"{"$int": "12a"}"#),
+            r#"/args/$int: "12a" is not a decimal integer"#
+        );
+        assert_eq!(
+            err(r#"{"$int": 12}"#),
+            "/args/$int: expected a decimal integer string, got a number"
+        );
+        assert_eq!(
+            err(r#"{"$int": ""}"#),
+            r#"/args/$int: "" is not a decimal integer"#
+        );
     }
 
     #[test]
     fn float_tag_needs_a_number() {
-        assert_eq!(err(r#"[{"$float": "1.5"}]"#), r#"/args/0/$float: $float must be a JSON number, got the string "1.5""#);
-        assert_eq!(err(r#"[{"$float": null}]"#), "/args/0/$float: $float must be a JSON number, got null");
+        assert_eq!(
+            err(r#"[{"$float": "1.5"}]"#),
+            r#"/args/0/$float: $float must be a JSON number, got the string "1.5""#
+        );
+        assert_eq!(
+            err(r#"[{"$float": null}]"#),
+            "/args/0/$float: $float must be a JSON number, got null"
+        );
     }
 
     #[test]
@@ -877,12 +960,20 @@ mod tests {
 
     #[test]
     fn structs_take_defaults_and_reject_unknown_fields() {
-        let t = decode_str(r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}"#, "").unwrap();
-        let Term::Struct(s) = &t else { panic!("not a struct: {t:?}") };
+        let t = decode_str(
+            r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}"#,
+            "",
+        )
+        .unwrap();
+        let Term::Struct(s) = &t else {
+            panic!("not a struct: {t:?}")
+        };
         assert_eq!(s.field("cache"), Some(&Term::Bool(false)));
         assert_eq!(s.field("visibility"), Some(&Term::atom("public")));
-        assert!(err(r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"nam": "x"}}}"#)
-            .contains("PtcRunner.Tool has no field \"nam\""));
+        assert!(
+            err(r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"nam": "x"}}}"#)
+                .contains("PtcRunner.Tool has no field \"nam\"")
+        );
     }
 
     #[test]

@@ -424,7 +424,9 @@ impl fmt::Display for Int {
 /// Exact comparison of an integer with a float, as Erlang compares numbers.
 fn cmp_int_float(i: &Int, x: f64) -> Ordering {
     match i {
-        Int::Small(n) if n.unsigned_abs() < (1u64 << 53) => (*n as f64).total_cmp(&x).then(Ordering::Equal),
+        Int::Small(n) if n.unsigned_abs() < (1u64 << 53) => {
+            (*n as f64).total_cmp(&x).then(Ordering::Equal)
+        }
         _ => {
             // Beyond 2^53 compare exactly through big integers: an f64 this
             // large is itself an integer, so truncation loses nothing.
@@ -505,10 +507,9 @@ fn cmp_with(a: &Term, b: &Term, exact: bool) -> Ordering {
         }
         (Term::Opaque(_, x), Term::Opaque(_, y)) => x.cmp(y),
         (Term::Fun(x), Term::Fun(y)) => format!("{x:?}").cmp(&format!("{y:?}")),
-        (Term::Tuple(x), Term::Tuple(y)) => x
-            .len()
-            .cmp(&y.len())
-            .then_with(|| cmp_seq(x, y, exact)),
+        (Term::Tuple(x), Term::Tuple(y)) => {
+            x.len().cmp(&y.len()).then_with(|| cmp_seq(x, y, exact))
+        }
         (Term::List(x), Term::List(y)) => cmp_seq(x, y, exact),
         _ if ra == 1 => a.as_atom().cmp(&b.as_atom()),
         _ if ra == 9 => a.as_binary().cmp(&b.as_binary()),
@@ -622,7 +623,13 @@ mod tests {
             Term::str(""),
         ];
         for w in ordered.windows(2) {
-            assert_eq!(term_cmp(&w[0], &w[1]), Ordering::Less, "{:?} < {:?}", w[0], w[1]);
+            assert_eq!(
+                term_cmp(&w[0], &w[1]),
+                Ordering::Less,
+                "{:?} < {:?}",
+                w[0],
+                w[1]
+            );
         }
     }
 
@@ -640,7 +647,10 @@ mod tests {
     fn atoms_sort_by_name_and_nil_sorts_among_them() {
         assert_eq!(term_cmp(&Term::atom("b"), &Term::Nil), Ordering::Less);
         assert_eq!(term_cmp(&Term::Nil, &Term::atom("o")), Ordering::Less);
-        assert_eq!(term_cmp(&Term::Bool(false), &Term::Bool(true)), Ordering::Less);
+        assert_eq!(
+            term_cmp(&Term::Bool(false), &Term::Bool(true)),
+            Ordering::Less
+        );
     }
 
     #[test]
@@ -653,14 +663,23 @@ mod tests {
         let keys: Vec<_> = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         assert_eq!(
             keys,
-            vec![(Term::str("a"), Term::int(2)), (Term::str("b"), Term::int(3))]
+            vec![
+                (Term::str("a"), Term::int(2)),
+                (Term::str("b"), Term::int(3))
+            ]
         );
     }
 
     #[test]
     fn map_equality_ignores_construction_order() {
-        let a = Term::map(vec![(Term::str("x"), Term::int(1)), (Term::atom("y"), Term::Nil)]);
-        let b = Term::map(vec![(Term::atom("y"), Term::Nil), (Term::str("x"), Term::int(1))]);
+        let a = Term::map(vec![
+            (Term::str("x"), Term::int(1)),
+            (Term::atom("y"), Term::Nil),
+        ]);
+        let b = Term::map(vec![
+            (Term::atom("y"), Term::Nil),
+            (Term::str("x"), Term::int(1)),
+        ]);
         assert_eq!(a, b);
     }
 

@@ -1,0 +1,200 @@
+//! `Jason.encode/1` with default options (Jason 1.4, the JSON library
+//! PtcRunner v0.13.0 renders payloads with): the bytes it writes and the
+//! terms it refuses.
+//!
+//! Maps are written in map iteration order, keys that stringify alike are
+//! *both* written (Jason's default `maps: :naive` does not check), atom
+//! keys and values become strings, integer and float keys their
+//! `to_string/1` text, the four calendar structs their ISO 8601 text. Only
+//! `"`, `\` and control characters are escaped (`\b \t \n \f \r`, the rest
+//! `\u00XX` with upper-case hex).
+
+use crate::term::{Int, Term};
+use crate::Raised;
+use std::fmt::Write as _;
+
+/// Encodes `term` as Jason does, or says what Jason would raise.
+pub fn encode(term: &Term) -> Result<String, Raised> {
+    let mut out = String::new();
+    value(term, &mut out)?;
+    Ok(out)
+}
+
+/// Whether `Jason.encode/1` succeeds on `term`.
+pub fn encodable(term: &Term) -> bool {
+    encode(term).is_ok()
+}
+
+fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
+    match term {
+        Term::Nil => out.push_str("null"),
+        Term::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Term::Atom(a) => string(a.as_bytes(), out)?,
+        Term::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        Term::Float(x) => out.push_str(&crate::num::short_float(*x)),
+        Term::Str(s) => string(s.as_bytes(), out)?,
+        Term::Bytes(b) => string(b, out)?,
+        Term::List(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                value(item, out)?;
+            }
+            out.push(']');
+        }
+        Term::Map(m) => {
+            out.push('{');
+            for (i, (k, v)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                key(k, out)?;
+                out.push(':');
+                value(v, out)?;
+            }
+            out.push('}');
+        }
+        Term::Temporal(t) => {
+            out.push('"');
+            out.push_str(&t.iso);
+            out.push('"');
+        }
+        other => return Err(undefined("Jason.Encoder", other)),
+    }
+    Ok(())
+}
+
+fn key(k: &Term, out: &mut String) -> Result<(), Raised> {
+    match k {
+        Term::Str(s) => string(s.as_bytes(), out),
+        Term::Bytes(b) => string(b, out),
+        _ => match k.as_atom() {
+            Some(a) => string(a.as_bytes(), out),
+            None => match to_string(k) {
+                Some(s) => string(s.as_bytes(), out),
+                None => Err(undefined("String.Chars", k)),
+            },
+        },
+    }
+}
+
+/// `String.Chars.to_string/1` for the terms that implement it and are not
+/// binaries or atoms: integers, floats, and lists of characters.
+pub fn to_string(t: &Term) -> Option<String> {
+    match t {
+        Term::Int(i) => Some(i.to_string()),
+        Term::Float(x) => Some(crate::num::short_float(*x)),
+        Term::Str(s) => Some(s.clone()),
+        Term::List(items) => {
+            // A chardata list: integers are code points, binaries are appended.
+            let mut s = String::new();
+            for item in items {
+                match item {
+                    Term::Int(Int::Small(c)) => s.push(char::from_u32(u32::try_from(*c).ok()?)?),
+                    Term::Str(b) => s.push_str(b),
+                    Term::List(_) => s.push_str(&to_string(item)?),
+                    _ => return None,
+                }
+            }
+            Some(s)
+        }
+        _ => t.as_atom().map(str::to_owned),
+    }
+}
+
+fn undefined(protocol: &str, t: &Term) -> Raised {
+    let type_name = match t {
+        Term::Tuple(_) => "Tuple",
+        Term::Fun(_) => "Function",
+        Term::Opaque(crate::term::OpaqueKind::Ref, _) => "Reference",
+        Term::Opaque(crate::term::OpaqueKind::Pid, _) => "PID",
+        Term::Opaque(crate::term::OpaqueKind::Port, _) => "Port",
+        Term::Map(_) => "Map",
+        Term::Struct(_) => "Any",
+        _ => "Any",
+    };
+    Raised::new(
+        "Protocol.UndefinedError",
+        format!("protocol {protocol} not implemented for type {type_name}"),
+    )
+}
+
+fn string(bytes: &[u8], out: &mut String) -> Result<(), Raised> {
+    let s = match std::str::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            let bad = bytes[e.valid_up_to()];
+            return Err(Raised::new(
+                "Jason.EncodeError",
+                format!("invalid byte 0x{bad:X} in a binary"),
+            ));
+        }
+    };
+    out.push('"');
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        let short = match c {
+            '"' => "\\\"",
+            '\\' => "\\\\",
+            '\n' => "\\n",
+            '\r' => "\\r",
+            '\t' => "\\t",
+            '\u{08}' => "\\b",
+            '\u{0c}' => "\\f",
+            c if (c as u32) < 0x20 => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if short.is_empty() {
+            let _ = write!(out, "\\u{:04X}", c as u32);
+        } else {
+            out.push_str(short);
+        }
+        start = i + c.len_utf8();
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tagged::decode_str;
+
+    fn enc(json: &str) -> Result<String, Raised> {
+        encode(&decode_str(json, "").unwrap())
+    }
+
+    #[test]
+    fn maps_iterate_in_key_order_and_keep_keys_that_stringify_alike() {
+        assert_eq!(
+            enc(r#"{"$map": [["a", 1], [{"$atom": "a"}, 2], [1, 3]]}"#).unwrap(),
+            r#"{"1":3,"a":2,"a":1}"#
+        );
+    }
+
+    #[test]
+    fn escapes_only_quotes_backslashes_and_controls() {
+        assert_eq!(
+            enc(r#""a\"\\\n\u0001/é\u2028""#).unwrap(),
+            "\"a\\\"\\\\\\n\\u0001/é\u{2028}\""
+        );
+    }
+
+    #[test]
+    fn refuses_tuples_and_invalid_utf8() {
+        assert_eq!(
+            enc(r#"{"$tuple": [1]}"#).unwrap_err().class,
+            "Protocol.UndefinedError"
+        );
+        assert_eq!(
+            enc(r#"{"$bytes": "/w=="}"#).unwrap_err().class,
+            "Jason.EncodeError"
+        );
+    }
+}
