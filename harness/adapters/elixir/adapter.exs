@@ -12,8 +12,9 @@ defmodule PtcAdapter.Codec do
   #
   # decode/1 takes parsed JSON in which objects are {:obj, [{key, value}]}
   # (see PtcAdapter.parse_json/1), so tags and duplicate keys stay visible.
-  # encode/1 returns plain JSON data (maps with string keys, lists, numbers,
-  # strings, nil/true/false) for JSON.encode!/1.
+  # encode/1 returns JSON data for to_json/1: maps with string keys (the
+  # tags), {:object, pairs} (an object written in that order), lists,
+  # numbers, strings and nil/true/false.
   # A term that cannot be decoded throws {:bad_term, message}.
 
   @max_plain_int 9_007_199_254_740_991
@@ -34,18 +35,17 @@ defmodule PtcAdapter.Codec do
 
   def decode(list) when is_list(list), do: Enum.map(list, &decode/1)
   def decode(x) when is_float(x), do: bad!("untagged float #{x}; use {\"$float\": ...}")
+  def decode({:bad_float, text}), do: bad!("float out of range: #{text}")
   # nil, true, false, integers, strings
   def decode(x), do: x
 
   defp decode_tag("$int", s) when is_binary(s) do
-    case Integer.parse(s) do
-      {n, ""} -> n
-      _ -> bad!("bad $int #{inspect(s)}")
-    end
+    if s =~ ~r/^-?[0-9]+$/, do: String.to_integer(s), else: bad!("bad $int #{inspect(s)}")
   end
 
   defp decode_tag("$float", x) when is_float(x), do: x
   defp decode_tag("$float", n) when is_integer(n), do: n * 1.0
+  defp decode_tag("$float", {:bad_float, text}), do: bad!("float out of range: #{text}")
 
   defp decode_tag("$bytes", s) when is_binary(s) do
     case Base.decode64(s) do
@@ -109,8 +109,12 @@ defmodule PtcAdapter.Codec do
         {:ok, wall} = NaiveDateTime.from_iso8601(s)
         zone = offset_text(offset)
 
-        %{DateTime.from_naive!(wall, "Etc/UTC") | utc_offset: offset}
-        |> Map.merge(%{time_zone: zone, zone_abbr: zone})
+        %{
+          DateTime.from_naive!(wall, "Etc/UTC")
+          | utc_offset: offset,
+            time_zone: zone,
+            zone_abbr: zone
+        }
 
       {:error, why} ->
         bad!("bad $datetime #{inspect(s)}: #{why}")
@@ -132,7 +136,9 @@ defmodule PtcAdapter.Codec do
     unless Code.ensure_loaded?(module) and function_exported?(module, :__struct__, 0),
       do: bad!("$struct module #{inspect(module)} is not a loaded struct")
 
-    names = for {k, _} <- Map.from_struct(module.__struct__()), into: %{}, do: {Atom.to_string(k), k}
+    names =
+      for {k, _} <- Map.from_struct(module.__struct__()), into: %{}, do: {Atom.to_string(k), k}
+
     given = object!(Map.get(fields_in, "fields", {:obj, []}), "$struct fields", Map.keys(names))
     struct(module, Map.new(given, fn {k, v} -> {names[k], decode(v)} end))
   end
@@ -151,6 +157,7 @@ defmodule PtcAdapter.Codec do
 
       %{"arity" => arity, "returns" => raw} = s when map_size(s) == 2 ->
         value = decode(raw)
+
         remember(make_fun(arity, fn -> value end), %{"arity" => arity, "returns" => encode(value)})
 
       %{"arity" => arity, "raises" => msg} = s when map_size(s) == 2 and is_binary(msg) ->
@@ -250,14 +257,16 @@ defmodule PtcAdapter.Codec do
   def encode(%DateTime{} = dt), do: %{"$datetime" => DateTime.to_iso8601(dt)}
 
   def encode(%module{} = s) do
-    fields = s |> Map.from_struct() |> Map.new(fn {k, v} -> {Atom.to_string(k), encode(v)} end)
-    %{"$struct" => %{"module" => inspect(module), "fields" => fields}}
+    fields = for {k, v} <- Map.from_struct(s), do: {Atom.to_string(k), encode(v)}
+    %{"$struct" => %{"module" => inspect(module), "fields" => {:object, Enum.sort(fields)}}}
   end
 
   def encode(m) when is_map(m) do
+    pairs = Enum.sort(m, fn {a, _}, {b, _} -> key_cmp(a, b) != :gt end)
+
     if Enum.all?(Map.keys(m), &plain_key?/1),
-      do: Map.new(m, fn {k, v} -> {k, encode(v)} end),
-      else: %{"$map" => m |> Enum.sort() |> Enum.map(fn {k, v} -> [encode(k), encode(v)] end)}
+      do: {:object, Enum.map(pairs, fn {k, v} -> {k, encode(v)} end)},
+      else: %{"$map" => Enum.map(pairs, fn {k, v} -> [encode(k), encode(v)] end)}
   end
 
   def encode(f) when is_function(f), do: %{"$fn" => Process.get({:fn_spec, f}) || fn_name(f)}
@@ -273,6 +282,39 @@ defmodule PtcAdapter.Codec do
   defp encode_list([]), do: []
   defp encode_list([h | t]), do: [encode(h) | encode_list(t)]
   defp encode_list(tail), do: throw({:unencodable, "improper list tail #{inspect(tail)}"})
+
+  # Map key order (spec TJ-4): Erlang term order, except that integers sort
+  # before floats, also inside tuples, lists and maps.
+  defp key_cmp(a, b) when is_integer(a) and is_float(b), do: :lt
+  defp key_cmp(a, b) when is_float(a) and is_integer(b), do: :gt
+
+  defp key_cmp(a, b) when is_tuple(a) and is_tuple(b) and tuple_size(a) == tuple_size(b),
+    do: key_cmp(Tuple.to_list(a), Tuple.to_list(b))
+
+  defp key_cmp([a | as], [b | bs]) do
+    with :eq <- key_cmp(a, b), do: key_cmp(as, bs)
+  end
+
+  defp key_cmp(a, b) when is_map(a) and is_map(b) and map_size(a) == map_size(b) do
+    [ka, kb] = for m <- [a, b], do: Enum.sort(Map.keys(m), &(key_cmp(&1, &2) != :gt))
+    with :eq <- key_cmp(ka, kb), do: key_cmp(Enum.map(ka, &a[&1]), Enum.map(kb, &b[&1]))
+  end
+
+  defp key_cmp(a, b) when a < b, do: :lt
+  defp key_cmp(a, b) when a > b, do: :gt
+  defp key_cmp(_, _), do: :eq
+
+  # Writes encode/1's output as JSON text.
+  def to_json(data), do: JSON.encode!(data, &json/2)
+
+  defp json({:object, pairs}, enc) do
+    members =
+      Enum.map_intersperse(pairs, ",", fn {k, v} -> [JSON.encode!(k), ":", enc.(v, enc)] end)
+
+    ["{", members, "}"]
+  end
+
+  defp json(other, enc), do: JSON.protocol_encode(other, enc)
 
   defp plain_key?(k), do: is_binary(k) and String.valid?(k) and not String.starts_with?(k, "$")
 
@@ -352,7 +394,7 @@ defmodule PtcAdapter do
 
       line ->
         {status, answer} = handle(line)
-        IO.binwrite(:user, [JSON.encode!(answer), ?\n])
+        IO.binwrite(:user, [Codec.to_json(answer), ?\n])
         if status == :bye, do: System.halt(0), else: loop()
     end
   end
@@ -372,10 +414,21 @@ defmodule PtcAdapter do
     end
   end
 
+  # Objects come out as {:obj, pairs} (in order, duplicates kept); a number
+  # too large for a float as {:bad_float, text}, so the request keeps its id.
   def parse_json(text) do
-    object_finish = fn pairs, outer -> {{:obj, Enum.reverse(pairs)}, outer} end
+    decoders = [
+      object_finish: fn pairs, outer -> {{:obj, Enum.reverse(pairs)}, outer} end,
+      float: fn digits ->
+        try do
+          String.to_float(digits)
+        rescue
+          ArgumentError -> {:bad_float, digits}
+        end
+      end
+    ]
 
-    case JSON.decode(text, :ok, object_finish: object_finish) do
+    case JSON.decode(text, :ok, decoders) do
       {value, :ok, ""} -> {:ok, value}
       _ -> :error
     end
@@ -398,25 +451,31 @@ defmodule PtcAdapter do
 
   defp answer(op, args) do
     with {:ok, {module, fun}} <- Map.fetch(Ops.table(), op),
-         {:ok, terms} <- decode_args(args),
-         true <- function_exported?(module, fun, length(terms)) do
-      call(module, fun, terms)
+         {:ok, terms} <- decode_args(args) do
+      if function_exported?(module, fun, length(terms)),
+        do: call(module, fun, terms),
+        else: %{"unsupported" => "#{op}: no #{inspect(module)}.#{fun}/#{length(terms)}"}
     else
       :error -> %{"unsupported" => "unknown op #{inspect(op)}"}
       {:bad_args, why} -> %{"unsupported" => "cannot decode args: " <> why}
-      false -> %{"unsupported" => "#{op} takes no #{length(args)} arguments"}
     end
   end
 
   defp decode_args(args) when is_list(args) do
-    {:ok, Enum.map(args, &Codec.decode/1)}
+    {:ok, args |> Enum.with_index() |> Enum.map(&decode_arg/1)}
   catch
-    {:bad_term, why} -> {:bad_args, why}
-  rescue
-    e -> {:bad_args, Exception.message(e)}
+    {:bad_args, why} -> {:bad_args, why}
   end
 
   defp decode_args(_), do: {:bad_args, "args is not an array"}
+
+  defp decode_arg({arg, index}) do
+    Codec.decode(arg)
+  rescue
+    e -> throw({:bad_args, "/args/#{index}: " <> Exception.message(e)})
+  catch
+    {:bad_term, why} -> throw({:bad_args, "/args/#{index}: " <> why})
+  end
 
   defp call(module, fun, terms) do
     result = apply(module, fun, terms)
@@ -442,8 +501,10 @@ defmodule PtcAdapter do
 
   defp check_modules! do
     missing =
-      for {_op, {module, _}} <- Ops.table(), not Code.ensure_loaded?(module), uniq: true,
-        do: inspect(module)
+      for {_op, {module, _}} <- Ops.table(),
+          not Code.ensure_loaded?(module),
+          uniq: true,
+          do: inspect(module)
 
     if missing != [] do
       IO.puts(:stderr, "adapter: not on the code path: #{Enum.join(missing, ", ")} (pass -pa)")
