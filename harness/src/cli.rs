@@ -3,15 +3,19 @@
 //! Exit status: 0 when every required case passes, 1 when a case fails or
 //! errs, 2 for usage or corpus errors.
 
+use crate::adapter::{Adapter, AdapterConfig};
 use crate::corpus::{self, Case, Corpus, Level, Sources};
-use crate::judge::Strictness;
+use crate::judge::{self, Strictness};
+use crate::known::{self, KnownFailures};
 use crate::report;
 use crate::runner;
+use crate::runner::RunOptions;
 use crate::subject::{Reference, Subject};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Conformance kit for PtcRunner v0.13.0's tool boundary.
 #[derive(Parser, Debug)]
@@ -31,6 +35,8 @@ pub enum Command {
     List(ListArgs),
     /// Check the corpus: schema, ops, ids, spec rules, features, coverage.
     Lint(CorpusArgs),
+    /// Serve the reference over adapter protocol v1 on stdin/stdout.
+    Adapter,
 }
 
 /// Where the corpus and spec are.
@@ -48,7 +54,11 @@ impl CorpusArgs {
     fn sources(&self) -> Sources {
         let default = Sources::default_for_repo();
         Sources {
-            roots: if self.corpus.is_empty() { default.roots } else { self.corpus.clone() },
+            roots: if self.corpus.is_empty() {
+                default.roots
+            } else {
+                self.corpus.clone()
+            },
             spec: self.spec.clone().unwrap_or(default.spec),
         }
     }
@@ -87,6 +97,8 @@ pub enum Format {
     Pretty,
     /// The JSON report.
     Json,
+    /// JUnit XML, for CI systems.
+    Junit,
 }
 
 /// `run` arguments.
@@ -105,6 +117,107 @@ pub struct RunArgs {
     /// `strict` requires pinned cases too and rendered JSON byte for byte.
     #[arg(long, value_enum, default_value = "default")]
     pub level: Strictness,
+    /// Run only shard K of N (e.g. `2/4`): a deterministic slice by case id.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// Stop at the first failure or error.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Stop after N failures and errors.
+    #[arg(long, value_name = "N")]
+    pub max_fail: Option<usize>,
+    /// Cases expected to fail: one id or glob per line, reason after '#'.
+    #[arg(long, value_name = "FILE")]
+    pub known_failures: Option<PathBuf>,
+    /// Write the known-failures list this run implies to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub update_known_failures: Option<PathBuf>,
+    /// Do not fail the run for listed cases that pass.
+    #[arg(long)]
+    pub allow_unexpected_pass: bool,
+    /// Run against an external implementation: the command after `--`.
+    #[command(flatten)]
+    pub adapter: AdapterArgs,
+}
+
+/// How to reach an external implementation.
+#[derive(Args, Debug, Clone)]
+pub struct AdapterArgs {
+    /// Use the adapter command given after `--` instead of the reference.
+    #[arg(long)]
+    pub adapter: bool,
+    /// Seconds one request may take.
+    #[arg(long, value_name = "SECS", default_value = "5")]
+    pub timeout: f64,
+    /// Seconds start-up and the handshake may take.
+    #[arg(long, value_name = "SECS", default_value = "30")]
+    pub startup_timeout: f64,
+    /// Requests in flight at once (1 = one at a time).
+    #[arg(long, value_name = "N", default_value = "64")]
+    pub window: usize,
+    /// Longest answer line accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value = "16777216")]
+    pub max_line_bytes: usize,
+    /// The adapter command and its arguments (after `--`).
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+impl AdapterArgs {
+    /// The adapter configuration, or `None` for the reference.
+    pub fn config(&self) -> Result<Option<AdapterConfig>, Failure> {
+        match (self.adapter, self.command.is_empty()) {
+            (false, true) => Ok(None),
+            (true, true) => Err(Failure::usage("--adapter needs the command after `--`: ptc-conformance run --adapter -- CMD [ARGS...]")),
+            (false, false) => Err(Failure::usage("a command after `--` needs --adapter")),
+            (true, false) => {
+                let secs = |name: &str, v: f64| {
+                    if v.is_finite() && v > 0.0 {
+                        Ok(Duration::from_secs_f64(v))
+                    } else {
+                        Err(Failure::usage(format!("--{name} must be a positive number of seconds, got {v}")))
+                    }
+                };
+                if self.window == 0 {
+                    return Err(Failure::usage("--window must be at least 1"));
+                }
+                Ok(Some(AdapterConfig {
+                    command: self.command.clone(),
+                    timeout: secs("timeout", self.timeout)?,
+                    startup_timeout: secs("startup-timeout", self.startup_timeout)?,
+                    window: self.window,
+                    max_line: self.max_line_bytes,
+                    max_restarts: 3,
+                }))
+            }
+        }
+    }
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s.split_once('/').ok_or("expected K/N, e.g. 1/4")?;
+    let k: u64 = k
+        .trim()
+        .parse()
+        .map_err(|_| format!("K in {s:?} is not a number"))?;
+    let n: u64 = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("N in {s:?} is not a number"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("shard {s:?}: need 1 <= K <= N"));
+    }
+    Ok((k, n))
+}
+
+/// Whether `id` falls in shard `k` of `n` (FNV-1a of the id, stable across runs and machines).
+pub fn in_shard(id: &str, (k, n): (u64, u64)) -> bool {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in id.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h % n == k - 1
 }
 
 /// `list` arguments.
@@ -129,7 +242,10 @@ pub struct Failure {
 
 impl Failure {
     fn usage(message: impl Into<String>) -> Failure {
-        Failure { code: 2, message: message.into() }
+        Failure {
+            code: 2,
+            message: message.into(),
+        }
     }
 }
 
@@ -153,6 +269,12 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Run(args) => run(args),
         Command::List(args) => list(args),
         Command::Lint(args) => lint(args),
+        Command::Adapter => {
+            crate::serve::serve(std::io::stdin(), std::io::stdout()).map_err(|e| Failure {
+                code: 1,
+                message: format!("adapter: {e}"),
+            })
+        }
     }
 }
 
@@ -180,10 +302,14 @@ pub fn select<'c>(corpus: &'c Corpus, filter: &Filter) -> Result<Vec<&'c Case>, 
             .map_err(|e| Failure::usage(format!("--id {g:?}: {e}")))?;
         builder.add(glob);
     }
-    let globs = builder.build().map_err(|e| Failure::usage(format!("--id: {e}")))?;
+    let globs = builder
+        .build()
+        .map_err(|e| Failure::usage(format!("--id: {e}")))?;
     for op in &filter.op {
         if ptc_conformance::ops::find(op).is_none() {
-            return Err(Failure::usage(format!("--op {op:?}: no such op (see `ptc-conformance list`)")));
+            return Err(Failure::usage(format!(
+                "--op {op:?}: no such op (see `ptc-conformance list`)"
+            )));
         }
     }
     for f in &filter.feature {
@@ -210,31 +336,129 @@ pub fn select<'c>(corpus: &'c Corpus, filter: &Filter) -> Result<Vec<&'c Case>, 
 
 fn run(args: RunArgs) -> Result<(), Failure> {
     let corpus = load_clean(&args.corpus)?;
-    let cases = select(&corpus, &args.filter)?;
-    if cases.is_empty() {
-        return Err(Failure::usage(format!("no case matches the filter ({} cases in the corpus)", corpus.cases.len())));
+    let mut cases = select(&corpus, &args.filter)?;
+    if let Some(shard) = args.shard {
+        cases.retain(|c| in_shard(&c.id, shard));
     }
-    let mut subject = Reference;
-    let results = runner::run(&mut subject, &cases, args.level);
+    if cases.is_empty() {
+        return Err(Failure::usage(format!(
+            "no case matches the filter ({} cases in the corpus)",
+            corpus.cases.len()
+        )));
+    }
+    let known = match &args.known_failures {
+        Some(p) => Some(KnownFailures::load(p).map_err(Failure::usage)?),
+        None => None,
+    };
+    let adapter_cfg = args.adapter.config()?;
+    let max_fail = if args.fail_fast {
+        Some(1)
+    } else {
+        args.max_fail
+    };
+    if max_fail == Some(0) {
+        return Err(Failure::usage("--max-fail must be at least 1"));
+    }
+    let opts = RunOptions {
+        strictness: args.level,
+        max_fail,
+        known: known.as_ref(),
+    };
     let level = match args.level {
         Strictness::Default => "default",
         Strictness::Strict => "strict",
     };
-    match args.format {
-        Format::Pretty => print!("{}", report::pretty(&subject.name(), &results)),
-        Format::Json => println!("{}", report::json(&subject.name(), level, &results)),
+    let (name, results, faults, repro_cmd) = match &adapter_cfg {
+        None => {
+            let mut subject = Reference;
+            (
+                subject.name(),
+                runner::run(&mut subject, &cases, opts),
+                Vec::new(),
+                None,
+            )
+        }
+        Some(cfg) => {
+            let mut subject = Adapter::start(cfg.clone()).map_err(|e| Failure {
+                code: 1,
+                message: format!("adapter: {e}"),
+            })?;
+            let results = runner::run(&mut subject, &cases, opts);
+            let mut faults = subject.faults.clone();
+            if subject.restarts > 0 {
+                faults.push(format!(
+                    "the adapter was restarted {} time(s)",
+                    subject.restarts
+                ));
+            }
+            (subject.name(), results, faults, Some(cfg.command.clone()))
+        }
+    };
+    let mut stale: Vec<String> = Vec::new();
+    if let Some(k) = &known {
+        let ids: Vec<&str> = corpus.cases.iter().map(|c| c.id.as_str()).collect();
+        stale = k
+            .stale(&ids)
+            .iter()
+            .map(|e| format!("line {}: {} matches no case", e.line, e.pattern))
+            .collect();
     }
-    if report::Totals::of(&results).ok() {
+    let repro = |c: &corpus::Case| repro_cmd.as_ref().map(|cmd| report::repro_command(cmd, c));
+    let summary = report::Summary {
+        subject: &name,
+        level,
+        results: &results,
+        faults: &faults,
+        stale_known: &stale,
+    };
+    match args.format {
+        Format::Pretty => print!("{}", report::pretty(&summary, &repro)),
+        Format::Json => println!("{}", report::json(&summary, &repro)),
+        Format::Junit => print!("{}", report::junit(&summary, &repro)),
+    }
+    if let Some(path) = &args.update_known_failures {
+        let failing: Vec<(&str, String)> = results
+            .iter()
+            .filter_map(|r| match &r.outcome {
+                judge::Outcome::Fail(d) | judge::Outcome::Error(d)
+                    if r.required || matches!(r.outcome, judge::Outcome::Error(_)) =>
+                {
+                    Some((r.case.id.as_str(), d.clone()))
+                }
+                judge::Outcome::ExpectedFailure(_) => Some((r.case.id.as_str(), String::new())),
+                _ => None,
+            })
+            .collect();
+        std::fs::write(path, known::updated(known.as_ref(), &failing))
+            .map_err(|e| Failure::usage(format!("{}: cannot write: {e}", path.display())))?;
+        eprintln!(
+            "wrote {} known failure(s) to {}",
+            failing.len(),
+            path.display()
+        );
+    }
+    let totals = report::Totals::of(&results);
+    let unexpected_ok = args.allow_unexpected_pass || totals.unexpected_passes == 0;
+    if totals.failed == 0 && totals.errors == 0 && unexpected_ok && stale.is_empty() {
         Ok(())
     } else {
-        Err(Failure { code: 1, message: String::new() })
+        Err(Failure {
+            code: 1,
+            message: String::new(),
+        })
     }
 }
 
 fn list(args: ListArgs) -> Result<(), Failure> {
     let corpus = load_clean(&args.corpus)?;
     for c in select(&corpus, &args.filter)? {
-        println!("{}\t{}\t{}\t{}", c.id, c.op.name, c.level.as_str(), c.description);
+        println!(
+            "{}\t{}\t{}\t{}",
+            c.id,
+            c.op.name,
+            c.level.as_str(),
+            c.description
+        );
     }
     Ok(())
 }
@@ -242,7 +466,8 @@ fn list(args: ListArgs) -> Result<(), Failure> {
 fn lint(args: CorpusArgs) -> Result<(), Failure> {
     let corpus = corpus::load(&args.sources());
     let mut problems: Vec<String> = corpus.errors.iter().map(|e| e.to_string()).collect();
-    let mut citations: BTreeMap<&str, usize> = corpus.rules.keys().map(|r| (r.as_str(), 0)).collect();
+    let mut citations: BTreeMap<&str, usize> =
+        corpus.rules.keys().map(|r| (r.as_str(), 0)).collect();
     for c in &corpus.cases {
         for r in &c.spec {
             if let Some(n) = citations.get_mut(r.as_str()) {
@@ -252,7 +477,11 @@ fn lint(args: CorpusArgs) -> Result<(), Failure> {
     }
     println!("{:<10} {:>6}  defined in", "rule", "cases");
     for (rule, n) in &citations {
-        let file = corpus.rules.get(*rule).map(|p| p.display().to_string()).unwrap_or_default();
+        let file = corpus
+            .rules
+            .get(*rule)
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
         println!("{rule:<10} {n:>6}  {file}");
         if *n == 0 {
             problems.push(format!("{file}: rule {rule} is cited by no case"));

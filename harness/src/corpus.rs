@@ -18,7 +18,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Whether a case is required of every port or pins a quirk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// Every conforming implementation reproduces it.
@@ -125,7 +127,10 @@ impl Sources {
         } else {
             Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
         };
-        Sources { roots: vec![base.join("golden")], spec: base.join("spec") }
+        Sources {
+            roots: vec![base.join("golden")],
+            spec: base.join("spec"),
+        }
     }
 }
 
@@ -134,10 +139,18 @@ impl Sources {
 pub fn load_rules(spec_dir: &Path, errors: &mut Vec<CorpusError>) -> BTreeMap<String, PathBuf> {
     let mut rules = BTreeMap::new();
     let re = rule_regex();
-    let entries = match walkdir::WalkDir::new(spec_dir).sort_by_file_name().into_iter().collect::<Result<Vec<_>, _>>() {
+    let entries = match walkdir::WalkDir::new(spec_dir)
+        .sort_by_file_name()
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()
+    {
         Ok(e) => e,
         Err(e) => {
-            errors.push(CorpusError { file: spec_dir.to_owned(), case: None, message: format!("cannot read the spec: {e}") });
+            errors.push(CorpusError {
+                file: spec_dir.to_owned(),
+                case: None,
+                message: format!("cannot read the spec: {e}"),
+            });
             return rules;
         }
     };
@@ -149,7 +162,11 @@ pub fn load_rules(spec_dir: &Path, errors: &mut Vec<CorpusError>) -> BTreeMap<St
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => {
-                errors.push(CorpusError { file: path.to_owned(), case: None, message: format!("cannot read: {e}") });
+                errors.push(CorpusError {
+                    file: path.to_owned(),
+                    case: None,
+                    message: format!("cannot read: {e}"),
+                });
                 continue;
             }
         };
@@ -169,7 +186,8 @@ pub fn load_rules(spec_dir: &Path, errors: &mut Vec<CorpusError>) -> BTreeMap<St
 
 /// The pattern of a rule definition line.
 pub fn rule_regex() -> regex::Regex {
-    regex::Regex::new(r"(?m)^\s*(?:[-*]\s+)?\*\*([A-Z]{2,5}-[0-9]+)\*\*").unwrap_or_else(|e| panic!("rule pattern: {e}"))
+    regex::Regex::new(r"(?m)^\s*(?:[-*]\s+)?\*\*([A-Z]{2,5}-[0-9]+)\*\*")
+        .unwrap_or_else(|e| panic!("rule pattern: {e}"))
 }
 
 /// Loads every case under the roots, checking each against the registry,
@@ -187,14 +205,22 @@ pub fn load(sources: &Sources) -> Corpus {
     let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
     for root in &sources.roots {
         if !root.is_dir() {
-            corpus.errors.push(CorpusError { file: root.clone(), case: None, message: "corpus directory does not exist".into() });
+            corpus.errors.push(CorpusError {
+                file: root.clone(),
+                case: None,
+                message: "corpus directory does not exist".into(),
+            });
             continue;
         }
         for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
             let entry = match entry {
                 Ok(e) => e,
                 Err(e) => {
-                    corpus.errors.push(CorpusError { file: root.clone(), case: None, message: format!("cannot walk: {e}") });
+                    corpus.errors.push(CorpusError {
+                        file: root.clone(),
+                        case: None,
+                        message: format!("cannot walk: {e}"),
+                    });
                     continue;
                 }
             };
@@ -217,7 +243,11 @@ pub fn load(sources: &Sources) -> Corpus {
             let id = match id_from_path(root, path) {
                 Some(id) => id,
                 None => {
-                    corpus.errors.push(CorpusError { file: path.to_owned(), case: None, message: "path is not valid UTF-8".into() });
+                    corpus.errors.push(CorpusError {
+                        file: path.to_owned(),
+                        case: None,
+                        message: "path is not valid UTF-8".into(),
+                    });
                     continue;
                 }
             };
@@ -238,11 +268,19 @@ pub fn load(sources: &Sources) -> Corpus {
         }
     }
     if corpus.cases.is_empty() && corpus.errors.is_empty() {
-        let roots: Vec<String> = sources.roots.iter().map(|r| r.display().to_string()).collect();
+        let roots: Vec<String> = sources
+            .roots
+            .iter()
+            .map(|r| r.display().to_string())
+            .collect();
         corpus.errors.push(CorpusError {
             file: sources.roots.first().cloned().unwrap_or_default(),
             case: None,
-            message: format!("no cases found: scanned {} files under {}", corpus.files_scanned, roots.join(", ")),
+            message: format!(
+                "no cases found: scanned {} files under {}",
+                corpus.files_scanned,
+                roots.join(", ")
+            ),
         });
     }
     corpus.cases.sort_by(|a, b| a.id.cmp(&b.id));
@@ -300,11 +338,17 @@ impl<'de> Deserialize<'de> for ExpectFile {
                 let out = match key.as_deref() {
                     Some("ok") => ExpectFile::Ok(map.next_value()?),
                     Some("raised") => ExpectFile::Raised(map.next_value()?),
-                    Some(other) => return Err(de::Error::custom(format!("expect has unknown key {other:?} (ok or raised)"))),
+                    Some(other) => {
+                        return Err(de::Error::custom(format!(
+                            "expect has unknown key {other:?} (ok or raised)"
+                        )))
+                    }
                     None => return Err(de::Error::custom("expect is empty: give ok or raised")),
                 };
                 if let Some(k) = map.next_key::<String>()? {
-                    return Err(de::Error::custom(format!("expect has a second key {k:?}: give only one of ok or raised")));
+                    return Err(de::Error::custom(format!(
+                        "expect has a second key {k:?}: give only one of ok or raised"
+                    )));
                 }
                 Ok(out)
             }
@@ -314,44 +358,84 @@ impl<'de> Deserialize<'de> for ExpectFile {
 }
 
 /// Loads and checks one case file whose path-derived id is `id`.
-pub fn load_case(path: &Path, id: &str, rules: &BTreeMap<String, PathBuf>) -> Result<Case, Vec<CorpusError>> {
-    let err = |case: Option<&str>, message: String| CorpusError { file: path.to_owned(), case: case.map(str::to_owned), message };
-    let text = std::fs::read_to_string(path).map_err(|e| vec![err(Some(id), format!("cannot read: {e}"))])?;
-    let file: CaseFile = serde_json::from_str(&text).map_err(|e| vec![err(Some(id), format!("malformed case file: {e}"))])?;
+pub fn load_case(
+    path: &Path,
+    id: &str,
+    rules: &BTreeMap<String, PathBuf>,
+) -> Result<Case, Vec<CorpusError>> {
+    let err = |case: Option<&str>, message: String| CorpusError {
+        file: path.to_owned(),
+        case: case.map(str::to_owned),
+        message,
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| vec![err(Some(id), format!("cannot read: {e}"))])?;
+    let file: CaseFile = serde_json::from_str(&text)
+        .map_err(|e| vec![err(Some(id), format!("malformed case file: {e}"))])?;
     let mut errors = Vec::new();
     if file.id != id {
-        errors.push(err(Some(id), format!("the file says id {:?}, but its path makes it {id:?}", file.id)));
+        errors.push(err(
+            Some(id),
+            format!(
+                "the file says id {:?}, but its path makes it {id:?}",
+                file.id
+            ),
+        ));
     }
     let op = ops::find(&file.op);
     if op.is_none() {
         errors.push(err(Some(id), format!("unknown op {:?}", file.op)));
     }
-    let args = tagged::decode_args(file.args.get(), "/args").map_err(|DecodeError(m)| err(Some(id), m));
+    let args =
+        tagged::decode_args(file.args.get(), "/args").map_err(|DecodeError(m)| err(Some(id), m));
     let expect = match file.expect {
-        ExpectFile::Ok(raw) => tagged::decode_str(raw.get(), "/expect/ok").map(Expect::Ok).map_err(|DecodeError(m)| err(Some(id), m)),
+        ExpectFile::Ok(raw) => tagged::decode_str(raw.get(), "/expect/ok")
+            .map(Expect::Ok)
+            .map_err(|DecodeError(m)| err(Some(id), m)),
         ExpectFile::Raised(r) => {
             if r.class.is_empty() || r.class.starts_with("Elixir.") {
-                Err(err(Some(id), format!("/expect/raised/class: {:?} must be the module name without Elixir.", r.class)))
+                Err(err(
+                    Some(id),
+                    format!(
+                        "/expect/raised/class: {:?} must be the module name without Elixir.",
+                        r.class
+                    ),
+                ))
             } else {
-                Ok(Expect::Raised { class: r.class, message: r.message })
+                Ok(Expect::Raised {
+                    class: r.class,
+                    message: r.message,
+                })
             }
         }
     };
     if file.description.trim().is_empty() || file.description.contains('\n') {
-        errors.push(err(Some(id), "description must be one non-empty line".into()));
+        errors.push(err(
+            Some(id),
+            "description must be one non-empty line".into(),
+        ));
     }
     if file.spec.is_empty() {
         errors.push(err(Some(id), "spec must cite at least one rule".into()));
     }
     for rule in &file.spec {
         if !rules.contains_key(rule) {
-            errors.push(err(Some(id), format!("cites spec rule {rule}, which the spec does not define")));
+            errors.push(err(
+                Some(id),
+                format!("cites spec rule {rule}, which the spec does not define"),
+            ));
         }
     }
     let declared: BTreeSet<&str> = file.features.iter().map(String::as_str).collect();
     for f in &declared {
         if !features::is_feature(f) {
-            errors.push(err(Some(id), format!("unknown feature {f:?} (features are: {})", features::ALL.join(", "))));
+            errors.push(err(
+                Some(id),
+                format!(
+                    "unknown feature {f:?} (features are: {})",
+                    features::ALL.join(", ")
+                ),
+            ));
         }
     }
     let (args, expect) = match (args, expect) {
@@ -364,7 +448,15 @@ pub fn load_case(path: &Path, id: &str, rules: &BTreeMap<String, PathBuf>) -> Re
     };
     if let Some(op) = op {
         if !op.arity.contains(&args.len()) {
-            errors.push(err(Some(id), format!("{} takes {:?} arguments, the case gives {}", op.name, op.arity, args.len())));
+            errors.push(err(
+                Some(id),
+                format!(
+                    "{} takes {:?} arguments, the case gives {}",
+                    op.name,
+                    op.arity,
+                    args.len()
+                ),
+            ));
         }
     }
     let mut used = BTreeSet::new();
@@ -372,9 +464,16 @@ pub fn load_case(path: &Path, id: &str, rules: &BTreeMap<String, PathBuf>) -> Re
     if let Expect::Ok(t) = &expect {
         features::used_by(t, &mut used);
     }
-    let missing: Vec<&str> = used.iter().filter(|f| !declared.contains(**f)).copied().collect();
+    let missing: Vec<&str> = used
+        .iter()
+        .filter(|f| !declared.contains(**f))
+        .copied()
+        .collect();
     if !missing.is_empty() {
-        errors.push(err(Some(id), format!("uses features it does not declare: {}", missing.join(", "))));
+        errors.push(err(
+            Some(id),
+            format!("uses features it does not declare: {}", missing.join(", ")),
+        ));
     }
     match (op, errors.is_empty()) {
         (Some(op), true) => Ok(Case {

@@ -57,10 +57,15 @@ pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {
     match (answer, &case.expect) {
         (Answer::Error(e), _) => Outcome::Error(e.clone()),
         (Answer::Unsupported(why), _) => Outcome::Skip(format!("unsupported: {why}")),
-        (Answer::Ok(actual), Expect::Ok(expected)) => compare_ok(case, expected, actual, strictness),
+        (Answer::Ok(actual), Expect::Ok(expected)) => {
+            compare_ok(case, expected, actual, strictness)
+        }
         (Answer::Ok(actual), Expect::Raised { class, message }) => Outcome::Fail(format!(
             "expected it to raise {class}{}, but it returned {}",
-            message.as_ref().map(|m| format!(": {m:?}")).unwrap_or_default(),
+            message
+                .as_ref()
+                .map(|m| format!(": {m:?}"))
+                .unwrap_or_default(),
             encode(actual)
         )),
         (Answer::Raised(r), Expect::Ok(expected)) => Outcome::Fail(format!(
@@ -71,7 +76,10 @@ pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {
         )),
         (Answer::Raised(r), Expect::Raised { class, message }) => {
             if &r.class != class {
-                Outcome::Fail(format!("expected it to raise {class}, but it raised {}: {:?}", r.class, r.message))
+                Outcome::Fail(format!(
+                    "expected it to raise {class}, but it raised {}: {:?}",
+                    r.class, r.message
+                ))
             } else if let Some(m) = message.as_ref().filter(|m| **m != r.message) {
                 Outcome::Fail(format!("raised {class} as expected, but the message differs:\n  expected {m:?}\n  got      {:?}", r.message))
             } else {
@@ -103,8 +111,14 @@ fn compare_json_text(expected: &str, actual: &str, strictness: Strictness) -> Ou
     let parsed_e: Result<serde_json::Value, _> = serde_json::from_str(expected);
     let (e, a) = match (parsed_e, parsed_a) {
         (Ok(e), Ok(a)) => (plain_json_to_term(&e), plain_json_to_term(&a)),
-        (Err(err), _) => return Outcome::Fail(format!("the expected text is not JSON ({err}); expected {expected:?}, got {actual:?}")),
-        (_, Err(err)) => return Outcome::Fail(format!("the answer is not JSON ({err}): {actual:?}")),
+        (Err(err), _) => {
+            return Outcome::Fail(format!(
+                "the expected text is not JSON ({err}); expected {expected:?}, got {actual:?}"
+            ))
+        }
+        (_, Err(err)) => {
+            return Outcome::Fail(format!("the answer is not JSON ({err}): {actual:?}"))
+        }
     };
     let d = diff(&e, &a);
     if d.is_empty() {
@@ -115,6 +129,9 @@ fn compare_json_text(expected: &str, actual: &str, strictness: Strictness) -> Ou
             )),
         }
     } else {
-        Outcome::Fail(format!("rendered JSON differs (paths into the payload):\n{}", render(&d)))
+        Outcome::Fail(format!(
+            "rendered JSON differs (paths into the payload):\n{}",
+            render(&d)
+        ))
     }
 }

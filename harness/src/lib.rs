@@ -9,14 +9,21 @@
 //! - [`judge`]: comparing an answer with a case's expectation.
 //! - [`runner`]: running cases against a subject.
 //! - [`report`]: summaries and machine-readable results.
+//! - [`adapter`]: an external implementation over adapter protocol v1 ([`wire`]).
+//! - [`serve`]: the reference served as an adapter.
+//! - [`known`]: known-failures files.
 //! - [`cli`]: the `ptc-conformance` command line.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod adapter;
 pub mod cli;
 pub mod corpus;
 pub mod judge;
+pub mod known;
 pub mod report;
 pub mod runner;
+pub mod serve;
 pub mod subject;
+pub mod wire;

@@ -1,6 +1,7 @@
 //! Reports: a per-op summary table with failure details, and a stable JSON
 //! shape (`spec/report.md`).
 
+use crate::corpus::Case;
 use crate::judge::Outcome;
 use crate::runner::CaseResult;
 use serde_json::json;
@@ -56,54 +57,146 @@ impl Totals {
     }
 }
 
-/// The pretty report: a table per op, then each failure and error.
-pub fn pretty(subject: &str, results: &[CaseResult<'_>]) -> String {
-    let mut by_op: BTreeMap<&str, Totals> = BTreeMap::new();
-    for r in results {
-        by_op.entry(r.case.op.name).or_default().add(r);
-    }
-    let totals = Totals::of(results);
-    let mut out = String::new();
-    let _ = writeln!(out, "subject: {subject}\n");
-    let w = by_op.keys().map(|k| k.len()).max().unwrap_or(2).max(5);
-    let _ = writeln!(out, "{:<w$}  {:>6} {:>6} {:>6} {:>7} {:>6}", "op", "total", "passed", "failed", "skipped", "errors");
+/// Everything a report shows.
+pub struct Summary<'a, 'c> {
+    /// The subject's name.
+    pub subject: &'a str,
+    /// `default` or `strict`.
+    pub level: &'a str,
+    /// One result per case.
+    pub results: &'a [CaseResult<'c>],
+    /// Adapter faults not tied to a case.
+    pub faults: &'a [String],
+    /// Known-failure entries that match no case.
+    pub stale_known: &'a [String],
+}
+
+/// A one-line shell command that replays `case` against the adapter `cmd`,
+/// handshake included.
+pub fn repro_command(cmd: &[String], case: &Case) -> String {
+    let mut request = String::new();
+    crate::wire::push_request(
+        &mut request,
+        1,
+        case.op.name,
+        &crate::wire::encode_args(&case.args),
+    );
+    let lines = [
+        crate::wire::hello_line(0),
+        request,
+        crate::wire::bye_line(2),
+    ];
+    let quoted: Vec<String> = lines.iter().map(|l| quote(l.trim_end())).collect();
+    let command: Vec<String> = cmd.iter().map(|a| quote(a)).collect();
+    format!(
+        "printf '%s\\n' {} | {}",
+        quoted.join(" "),
+        command.join(" ")
+    )
+}
+
+fn quote(s: &str) -> String {
+    shlex::try_quote(s)
+        .map(|q| q.into_owned())
+        .unwrap_or_else(|_| format!("'{}'", s.replace('\'', "'\\''")))
+}
+
+/// The failure text of a result, if it is one to show.
+fn problem(r: &CaseResult<'_>) -> Option<(&'static str, String)> {
+    Some(match &r.outcome {
+        Outcome::Fail(d) if r.required => ("FAIL", d.clone()),
+        Outcome::Fail(d) => ("FAIL (pinned, not required at this level)", d.clone()),
+        Outcome::Error(e) => ("ERROR", e.clone()),
+        Outcome::UnexpectedPass => (
+            "UNEXPECTED PASS",
+            "listed as a known failure, but passes".to_owned(),
+        ),
+        _ => return None,
+    })
+}
+
+fn table<K: AsRef<str>>(
+    out: &mut String,
+    title: &str,
+    rows: &BTreeMap<K, Totals>,
+    all: Option<&Totals>,
+) {
+    let w = rows
+        .keys()
+        .map(|k| k.as_ref().len())
+        .max()
+        .unwrap_or(2)
+        .max(title.len());
+    let _ = writeln!(
+        out,
+        "{title:<w$}  {:>6} {:>6} {:>6} {:>7} {:>6} {:>6}",
+        "total", "passed", "failed", "skipped", "errors", "xfail"
+    );
     let row = |out: &mut String, name: &str, t: &Totals| {
         let _ = writeln!(
             out,
-            "{:<w$}  {:>6} {:>6} {:>6} {:>7} {:>6}",
-            name,
+            "{name:<w$}  {:>6} {:>6} {:>6} {:>7} {:>6} {:>6}",
             t.total,
-            t.passed + t.expected_failures,
+            t.passed,
             t.failed + t.failed_not_required + t.unexpected_passes,
             t.skipped,
-            t.errors
+            t.errors,
+            t.expected_failures
         );
     };
-    for (op, t) in &by_op {
-        row(&mut out, op, t);
+    for (k, t) in rows {
+        row(out, k.as_ref(), t);
     }
-    row(&mut out, "all", &totals);
-    for r in results {
-        let (label, text) = match &r.outcome {
-            Outcome::Fail(d) if r.required => ("FAIL", d.as_str()),
-            Outcome::Fail(d) => ("FAIL (pinned, not required at this level)", d.as_str()),
-            Outcome::Error(e) => ("ERROR", e.as_str()),
-            Outcome::UnexpectedPass => ("UNEXPECTED PASS", "listed as a known failure, but passes"),
-            _ => continue,
+    if let Some(t) = all {
+        row(out, "all", t);
+    }
+}
+
+/// The pretty report: per-op and per-rule tables, then each failure and
+/// error with its diff and, against an adapter, a command that replays it.
+pub fn pretty(s: &Summary<'_, '_>, repro: &dyn Fn(&Case) -> Option<String>) -> String {
+    let mut by_op: BTreeMap<&str, Totals> = BTreeMap::new();
+    let mut by_rule: BTreeMap<&str, Totals> = BTreeMap::new();
+    for r in s.results {
+        by_op.entry(r.case.op.name).or_default().add(r);
+        for rule in &r.case.spec {
+            by_rule.entry(rule.as_str()).or_default().add(r);
+        }
+    }
+    let totals = Totals::of(s.results);
+    let mut out = String::new();
+    let _ = writeln!(out, "subject: {}\nlevel: {}\n", s.subject, s.level);
+    table(&mut out, "op", &by_op, Some(&totals));
+    out.push('\n');
+    table(&mut out, "rule", &by_rule, None);
+    for r in s.results {
+        let Some((label, text)) = problem(r) else {
+            continue;
         };
         let _ = writeln!(out, "\n{label} {} ({})", r.case.id, r.case.file.display());
         let _ = writeln!(out, "  spec: {}", r.case.spec.join(", "));
         for line in text.lines() {
             let _ = writeln!(out, "  {line}");
         }
+        if let Some(cmd) = repro(r.case) {
+            let _ = writeln!(out, "  replay: {cmd}");
+        }
+    }
+    for f in s.faults {
+        let _ = writeln!(out, "\nADAPTER FAULT {f}");
+    }
+    for st in s.stale_known {
+        let _ = writeln!(out, "\nSTALE KNOWN FAILURE {st}");
     }
     let _ = writeln!(
         out,
-        "\n{} passed, {} failed, {} skipped, {} errors{}",
+        "\n{} passed, {} failed, {} skipped, {} errors, {} expected failures, {} unexpected passes{}",
         totals.passed,
         totals.failed,
         totals.skipped,
         totals.errors,
+        totals.expected_failures,
+        totals.unexpected_passes,
         if totals.failed_not_required > 0 {
             format!(" ({} pinned cases fail, not required at this level)", totals.failed_not_required)
         } else {
@@ -113,31 +206,85 @@ pub fn pretty(subject: &str, results: &[CaseResult<'_>]) -> String {
     out
 }
 
-/// The JSON report.
-pub fn json(subject: &str, level: &str, results: &[CaseResult<'_>]) -> serde_json::Value {
-    let cases: Vec<serde_json::Value> = results
+/// The JSON report (`spec/report.md`).
+pub fn json(s: &Summary<'_, '_>, repro: &dyn Fn(&Case) -> Option<String>) -> serde_json::Value {
+    let cases: Vec<serde_json::Value> = s
+        .results
         .iter()
         .map(|r| {
             let mut v = json!({
                 "id": r.case.id,
                 "op": r.case.op.name,
                 "level": r.case.level.as_str(),
+                "spec": r.case.spec,
                 "outcome": r.outcome.name(),
                 "required": r.required,
             });
             match &r.outcome {
                 Outcome::Fail(d) => v["diff"] = json!(d),
-                Outcome::Skip(m) | Outcome::Error(m) | Outcome::ExpectedFailure(m) => v["message"] = json!(m),
+                Outcome::Skip(m) | Outcome::Error(m) | Outcome::ExpectedFailure(m) => {
+                    v["message"] = json!(m)
+                }
                 _ => {}
+            }
+            if problem(r).is_some() {
+                if let Some(cmd) = repro(r.case) {
+                    v["replay"] = json!(cmd);
+                }
             }
             v
         })
         .collect();
     json!({
         "format": 1,
-        "subject": subject,
-        "level": level,
-        "totals": Totals::of(results),
+        "subject": s.subject,
+        "level": s.level,
+        "totals": Totals::of(s.results),
+        "faults": s.faults,
+        "stale_known_failures": s.stale_known,
         "cases": cases,
     })
+}
+
+/// JUnit XML: one test suite per op, one test case per case.
+pub fn junit(s: &Summary<'_, '_>, repro: &dyn Fn(&Case) -> Option<String>) -> String {
+    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    let mut report = Report::new("ptc-conformance");
+    let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
+    for r in s.results {
+        let status = match &r.outcome {
+            Outcome::Pass | Outcome::ExpectedFailure(_) => TestCaseStatus::success(),
+            Outcome::Skip(m) => {
+                let mut st = TestCaseStatus::skipped();
+                st.set_message(m.as_str());
+                st
+            }
+            _ => {
+                let (label, text) = problem(r).unwrap_or(("FAIL", String::new()));
+                let kind = if matches!(r.outcome, Outcome::Error(_)) {
+                    NonSuccessKind::Error
+                } else {
+                    NonSuccessKind::Failure
+                };
+                let mut st = TestCaseStatus::non_success(kind);
+                st.set_message(label);
+                let mut desc = text;
+                if let Some(cmd) = repro(r.case) {
+                    desc.push_str(&format!("\nreplay: {cmd}"));
+                }
+                st.set_description(desc);
+                st
+            }
+        };
+        let mut tc = TestCase::new(r.case.id.as_str(), status);
+        tc.set_classname(r.case.op.name);
+        suites
+            .entry(r.case.op.name)
+            .or_insert_with(|| TestSuite::new(r.case.op.name))
+            .add_test_case(tc);
+    }
+    report.add_test_suites(suites.into_values());
+    report
+        .to_string()
+        .unwrap_or_else(|e| format!("<!-- cannot write JUnit XML: {e} -->\n"))
 }

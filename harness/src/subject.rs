@@ -1,6 +1,6 @@
 //! The thing under test: one small trait. The in-process reference and an
-//! external adapter are two implementations of it, and every runner, report
-//! and fuzzer works against the trait.
+//! external adapter ([`crate::adapter::Adapter`]) are two implementations
+//! of it, and every runner, report and fuzzer works against the trait.
 
 use ptc_conformance::ops;
 use ptc_conformance::{Raised, Term};
@@ -28,6 +28,15 @@ pub enum Answer {
     Error(String),
 }
 
+/// Whether to go on sending requests after an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on.
+    Continue,
+    /// Stop: requests not yet sent are not sent.
+    Stop,
+}
+
 /// An implementation of the boundary.
 pub trait Subject {
     /// A name for reports.
@@ -36,12 +45,31 @@ pub trait Subject {
     fn ops(&self) -> BTreeSet<String>;
     /// The features it declares.
     fn features(&self) -> BTreeSet<String>;
-    /// Answers the requests, one answer per request in the same order.
-    /// Implementations may overlap the calls (pipelining).
-    fn call_many(&mut self, requests: &[Request<'_>]) -> Vec<Answer>;
+    /// Answers the requests, calling `on_answer(index, answer)` once for
+    /// each request it answers, in any order. Implementations may overlap
+    /// the calls (pipelining). After `on_answer` returns [`Flow::Stop`] it
+    /// sends no new request; requests never answered get no call.
+    fn run_batch(
+        &mut self,
+        requests: &[Request<'_>],
+        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
+    );
+    /// Answers every request; one answer per request, in order.
+    fn call_many(&mut self, requests: &[Request<'_>]) -> Vec<Answer> {
+        let mut out: Vec<Option<Answer>> = vec![None; requests.len()];
+        self.run_batch(requests, &mut |i, a| {
+            out[i] = Some(a);
+            Flow::Continue
+        });
+        out.into_iter()
+            .map(|a| a.unwrap_or_else(|| Answer::Error("the subject gave no answer".into())))
+            .collect()
+    }
     /// Answers one request.
     fn call(&mut self, request: Request<'_>) -> Answer {
-        self.call_many(&[request]).pop().unwrap_or_else(|| Answer::Error("no answer".into()))
+        self.call_many(&[request])
+            .pop()
+            .unwrap_or_else(|| Answer::Error("no answer".into()))
     }
 }
 
@@ -70,9 +98,20 @@ impl Subject for Reference {
         ops::OPS.iter().map(|o| o.name.to_owned()).collect()
     }
     fn features(&self) -> BTreeSet<String> {
-        ptc_conformance::features::ALL.iter().map(|f| (*f).to_owned()).collect()
+        ptc_conformance::features::ALL
+            .iter()
+            .map(|f| (*f).to_owned())
+            .collect()
     }
-    fn call_many(&mut self, requests: &[Request<'_>]) -> Vec<Answer> {
-        requests.iter().map(|r| Reference::answer(*r)).collect()
+    fn run_batch(
+        &mut self,
+        requests: &[Request<'_>],
+        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
+    ) {
+        for (i, r) in requests.iter().enumerate() {
+            if on_answer(i, Reference::answer(*r)) == Flow::Stop {
+                return;
+            }
+        }
     }
 }

@@ -1,0 +1,169 @@
+//! `ptc-conformance adapter`: the reference served over adapter protocol v1
+//! on stdin/stdout, so any harness can use it as the oracle.
+
+use crate::subject::{Answer, Reference, Request};
+use crate::wire;
+use ptc_conformance::tagged;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RequestLine<'a> {
+    id: u64,
+    #[serde(borrow)]
+    op: Cow<'a, str>,
+    #[serde(borrow, default)]
+    args: Option<&'a RawValue>,
+}
+
+/// The `hello` answer of the reference.
+pub fn hello_answer() -> Answer {
+    let list = |items: Vec<String>| {
+        ptc_conformance::Term::List(items.into_iter().map(ptc_conformance::Term::Str).collect())
+    };
+    Answer::Ok(ptc_conformance::Term::map(vec![
+        (
+            ptc_conformance::Term::str("name"),
+            ptc_conformance::Term::str("ptc-conformance-reference"),
+        ),
+        (
+            ptc_conformance::Term::str("version"),
+            ptc_conformance::Term::str(env!("CARGO_PKG_VERSION")),
+        ),
+        (
+            ptc_conformance::Term::str("language"),
+            ptc_conformance::Term::str("rust"),
+        ),
+        (
+            ptc_conformance::Term::str("protocol"),
+            ptc_conformance::Term::int(wire::PROTOCOL),
+        ),
+        (
+            ptc_conformance::Term::str("ops"),
+            list(
+                ptc_conformance::ops::OPS
+                    .iter()
+                    .map(|o| o.name.to_owned())
+                    .collect(),
+            ),
+        ),
+        (
+            ptc_conformance::Term::str("features"),
+            list(
+                ptc_conformance::features::ALL
+                    .iter()
+                    .map(|f| (*f).to_owned())
+                    .collect(),
+            ),
+        ),
+    ]))
+}
+
+/// Answers one request line; `None` after `bye`. Lines it cannot read get
+/// an `unsupported` answer when their id is readable, else a note on stderr.
+pub fn answer_line(line: &[u8], out: &mut String) -> Option<()> {
+    let text = match std::str::from_utf8(line) {
+        Ok(t) => t,
+        Err(_) => {
+            reject(line, "request line is not UTF-8", out);
+            return Some(());
+        }
+    };
+    let req: RequestLine = match serde_json::from_str(text) {
+        Ok(r) => r,
+        Err(e) => {
+            reject(line, &format!("cannot decode request: {e}"), out);
+            return Some(());
+        }
+    };
+    let id = req.id.to_string();
+    let answer = match (&*req.op, req.args) {
+        ("bye", _) => return None,
+        ("hello", _) => hello_answer(),
+        (op, Some(raw)) => match tagged::decode_args(raw.get(), "/args") {
+            Ok(args) => Reference::answer(Request { op, args: &args }),
+            Err(e) => Answer::Unsupported(format!("cannot decode request: {e}")),
+        },
+        (_, None) => Answer::Unsupported("cannot decode request: no \"args\"".into()),
+    };
+    wire::push_answer(out, &id, &answer);
+    Some(())
+}
+
+fn reject(line: &[u8], why: &str, out: &mut String) {
+    match wire::sniff_id(line) {
+        Some(id) => wire::push_answer(out, &id.to_string(), &Answer::Unsupported(why.to_owned())),
+        None => eprintln!("ptc-conformance adapter: ignoring a line without a readable id: {why}"),
+    }
+}
+
+/// Serves requests from `input` to `output` until `bye` or end of input.
+pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
+    let mut reader = BufReader::with_capacity(1 << 16, input);
+    let mut writer = BufWriter::with_capacity(1 << 16, output);
+    let mut line = Vec::new();
+    let mut out = String::new();
+    loop {
+        if reader.buffer().is_empty() {
+            // Nothing more is waiting: let the answers so far go out.
+            writer.flush()?;
+        }
+        line.clear();
+        if reader.read_until(b'\n', &mut line)? == 0 {
+            return writer.flush();
+        }
+        let trimmed = line.strip_suffix(b"\n").unwrap_or(&line);
+        let trimmed = trimmed.strip_suffix(b"\r").unwrap_or(trimmed);
+        if trimmed.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        out.clear();
+        let go_on = answer_line(trimmed, &mut out);
+        writer.write_all(out.as_bytes())?;
+        if go_on.is_none() {
+            return writer.flush();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(input: &str) -> String {
+        let mut out = Vec::new();
+        serve(input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn answers_in_order_and_stops_at_bye() {
+        let out = session(concat!(
+            "{\"id\":1,\"op\":\"key_normalizer.normalize_key\",\"args\":[\"a-b\"]}\n",
+            "{\"id\":2,\"op\":\"no.such\",\"args\":[]}\n",
+            "{\"id\":3,\"op\":\"key_normalizer.normalize_key\",\"args\":[{\"$atm\":1}]}\n",
+            "{\"id\":4,\"op\":\"bye\"}\n",
+            "{\"id\":5,\"op\":\"key_normalizer.normalize_key\",\"args\":[\"x\"]}\n",
+        ));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], r#"{"id":1,"ok":"a_b"}"#);
+        assert_eq!(
+            lines[1],
+            r#"{"id":2,"unsupported":"unknown op \"no.such\""}"#
+        );
+        assert!(lines[2]
+            .starts_with(r#"{"id":3,"unsupported":"cannot decode request: /args/0: unknown tag"#));
+        assert_eq!(lines.len(), 3);
+    }
+
+    #[test]
+    fn hello_declares_every_op() {
+        let out = session("{\"id\":0,\"op\":\"hello\",\"args\":[{\"protocol\":1}]}\n");
+        let (_, answer) = wire::parse_answer(out.trim_end()).unwrap();
+        let hello = wire::read_hello(&answer).unwrap();
+        assert_eq!(hello.ops.len(), ptc_conformance::ops::OPS.len());
+    }
+}
