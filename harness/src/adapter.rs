@@ -34,6 +34,8 @@ pub struct AdapterConfig {
     pub max_line: usize,
     /// How many restarts in a row may fail before the run gives up.
     pub max_restarts: usize,
+    /// Working directory of the adapter process (default: the harness's).
+    pub cwd: Option<std::path::PathBuf>,
 }
 
 impl AdapterConfig {
@@ -46,6 +48,7 @@ impl AdapterConfig {
             window: 64,
             max_line: 16 << 20,
             max_restarts: 3,
+            cwd: None,
         }
     }
 }
@@ -74,7 +77,11 @@ impl Process {
             .command
             .split_first()
             .ok_or("no adapter command given")?;
-        let mut child = Command::new(prog)
+        let mut command = Command::new(prog);
+        if let Some(dir) = &cfg.cwd {
+            command.current_dir(dir);
+        }
+        let mut child = command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -188,6 +188,7 @@ impl AdapterArgs {
                     window: self.window,
                     max_line: self.max_line_bytes,
                     max_restarts: 3,
+                    cwd: None,
                 }))
             }
         }
@@ -439,7 +440,12 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     }
     let totals = report::Totals::of(&results);
     let unexpected_ok = args.allow_unexpected_pass || totals.unexpected_passes == 0;
-    if totals.failed == 0 && totals.errors == 0 && unexpected_ok && stale.is_empty() {
+    if totals.failed == 0
+        && totals.errors == 0
+        && unexpected_ok
+        && stale.is_empty()
+        && faults.is_empty()
+    {
         Ok(())
     } else {
         Err(Failure {
