@@ -488,9 +488,29 @@ fn lint(args: CorpusArgs) -> Result<(), Failure> {
             .get(*rule)
             .map(|p| p.display().to_string())
             .unwrap_or_default();
-        println!("{rule:<10} {n:>6}  {file}");
-        if *n == 0 {
-            problems.push(format!("{file}: rule {rule} is cited by no case"));
+        match corpus.tested_by.get(*rule) {
+            Some(tests) => {
+                let named = tests
+                    .iter()
+                    .any(|t| std::fs::read_to_string(t).is_ok_and(|text| names_rule(&text, rule)));
+                println!(
+                    "{rule:<10} {:>6}  {file} (checked by the harness's tests)",
+                    "-"
+                );
+                if !named {
+                    let list: Vec<String> = tests.iter().map(|t| t.display().to_string()).collect();
+                    problems.push(format!(
+                        "{file}: rule {rule} is named by none of its tests ({})",
+                        list.join(", ")
+                    ));
+                }
+            }
+            None => {
+                println!("{rule:<10} {n:>6}  {file}");
+                if *n == 0 {
+                    problems.push(format!("{file}: rule {rule} is cited by no case"));
+                }
+            }
         }
     }
     for op in ptc_conformance::ops::OPS {
@@ -515,4 +535,10 @@ fn lint(args: CorpusArgs) -> Result<(), Failure> {
         }
         Err(Failure::usage(msg.trim_end().to_owned()))
     }
+}
+
+/// Whether `text` names `rule` (not as the prefix of a longer id: `AP-1` is not named by `AP-12`).
+fn names_rule(text: &str, rule: &str) -> bool {
+    text.match_indices(rule)
+        .any(|(i, _)| !text[i + rule.len()..].starts_with(|c: char| c.is_ascii_digit()))
 }

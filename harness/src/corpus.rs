@@ -107,6 +107,10 @@ pub struct Corpus {
     pub rules: BTreeMap<String, PathBuf>,
     /// How many files were scanned.
     pub files_scanned: usize,
+    /// Rules checked by the harness's own tests instead of cases: rule id →
+    /// the files that must name it (from a `<!-- lint: tested-by FILE... -->`
+    /// line in the rule's spec file, paths relative to the spec's parent).
+    pub tested_by: BTreeMap<String, Vec<PathBuf>>,
 }
 
 /// Where the corpus and spec are.
@@ -136,8 +140,15 @@ impl Sources {
 
 /// Reads the rule ids the spec defines: a rule is a line starting with
 /// `**XX-n**` (optionally after a list marker), e.g. `**KN-3** Tuples ...`.
-pub fn load_rules(spec_dir: &Path, errors: &mut Vec<CorpusError>) -> BTreeMap<String, PathBuf> {
+pub fn load_rules(
+    spec_dir: &Path,
+    errors: &mut Vec<CorpusError>,
+    tested_by: &mut BTreeMap<String, Vec<PathBuf>>,
+) -> BTreeMap<String, PathBuf> {
     let mut rules = BTreeMap::new();
+    let marker = regex::Regex::new(r"<!--\s*lint:\s*tested-by\s+([^>]*?)\s*-->")
+        .unwrap_or_else(|e| panic!("marker pattern: {e}"));
+    let base = spec_dir.join("..");
     let re = rule_regex();
     let entries = match walkdir::WalkDir::new(spec_dir)
         .sort_by_file_name()
@@ -170,8 +181,14 @@ pub fn load_rules(spec_dir: &Path, errors: &mut Vec<CorpusError>) -> BTreeMap<St
                 continue;
             }
         };
+        let tests: Option<Vec<PathBuf>> = marker
+            .captures(&text)
+            .map(|c| c[1].split_whitespace().map(|f| base.join(f)).collect());
         for cap in re.captures_iter(&text) {
             let id = cap[1].to_owned();
+            if let Some(files) = &tests {
+                tested_by.insert(id.clone(), files.clone());
+            }
             if let Some(first) = rules.insert(id.clone(), path.to_owned()) {
                 errors.push(CorpusError {
                     file: path.to_owned(),
@@ -194,7 +211,7 @@ pub fn rule_regex() -> regex::Regex {
 /// the spec rules and the feature list.
 pub fn load(sources: &Sources) -> Corpus {
     let mut corpus = Corpus::default();
-    corpus.rules = load_rules(&sources.spec, &mut corpus.errors);
+    corpus.rules = load_rules(&sources.spec, &mut corpus.errors, &mut corpus.tested_by);
     if corpus.rules.is_empty() && corpus.errors.is_empty() {
         corpus.errors.push(CorpusError {
             file: sources.spec.clone(),

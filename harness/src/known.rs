@@ -120,6 +120,7 @@ pub fn updated(previous: Option<&KnownFailures>, failing: &[(&str, String)]) -> 
 mod tests {
     use super::*;
 
+    /// AP-14: the known-failures file format.
     #[test]
     fn entries_need_reasons_and_match_globs() {
         let k = KnownFailures::parse("# c\n\na/b/c  # why\nx/**  # all of x\n").unwrap();

@@ -139,6 +139,7 @@ mod tests {
         String::from_utf8(out).unwrap()
     }
 
+    /// AP-5, AP-7: bad requests get `unsupported`; `bye` ends the session.
     #[test]
     fn answers_in_order_and_stops_at_bye() {
         let out = session(concat!(
@@ -159,6 +160,7 @@ mod tests {
         assert_eq!(lines.len(), 3);
     }
 
+    /// AP-2: the reference's handshake.
     #[test]
     fn hello_declares_every_op() {
         let out = session("{\"id\":0,\"op\":\"hello\",\"args\":[{\"protocol\":1}]}\n");

@@ -254,6 +254,7 @@ pub fn read_hello(answer: &Answer) -> Result<Hello, String> {
 mod tests {
     use super::*;
 
+    /// AP-3, AP-4: requests and answers, read strictly.
     #[test]
     fn answers_parse_strictly() {
         assert_eq!(

@@ -86,6 +86,7 @@ fn strs(v: &[String]) -> Vec<&str> {
     v.iter().map(String::as_str).collect()
 }
 
+/// AP-10: a crash errs the request that caused it; the adapter is restarted.
 #[test]
 fn crash_mid_run_errs_only_the_culprit_and_restarts() {
     let args = with_fault("crash");
@@ -99,6 +100,7 @@ fn crash_mid_run_errs_only_the_culprit_and_restarts() {
     assert!(elapsed < Duration::from_secs(20), "took {elapsed:?}");
 }
 
+/// AP-10: requests in flight during a crash are retried one at a time.
 #[test]
 fn a_case_that_crashes_once_is_retried_alone_and_passes() {
     let dir = std::env::temp_dir().join(format!("misbehave-{}", std::process::id()));
@@ -111,6 +113,7 @@ fn a_case_that_crashes_once_is_retried_alone_and_passes() {
     assert_eq!(restarts, 1);
 }
 
+/// AP-9, AP-10: a timeout errs its case; the rest are sent again.
 #[test]
 fn a_hang_times_out_and_the_rest_pass() {
     let args = with_fault("hang");
@@ -124,6 +127,7 @@ fn a_hang_times_out_and_the_rest_pass() {
     assert!(elapsed < Duration::from_secs(15), "took {elapsed:?}");
 }
 
+/// AP-1, AP-11: stdout carries answers only; anything else is a fault.
 #[test]
 fn a_garbage_line_is_a_fault_and_its_case_errs() {
     let args = with_fault("garbage");
@@ -135,6 +139,7 @@ fn a_garbage_line_is_a_fault_and_its_case_errs() {
     );
 }
 
+/// AP-4, AP-11: answers carry the request's id.
 #[test]
 fn a_wrong_id_is_a_fault_and_its_case_errs() {
     let args = with_fault("wrong-id");
@@ -150,6 +155,7 @@ fn a_wrong_id_is_a_fault_and_its_case_errs() {
     );
 }
 
+/// AP-4, AP-11: exactly one answer per request.
 #[test]
 fn a_repeated_answer_is_a_fault() {
     let args = with_fault("twice");
@@ -158,6 +164,7 @@ fn a_repeated_answer_is_a_fault() {
     assert!(faults.iter().any(|f| f.contains("twice")), "{faults:?}");
 }
 
+/// AP-10: closing stdout is a crash.
 #[test]
 fn an_early_exit_errs_its_case_and_the_run_goes_on() {
     let args = with_fault("exit");
@@ -170,6 +177,7 @@ fn an_early_exit_errs_its_case_and_the_run_goes_on() {
     assert!(restarts >= 1);
 }
 
+/// AP-9: answer lines are capped.
 #[test]
 fn a_100_mb_line_is_refused_without_reading_it_whole() {
     let args = with_fault("huge");
@@ -182,6 +190,7 @@ fn a_100_mb_line_is_refused_without_reading_it_whole() {
     assert!(elapsed < Duration::from_secs(30), "took {elapsed:?}");
 }
 
+/// AP-1: stderr is drained, its tail kept.
 #[test]
 fn a_stderr_flood_does_not_block_the_run() {
     let args = with_fault("flood");
@@ -191,6 +200,7 @@ fn a_stderr_flood_does_not_block_the_run() {
     assert_eq!(restarts, 0);
 }
 
+/// AP-6, AP-10: pipelined runs survive every fault in bounded time.
 #[test]
 fn every_fault_in_one_run_ends_in_bounded_time() {
     let dir = std::env::temp_dir().join(format!("misbehave-all-{}", std::process::id()));
@@ -221,6 +231,7 @@ fn every_fault_in_one_run_ends_in_bounded_time() {
     assert!(elapsed < Duration::from_secs(60), "took {elapsed:?}");
 }
 
+/// AP-2: the handshake must speak protocol 1.
 #[test]
 fn a_bad_handshake_is_refused_with_its_reason() {
     let mut cfg = config();
