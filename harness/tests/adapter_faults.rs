@@ -2,6 +2,8 @@
 //! every case gets the outcome it deserves, innocent cases still pass, and
 //! every run ends in bounded time.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
+
 use ptc_conformance::ops;
 use ptc_conformance::Term;
 use ptc_conformance_harness::adapter::{Adapter, AdapterConfig};

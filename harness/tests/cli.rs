@@ -1,6 +1,8 @@
 //! The `ptc-conformance` command: exit statuses, corpus errors that name
 //! their file and case, known failures, reports and replay commands.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
