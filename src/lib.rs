@@ -21,6 +21,7 @@ pub mod jason;
 pub mod key_normalizer;
 pub mod num;
 pub mod ops;
+pub mod protocol;
 pub mod raised;
 pub mod structs;
 pub mod tagged;
