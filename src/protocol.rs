@@ -1,6 +1,6 @@
 //! `PtcRunner.PtcToolProtocol`: the `lisp_eval` tool surface — the three
 //! capability-profile descriptions, the error and success payloads as
-//! Jason renders them, and `to_json_value/1` (`spec/protocol.md`, `PP-`).
+//! Jason renders them, and `to_json_value/1` (`spec/ptc_tool_protocol.md`, `PP-`).
 //!
 //! The renderers take Elixir keyword lists and read them with `Keyword`'s
 //! semantics (first entry wins, unknown keys ignored, malformed entries

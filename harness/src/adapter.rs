@@ -1,4 +1,4 @@
-//! An external implementation behind adapter protocol v1 (`spec/adapter.md`).
+//! An external implementation behind adapter protocol v1 (`spec/protocol.md`).
 //!
 //! One process serves the whole run; requests are pipelined within a
 //! bounded window. Reading and writing happen on their own threads, so a

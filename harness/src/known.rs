@@ -1,5 +1,5 @@
 //! Known failures of an implementation: a data file, one id or glob per
-//! line with the reason after `#` (`spec/adapter.md` § Known failures).
+//! line with the reason after `#` (`spec/protocol.md` § Known failures).
 //!
 //! ```text
 //! # my-port known failures
