@@ -874,6 +874,7 @@ mod tests {
         }
     }
 
+    /// TJ-2, TJ-10
     #[test]
     fn unknown_tag_names_its_path() {
         assert_eq!(
@@ -882,6 +883,7 @@ mod tests {
         );
     }
 
+    /// TJ-4
     #[test]
     fn duplicated_keys_are_errors() {
         assert_eq!(
@@ -898,6 +900,7 @@ mod tests {
         );
     }
 
+    /// TJ-3
     #[test]
     fn int_tag_needs_a_decimal_string() {
         assert_eq!(
@@ -914,6 +917,7 @@ mod tests {
         );
     }
 
+    /// TJ-3
     #[test]
     fn float_tag_needs_a_number() {
         assert_eq!(
@@ -926,16 +930,19 @@ mod tests {
         );
     }
 
+    /// TJ-3
     #[test]
     fn bare_floats_are_errors() {
         assert!(err("[1.5]").starts_with("/args/0: bare number 1.5 is not a term"));
     }
 
+    /// TJ-1
     #[test]
     fn bad_base64_is_an_error() {
         assert!(err(r#"{"$bytes": "!!"}"#).starts_with("/args/$bytes: bad base64"));
     }
 
+    /// TJ-2
     #[test]
     fn tag_objects_have_one_key() {
         assert_eq!(
@@ -945,11 +952,13 @@ mod tests {
         assert!(err(r#"{"a": 1, "$b": 1}"#).contains("starts with '$'"));
     }
 
+    /// TJ-10
     #[test]
     fn syntax_errors_keep_their_position() {
         assert!(err("[1,").contains("line 1"));
     }
 
+    /// TJ-10
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
@@ -958,6 +967,7 @@ mod tests {
         assert!(err(&deep_tuples).contains("recursion limit"));
     }
 
+    /// TJ-7
     #[test]
     fn structs_take_defaults_and_reject_unknown_fields() {
         let t = decode_str(
@@ -976,6 +986,7 @@ mod tests {
         );
     }
 
+    /// TJ-1, TJ-5
     #[test]
     fn encoding_is_canonical() {
         let a = decode_str(r#"{"b": 1, "a": [true, null, {"$float": 1.0}]}"#, "").unwrap();
@@ -990,5 +1001,24 @@ mod tests {
         assert_eq!(encode(&neg0), r#"{"$float":-0.0}"#);
         let bytes_utf8 = decode_str(r#"{"$bytes": "aGk="}"#, "").unwrap();
         assert_eq!(bytes_utf8, Term::str("hi"));
+    }
+
+    /// TJ-6, TJ-8, TJ-9: temporal text, function specs and opaque labels survive as written.
+    #[test]
+    fn temporal_functions_and_opaque_terms_round_trip() {
+        for json in [
+            r#"{"$datetime":"2026-05-07T12:00:00.120+02:00"}"#,
+            r#"{"$time":"12:00:00"}"#,
+            r#"{"$naive_datetime":"2026-05-07T12:00:00.000001"}"#,
+            r#"{"$fn":{"arity":1,"returns":{"$atom":"ok"}}}"#,
+            r#"{"$fn":{"arity":2,"raises":"boom"}}"#,
+            r#"{"$fn":{"name":"&PtcRunner.Tool.new/2"}}"#,
+            r#"{"$pid":"worker"}"#,
+        ] {
+            assert_eq!(encode(&decode_str(json, "").unwrap()), json);
+        }
+        assert!(err(r#"{"$date": "2026-5-7"}"#).contains("not an ISO 8601 date"));
+        assert!(err(r#"{"$fn": {"arity": 1}}"#).starts_with("/args/$fn: a $fn is"));
+        assert!(err(r#"{"$ref": 1}"#).contains("expected a label string"));
     }
 }

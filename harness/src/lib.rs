@@ -12,6 +12,7 @@
 //! - [`adapter`]: an external implementation over adapter protocol v1 ([`wire`]).
 //! - [`serve`]: the reference served as an adapter.
 //! - [`known`]: known-failures files.
+//! - [`gen`]: generators of realistic terms and op arguments.
 //! - [`cli`]: the `ptc-conformance` command line.
 
 #![forbid(unsafe_code)]
@@ -20,6 +21,7 @@
 pub mod adapter;
 pub mod cli;
 pub mod corpus;
+pub mod gen;
 pub mod judge;
 pub mod known;
 pub mod report;

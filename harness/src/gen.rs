@@ -1,0 +1,156 @@
+//! Generators of realistic terms and op arguments (proptest strategies),
+//! shared by the property tests and by `ptc-conformance fuzz`.
+//!
+//! Terms look like what crosses the tool boundary: nested maps with atom,
+//! string and hyphenated keys, unicode strings with characters that need
+//! escaping, integral and fractional floats (`-0.0`, `1.0e20`), big
+//! integers, tuples, keyword lists.
+
+use num_bigint::BigInt;
+use proptest::prelude::*;
+use ptc_conformance::term::{FunSpec, Int, OpaqueKind, Temporal, TemporalKind};
+use ptc_conformance::Term;
+
+/// Key-like names: hyphens and underscores mixed in, some unicode.
+pub fn key_name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => "[a-z]{1,6}(-[a-z]{1,5}){0,2}",
+        2 => "[a-z]{1,4}(_[a-z]{1,4}){0,2}",
+        1 => "[a-zé中]{1,3}-?[a-z0-9]{0,3}",
+    ]
+}
+
+/// Strings with the characters encoders get wrong: quotes, backslashes,
+/// control characters, non-ASCII, U+2028.
+pub fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => "[a-z -]{0,12}",
+        1 => "[\"\\\\\n\t\r\u{1}a-z]{0,8}",
+        1 => "[é中😀\u{2028}a-z]{0,6}",
+    ]
+}
+
+/// Floats: integral ones (which canonicalization collapses), signed zero,
+/// huge and tiny magnitudes, ordinary fractions.
+pub fn float() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        3 => (-1000i64..1000).prop_map(|n| n as f64),
+        2 => (-1000i64..1000, 1u32..1000).prop_map(|(n, d)| n as f64 + f64::from(d) / 1000.0),
+        1 => Just(-0.0),
+        1 => Just(0.0),
+        1 => prop_oneof![Just(1.0e20), Just(-2.0e19), Just(9.007_199_254_740_993e15), Just(1.0e300)],
+        1 => prop_oneof![Just(0.1 + 0.2), Just(1.0e-7), Just(123.456_789_012_345), Just(5.0e-324)],
+        1 => any::<f64>().prop_filter("finite", |x| x.is_finite()),
+    ]
+}
+
+/// Integers: small ones, both sides of 2^53 and 2^63, and big ones.
+pub fn int() -> impl Strategy<Value = Term> {
+    prop_oneof![
+        4 => (-100i64..100).prop_map(Term::int),
+        1 => any::<i64>().prop_map(Term::int),
+        1 => prop_oneof![Just((1i64 << 53) - 1), Just(1i64 << 53), Just(i64::MAX), Just(i64::MIN)].prop_map(Term::int),
+        1 => (any::<i64>(), any::<u64>()).prop_map(|(hi, lo)| {
+            let big = (BigInt::from(hi) << 64) + BigInt::from(lo);
+            Term::Int(Int::from(big))
+        }),
+    ]
+}
+
+/// Scalar terms.
+pub fn scalar() -> impl Strategy<Value = Term> {
+    prop_oneof![
+        1 => Just(Term::Nil),
+        1 => any::<bool>().prop_map(Term::Bool),
+        3 => int(),
+        3 => float().prop_map(Term::Float),
+        3 => text().prop_map(Term::Str),
+        2 => key_name().prop_map(|n| Term::atom(&n)),
+    ]
+}
+
+/// Map keys: strings and atoms mostly (hyphenated or not), sometimes
+/// integers, floats and tuples.
+pub fn key() -> impl Strategy<Value = Term> {
+    prop_oneof![
+        5 => key_name().prop_map(Term::Str),
+        4 => key_name().prop_map(|n| Term::atom(&n)),
+        1 => (-5i64..50).prop_map(Term::int),
+        1 => float().prop_map(Term::Float),
+        1 => (key_name(), -3i64..3).prop_map(|(a, n)| Term::tuple(vec![Term::atom(&a), Term::int(n)])),
+    ]
+}
+
+/// Terms of the boundary: scalars nested in lists, tuples, maps and
+/// keyword lists, up to a few levels deep.
+pub fn term() -> impl Strategy<Value = Term> {
+    scalar().prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            3 => prop::collection::vec(inner.clone(), 0..5).prop_map(Term::List),
+            2 => prop::collection::vec(inner.clone(), 0..4).prop_map(Term::Tuple),
+            4 => prop::collection::vec((key(), inner.clone()), 0..6).prop_map(Term::map),
+            1 => prop::collection::vec((key_name(), inner), 1..4).prop_map(|kv| {
+                Term::List(kv.into_iter().map(|(k, v)| Term::tuple(vec![Term::atom(&k), v])).collect())
+            }),
+        ]
+    })
+}
+
+/// Every kind the tagged codec carries, for round-trip properties: [`term`]
+/// plus non-UTF-8 binaries, temporal values, structs, functions and opaque terms.
+pub fn any_term() -> impl Strategy<Value = Term> {
+    let exotic = prop_oneof![
+        prop::collection::vec(any::<u8>(), 1..8).prop_map(|mut b| {
+            b.push(0xff);
+            Term::binary(b)
+        }),
+        (2000u32..2100, 1u32..13, 1u32..29).prop_map(|(y, m, d)| Term::Temporal(Temporal {
+            kind: TemporalKind::Date,
+            iso: format!("{y:04}-{m:02}-{d:02}"),
+        })),
+        (0u32..24, 0u32..60, 0u32..60, 0u32..1000).prop_map(|(h, m, s, ms)| Term::Temporal(
+            Temporal {
+                kind: TemporalKind::DateTime,
+                iso: format!("2026-05-07T{h:02}:{m:02}:{s:02}.{ms:03}Z"),
+            }
+        )),
+        (
+            key_name(),
+            prop::sample::select(vec![OpaqueKind::Ref, OpaqueKind::Pid, OpaqueKind::Port])
+        )
+            .prop_map(|(l, k)| Term::Opaque(k, l)),
+        (0u32..3, scalar())
+            .prop_map(|(arity, r)| Term::Fun(Box::new(FunSpec::Returns { arity, returns: r }))),
+        text().prop_map(|m| Term::Fun(Box::new(FunSpec::Raises {
+            arity: 1,
+            message: m
+        }))),
+        (key_name(), scalar()).prop_map(|(f, v)| {
+            Term::Struct(Box::new(
+                ptc_conformance::structs::complete("My.Struct", vec![(f, v)])
+                    .unwrap_or_else(|e| panic!("{e}")),
+            ))
+        }),
+    ];
+    prop_oneof![4 => term(), 1 => exotic].prop_recursive(2, 16, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Term::List),
+            prop::collection::vec((inner.clone(), inner), 0..4).prop_map(Term::map),
+        ]
+    })
+}
+
+/// Args maps as tools receive them: atom or string keys, hyphenated or not.
+pub fn args_map() -> impl Strategy<Value = Term> {
+    prop::collection::vec(
+        (
+            prop_oneof![
+                key_name().prop_map(Term::Str),
+                key_name().prop_map(|n| Term::atom(&n))
+            ],
+            term(),
+        ),
+        0..5,
+    )
+    .prop_map(Term::map)
+}
