@@ -11,7 +11,7 @@
 
 use crate::subject::{Answer, Flow, Request, Subject};
 use crate::wire::{self, Hello};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -67,7 +67,8 @@ enum Event {
 struct Process {
     child: Child,
     stdin_tx: Option<Sender<String>>,
-    events: Receiver<Event>,
+    events: Receiver<Vec<Event>>,
+    queued: VecDeque<Event>,
     stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
@@ -103,8 +104,20 @@ impl Process {
             child,
             stdin_tx: Some(stdin_tx),
             events,
+            queued: VecDeque::new(),
             stderr,
         })
+    }
+
+    /// The next event, waiting at most `timeout`. Events arrive in batches
+    /// (every answer already read), which keeps thread hand-offs few.
+    fn recv(&mut self, timeout: Duration) -> Result<Event, RecvTimeoutError> {
+        if let Some(e) = self.queued.pop_front() {
+            return Ok(e);
+        }
+        let batch = self.events.recv_timeout(timeout)?;
+        self.queued.extend(batch);
+        self.queued.pop_front().ok_or(RecvTimeoutError::Timeout)
     }
 
     fn send(&self, line: String) {
@@ -184,9 +197,10 @@ fn write_requests(mut stdin: ChildStdin, rx: Receiver<String>) {
     }
 }
 
-fn read_answers(stdout: impl Read, max_line: usize, tx: Sender<Event>) {
+fn read_answers(stdout: impl Read, max_line: usize, tx: Sender<Vec<Event>>) {
     let mut reader = BufReader::with_capacity(1 << 16, stdout);
     let mut line: Vec<u8> = Vec::new();
+    let mut batch: Vec<Event> = Vec::new();
     loop {
         line.clear();
         let mut len = 0usize;
@@ -195,7 +209,8 @@ fn read_answers(stdout: impl Read, max_line: usize, tx: Sender<Event>) {
             let buf = match reader.fill_buf() {
                 Ok(b) => b,
                 Err(e) => {
-                    let _ = tx.send(Event::Closed(format!("reading its stdout failed: {e}")));
+                    batch.push(Event::Closed(format!("reading its stdout failed: {e}")));
+                    let _ = tx.send(batch);
                     return;
                 }
             };
@@ -205,7 +220,8 @@ fn read_answers(stdout: impl Read, max_line: usize, tx: Sender<Event>) {
                 } else {
                     "it closed stdout"
                 };
-                let _ = tx.send(Event::Closed(why.into()));
+                batch.push(Event::Closed(why.into()));
+                let _ = tx.send(batch);
                 return;
             }
             let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
@@ -235,11 +251,19 @@ fn read_answers(stdout: impl Read, max_line: usize, tx: Sender<Event>) {
             let text = String::from_utf8_lossy(&line);
             let text = text.trim_end_matches('\r');
             if text.trim().is_empty() {
+                if !batch.is_empty()
+                    && !reader.buffer().contains(&b'\n')
+                    && tx.send(std::mem::take(&mut batch)).is_err()
+                {
+                    return;
+                }
                 continue;
             }
             Event::Line(wire::parse_answer(text))
         };
-        if tx.send(event).is_err() {
+        batch.push(event);
+        // Hand the batch over only when no further whole line is waiting.
+        if !reader.buffer().contains(&b'\n') && tx.send(std::mem::take(&mut batch)).is_err() {
             return;
         }
     }
@@ -337,11 +361,11 @@ impl Adapter {
 }
 
 fn handshake(cfg: &AdapterConfig, next_id: &mut u64) -> Result<(Process, Hello), String> {
-    let p = Process::spawn(cfg)?;
+    let mut p = Process::spawn(cfg)?;
     let id = *next_id;
     *next_id += 1;
     p.send(wire::hello_line(id));
-    match p.events.recv_timeout(cfg.startup_timeout) {
+    match p.recv(cfg.startup_timeout) {
         Ok(Event::Line(Ok((got, answer)))) if got == id => match wire::read_hello(&answer) {
             Ok(h) => Ok((p, h)),
             Err(e) => Err(format!("handshake: {e}; {}", p.kill())),
@@ -398,7 +422,7 @@ impl Subject for Adapter {
         let mut pending: VecDeque<usize> = (0..requests.len()).collect();
         let mut attempts = vec![0u8; requests.len()];
         let mut answered = vec![false; requests.len()];
-        let mut inflight: HashMap<u64, InFlight> = HashMap::new();
+        let mut inflight: BTreeMap<u64, InFlight> = BTreeMap::new();
         let mut done_ids: HashMap<u64, usize> = HashMap::new();
         // Requests retried after a crash go one at a time.
         let mut serial = 0usize;
@@ -408,11 +432,12 @@ impl Subject for Adapter {
             on_answer(i, a)
         };
         loop {
-            let Some(process) = self.process.as_ref() else {
-                for i in pending
-                    .drain(..)
-                    .chain(inflight.drain().map(|(_, f)| f.index))
-                {
+            let Some(process) = self.process.as_mut() else {
+                for i in pending.drain(..).chain(
+                    std::mem::take(&mut inflight)
+                        .into_iter()
+                        .map(|(_, f)| f.index),
+                ) {
                     if !answered[i] {
                         report(
                             i,
@@ -428,13 +453,12 @@ impl Subject for Adapter {
             } else {
                 self.cfg.window.max(1)
             };
+            let mut lines = String::new();
             while !stopped && inflight.len() < window {
                 let Some(i) = pending.pop_front() else { break };
                 let id = self.next_id;
                 self.next_id += 1;
-                let mut line = String::with_capacity(encoded[i].len() + 64);
-                wire::push_request(&mut line, id, requests[i].op, &encoded[i]);
-                process.send(line);
+                wire::push_request(&mut lines, id, requests[i].op, &encoded[i]);
                 inflight.insert(
                     id,
                     InFlight {
@@ -443,17 +467,19 @@ impl Subject for Adapter {
                     },
                 );
             }
+            if !lines.is_empty() {
+                process.send(lines);
+            }
             if inflight.is_empty() {
                 return;
             }
+            // Ids grow with send time and the timeout is fixed: the oldest
+            // request in flight has the soonest deadline.
             let soonest = inflight
-                .values()
-                .map(|f| f.deadline)
-                .min()
+                .first_key_value()
+                .map(|(_, f)| f.deadline)
                 .unwrap_or_else(Instant::now);
-            let event = process
-                .events
-                .recv_timeout(soonest.saturating_duration_since(Instant::now()));
+            let event = process.recv(soonest.saturating_duration_since(Instant::now()));
             let mut crash: Option<String> = None;
             match event {
                 Ok(Event::Line(Ok((id, answer)))) => match inflight.remove(&id) {
@@ -532,8 +558,10 @@ impl Subject for Adapter {
                         }
                     }
                     // The rest were not at fault: send them again.
-                    let mut rest: Vec<(u64, usize)> =
-                        inflight.drain().map(|(id, f)| (id, f.index)).collect();
+                    let mut rest: Vec<(u64, usize)> = std::mem::take(&mut inflight)
+                        .into_iter()
+                        .map(|(id, f)| (id, f.index))
+                        .collect();
                     rest.sort();
                     for (_, i) in rest.into_iter().rev() {
                         pending.push_front(i);
@@ -546,8 +574,10 @@ impl Subject for Adapter {
             }
             if let Some(why) = crash {
                 let status = self.process.take().map(Process::kill).unwrap_or_default();
-                let mut rest: Vec<(u64, usize)> =
-                    inflight.drain().map(|(id, f)| (id, f.index)).collect();
+                let mut rest: Vec<(u64, usize)> = std::mem::take(&mut inflight)
+                    .into_iter()
+                    .map(|(id, f)| (id, f.index))
+                    .collect();
                 rest.sort();
                 let mut retry = Vec::new();
                 for (id, i) in rest {

@@ -37,6 +37,26 @@ pub enum Command {
     Lint(CorpusArgs),
     /// Serve the reference over adapter protocol v1 on stdin/stdout.
     Adapter,
+    /// Measure cases per second: in process, against `ptc-conformance adapter`
+    /// pipelined and one at a time, and against any other adapter given.
+    Bench(BenchArgs),
+}
+
+/// `bench` arguments.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Corpus location.
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// Run the corpus repeated to at least this many cases per path.
+    #[arg(long, default_value = "100000")]
+    pub cases: usize,
+    /// Requests in flight at once for the pipelined paths.
+    #[arg(long, default_value = "64")]
+    pub window: usize,
+    /// Another adapter to measure, pipelined (the command after `--`).
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
 }
 
 /// Where the corpus and spec are.
@@ -270,6 +290,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Run(args) => run(args),
         Command::List(args) => list(args),
         Command::Lint(args) => lint(args),
+        Command::Bench(args) => bench(args),
         Command::Adapter => {
             crate::serve::serve(std::io::stdin(), std::io::stdout()).map_err(|e| Failure {
                 code: 1,
@@ -541,4 +562,36 @@ fn lint(args: CorpusArgs) -> Result<(), Failure> {
 fn names_rule(text: &str, rule: &str) -> bool {
     text.match_indices(rule)
         .any(|(i, _)| !text[i + rule.len()..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
+fn bench(args: BenchArgs) -> Result<(), Failure> {
+    let corpus = load_clean(&args.corpus)?;
+    let exe = std::env::current_exe()
+        .map_err(|e| Failure::usage(format!("cannot find this program: {e}")))?;
+    let others: Vec<Vec<String>> = if args.command.is_empty() {
+        Vec::new()
+    } else {
+        vec![args.command.clone()]
+    };
+    println!(
+        "corpus: {} cases, repeated to at least {} per path; {} cores",
+        corpus.cases.len(),
+        args.cases,
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    );
+    let measures = crate::bench::run(
+        &corpus.cases,
+        args.cases,
+        args.window.max(1),
+        &exe.display().to_string(),
+        &others,
+    )
+    .map_err(|e| Failure {
+        code: 1,
+        message: format!("bench: {e}"),
+    })?;
+    print!("{}", crate::bench::table(&measures));
+    Ok(())
 }

@@ -13,12 +13,14 @@
 //! - [`serve`]: the reference served as an adapter.
 //! - [`known`]: known-failures files.
 //! - [`gen`]: generators of realistic terms and op arguments.
+//! - [`bench`]: cases per second through each path.
 //! - [`cli`]: the `ptc-conformance` command line.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod adapter;
+pub mod bench;
 pub mod cli;
 pub mod corpus;
 pub mod gen;

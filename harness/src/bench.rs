@@ -1,0 +1,109 @@
+//! `ptc-conformance bench`: cases per second through each path (in process,
+//! the reference's own adapter pipelined and one request at a time, and
+//! optionally any other adapter), with the ratios, measured in one run.
+
+use crate::adapter::{Adapter, AdapterConfig};
+use crate::corpus::Case;
+use crate::judge::{Outcome, Strictness};
+use crate::runner::{self, RunOptions};
+use crate::subject::{Reference, Subject};
+use std::time::Instant;
+
+/// One measured path.
+#[derive(Clone, Debug)]
+pub struct Measure {
+    /// What was measured.
+    pub label: String,
+    /// Cases run.
+    pub cases: usize,
+    /// Cases that passed.
+    pub passed: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl Measure {
+    /// Cases per second.
+    pub fn rate(&self) -> f64 {
+        self.cases as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Runs `cases` against `subject` once and measures it.
+pub fn measure(label: &str, subject: &mut dyn Subject, cases: &[&Case]) -> Measure {
+    let started = Instant::now();
+    let results = runner::run(subject, cases, RunOptions::new(Strictness::Default));
+    let seconds = started.elapsed().as_secs_f64();
+    let passed = results
+        .iter()
+        .filter(|r| r.outcome == Outcome::Pass)
+        .count();
+    Measure {
+        label: label.to_owned(),
+        cases: results.len(),
+        passed,
+        seconds,
+    }
+}
+
+/// The corpus repeated to at least `n` cases.
+pub fn repeated<'c>(corpus: &'c [Case], n: usize) -> Vec<&'c Case> {
+    if corpus.is_empty() {
+        return Vec::new();
+    }
+    let rounds = n.div_ceil(corpus.len());
+    (0..rounds).flat_map(|_| corpus.iter()).collect()
+}
+
+/// Runs the whole benchmark and returns the measures, in-process first.
+pub fn run(
+    corpus: &[Case],
+    n: usize,
+    window: usize,
+    self_exe: &str,
+    others: &[Vec<String>],
+) -> Result<Vec<Measure>, String> {
+    let cases = repeated(corpus, n);
+    let mut out = vec![measure("in-process reference", &mut Reference, &cases)];
+    let ours = vec![self_exe.to_owned(), "adapter".to_owned()];
+    let pipelined = format!("`ptc-conformance adapter`, pipelined (window {window})");
+    for (label, command, w) in [
+        (pipelined.as_str(), ours.clone(), window),
+        ("`ptc-conformance adapter`, one at a time", ours, 1),
+    ] {
+        let mut cfg = AdapterConfig::new(command);
+        cfg.window = w;
+        let mut adapter = Adapter::start(cfg)?;
+        out.push(measure(label, &mut adapter, &cases));
+    }
+    for command in others {
+        let mut cfg = AdapterConfig::new(command.clone());
+        cfg.window = window;
+        let mut adapter = Adapter::start(cfg)?;
+        let label = format!("{}, pipelined (window {window})", command.join(" "));
+        out.push(measure(&label, &mut adapter, &cases));
+    }
+    Ok(out)
+}
+
+/// The table of measures, with each rate as a ratio of the first.
+pub fn table(measures: &[Measure]) -> String {
+    let base = measures.first().map(Measure::rate).unwrap_or(1.0);
+    let w = measures.iter().map(|m| m.label.len()).max().unwrap_or(10);
+    let mut s = format!(
+        "{:<w$}  {:>9} {:>9} {:>8} {:>12} {:>9}\n",
+        "path", "cases", "passed", "seconds", "cases/s", "ratio"
+    );
+    for m in measures {
+        s.push_str(&format!(
+            "{:<w$}  {:>9} {:>9} {:>8.3} {:>12.0} {:>9.3}\n",
+            m.label,
+            m.cases,
+            m.passed,
+            m.seconds,
+            m.rate(),
+            m.rate() / base
+        ));
+    }
+    s
+}
