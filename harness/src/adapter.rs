@@ -433,11 +433,10 @@ impl Subject for Adapter {
         };
         loop {
             let Some(process) = self.process.as_mut() else {
-                for i in pending.drain(..).chain(
-                    std::mem::take(&mut inflight)
-                        .into_iter()
-                        .map(|(_, f)| f.index),
-                ) {
+                for i in pending
+                    .drain(..)
+                    .chain(std::mem::take(&mut inflight).into_values().map(|f| f.index))
+                {
                     if !answered[i] {
                         report(
                             i,

@@ -47,7 +47,7 @@ pub fn measure(label: &str, subject: &mut dyn Subject, cases: &[&Case]) -> Measu
 }
 
 /// The corpus repeated to at least `n` cases.
-pub fn repeated<'c>(corpus: &'c [Case], n: usize) -> Vec<&'c Case> {
+pub fn repeated(corpus: &[Case], n: usize) -> Vec<&Case> {
     if corpus.is_empty() {
         return Vec::new();
     }
