@@ -37,9 +37,35 @@ pub enum Command {
     Lint(CorpusArgs),
     /// Serve the reference over adapter protocol v1 on stdin/stdout.
     Adapter,
+    /// Recompute expectations from the reference (or an adapter) and show,
+    /// check or write what changes.
+    Bless(BlessArgs),
     /// Measure cases per second: in process, against `ptc-conformance adapter`
     /// pipelined and one at a time, and against any other adapter given.
     Bench(BenchArgs),
+}
+
+/// `bless` arguments.
+#[derive(Args, Debug)]
+pub struct BlessArgs {
+    /// Corpus location.
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// Case selection.
+    #[command(flatten)]
+    pub filter: Filter,
+    /// Write the new expectations into the case files (only `expect` changes).
+    #[arg(long, conflicts_with = "check")]
+    pub write: bool,
+    /// Exit 1 when any expectation differs (for CI).
+    #[arg(long)]
+    pub check: bool,
+    /// Take expectations from the adapter command after `--` (e.g. the Elixir adapter).
+    #[arg(long)]
+    pub from_adapter: bool,
+    /// The adapter command (after `--`).
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
 }
 
 /// `bench` arguments.
@@ -291,6 +317,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::List(args) => list(args),
         Command::Lint(args) => lint(args),
         Command::Bench(args) => bench(args),
+        Command::Bless(args) => bless(args),
         Command::Adapter => {
             crate::serve::serve(std::io::stdin(), std::io::stdout()).map_err(|e| Failure {
                 code: 1,
@@ -593,5 +620,86 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
         message: format!("bench: {e}"),
     })?;
     print!("{}", crate::bench::table(&measures));
+    Ok(())
+}
+
+fn bless(args: BlessArgs) -> Result<(), Failure> {
+    use crate::bless::{recompute, replace_expect, show, Change};
+    let corpus = load_clean(&args.corpus)?;
+    let cases = select(&corpus, &args.filter)?;
+    if cases.is_empty() {
+        return Err(Failure::usage("no case matches the filter"));
+    }
+    let changes = match (args.from_adapter, args.command.is_empty()) {
+        (false, true) => recompute(&mut Reference, &cases),
+        (true, false) => {
+            let mut adapter =
+                Adapter::start(AdapterConfig::new(args.command.clone())).map_err(|e| Failure {
+                    code: 1,
+                    message: format!("adapter: {e}"),
+                })?;
+            let changes = recompute(&mut adapter, &cases);
+            if !adapter.faults.is_empty() {
+                return Err(Failure {
+                    code: 1,
+                    message: format!("adapter faults:\n{}", adapter.faults.join("\n")),
+                });
+            }
+            changes
+        }
+        (true, true) => {
+            return Err(Failure::usage(
+                "--from-adapter needs the command after `--`",
+            ))
+        }
+        (false, false) => return Err(Failure::usage("a command after `--` needs --from-adapter")),
+    };
+    let (mut updates, mut problems) = (0usize, 0usize);
+    for (case, change) in cases.iter().zip(&changes) {
+        match change {
+            Change::Same => {}
+            Change::Problem(why) => {
+                problems += 1;
+                println!("PROBLEM {} ({}): {why}", case.id, case.file.display());
+            }
+            Change::Update { old_text, new_text } => {
+                updates += 1;
+                println!(
+                    "CHANGE {} ({})\n{}",
+                    case.id,
+                    case.file.display(),
+                    show(old_text, new_text)
+                );
+                if args.write {
+                    let text = std::fs::read_to_string(&case.file).map_err(|e| {
+                        Failure::usage(format!("{}: cannot read: {e}", case.file.display()))
+                    })?;
+                    let new = replace_expect(&text, new_text)
+                        .map_err(|e| Failure::usage(format!("{}: {e}", case.file.display())))?;
+                    std::fs::write(&case.file, new).map_err(|e| {
+                        Failure::usage(format!("{}: cannot write: {e}", case.file.display()))
+                    })?;
+                }
+            }
+        }
+    }
+    let verb = if args.write {
+        "changed"
+    } else {
+        "would change"
+    };
+    println!(
+        "bless: {} cases, {updates} {verb}, {problems} without an answer",
+        cases.len()
+    );
+    if !args.write && updates > 0 && !args.check {
+        println!("(dry run: --write applies the changes)");
+    }
+    if args.check && (updates > 0 || problems > 0) {
+        return Err(Failure {
+            code: 1,
+            message: String::new(),
+        });
+    }
     Ok(())
 }

@@ -14,6 +14,7 @@
 //! - [`known`]: known-failures files.
 //! - [`gen`]: generators of realistic terms and op arguments.
 //! - [`bench`]: cases per second through each path.
+//! - [`bless`]: recomputing expectations, rewriting only `expect`.
 //! - [`cli`]: the `ptc-conformance` command line.
 
 #![forbid(unsafe_code)]
@@ -21,6 +22,7 @@
 
 pub mod adapter;
 pub mod bench;
+pub mod bless;
 pub mod cli;
 pub mod corpus;
 pub mod gen;
