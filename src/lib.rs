@@ -17,6 +17,7 @@
 
 pub mod diff;
 pub mod features;
+pub mod inspect;
 pub mod jason;
 pub mod key_normalizer;
 pub mod num;

@@ -52,6 +52,7 @@ pub const KNOWN: &[(&str, &[(&str, FieldDefault)])] = &[
             ("cache", Bool(false)),
         ],
     ),
+    ("MapSet", &[("map", EmptyMap)]),
     (
         "PtcRunner.Step",
         &[
