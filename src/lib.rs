@@ -22,6 +22,7 @@ pub mod jason;
 pub mod key_normalizer;
 pub mod num;
 pub mod ops;
+pub mod protocol_validate;
 pub mod raised;
 pub mod structs;
 pub mod tagged;

@@ -3,7 +3,7 @@
 //! compared. Adding an op is one row here plus its cases in `golden/`.
 
 use crate::term::Term;
-use crate::{inspect, key_normalizer, Raised};
+use crate::{inspect, key_normalizer, protocol_validate, Raised};
 
 /// How an op's result is compared with the expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +55,14 @@ pub static OPS: &[Op] = &[
         spec_prefix: "KN",
         output: Output::Term,
         call: |a| Ok(key_normalizer::normalize_keys(&a[0])),
+    },
+    Op {
+        name: "protocol.validate_program",
+        elixir: "PtcRunner.PtcToolProtocol.validate_program",
+        arity: &[1],
+        spec_prefix: "PP",
+        output: Output::Term,
+        call: |a| Ok(protocol_validate::validate_program(&a[0])),
     },
     Op {
         name: "term.inspect",
