@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod diff;
+pub mod exposure;
 pub mod features;
 pub mod inspect;
 pub mod jason;

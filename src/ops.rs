@@ -3,7 +3,7 @@
 //! compared. Adding an op is one row here plus its cases in `golden/`.
 
 use crate::term::Term;
-use crate::{inspect, key_normalizer, protocol_validate, Raised};
+use crate::{exposure, inspect, key_normalizer, protocol_validate, Raised};
 
 /// How an op's result is compared with the expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +32,22 @@ pub struct Op {
 
 /// Every op, sorted by name.
 pub static OPS: &[Op] = &[
+    Op {
+        name: "exposure.effective_expose",
+        elixir: "PtcRunner.SubAgent.Exposure.effective_expose",
+        arity: &[2],
+        spec_prefix: "EX",
+        output: Output::Term,
+        call: |a| exposure::effective_expose(&a[0], &a[1]),
+    },
+    Op {
+        name: "exposure.filter_by_expose",
+        elixir: "PtcRunner.SubAgent.Exposure.filter_by_expose",
+        arity: &[3],
+        spec_prefix: "EX",
+        output: Output::Term,
+        call: |a| exposure::filter_by_expose(&a[0], &a[1], &a[2]),
+    },
     Op {
         name: "key_normalizer.canonical_cache_key",
         elixir: "PtcRunner.SubAgent.KeyNormalizer.canonical_cache_key",
