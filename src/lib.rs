@@ -28,6 +28,7 @@ pub mod raised;
 pub mod structs;
 pub mod tagged;
 pub mod term;
+pub mod tool;
 
 pub use raised::Raised;
 pub use term::{Int, Map, Term};

@@ -3,7 +3,7 @@
 //! compared. Adding an op is one row here plus its cases in `golden/`.
 
 use crate::term::Term;
-use crate::{exposure, inspect, key_normalizer, protocol_validate, Raised};
+use crate::{exposure, inspect, key_normalizer, protocol_validate, tool, Raised};
 
 /// How an op's result is compared with the expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,6 +87,30 @@ pub static OPS: &[Op] = &[
         spec_prefix: "IN",
         output: Output::Term,
         call: |a| Ok(Term::Str(inspect::inspect(&a[0]))),
+    },
+    Op {
+        name: "tool.new",
+        elixir: "PtcRunner.Tool.new",
+        arity: &[2],
+        spec_prefix: "TL",
+        output: Output::Term,
+        call: |a| tool::new(&a[0], &a[1]),
+    },
+    Op {
+        name: "tool.private?",
+        elixir: "PtcRunner.Tool.private?",
+        arity: &[1],
+        spec_prefix: "TL",
+        output: Output::Term,
+        call: |a| tool::private_q(&a[0]),
+    },
+    Op {
+        name: "tool.validate",
+        elixir: "PtcRunner.SubAgent.Validator.validate!",
+        arity: &[2],
+        spec_prefix: "TV",
+        output: Output::Term,
+        call: |a| tool::validate(&a[0], &a[1]),
     },
 ];
 
