@@ -50,7 +50,7 @@ fn write_term(term: &Term, opts: Opts, out: &mut String) {
         Term::Bytes(b) => binary(b, opts, out),
         Term::List(items) => list(items, opts, out),
         Term::Tuple(items) => container("{", items, "}", opts, out, write_term),
-        Term::Map(m) => map(m, "", opts, out),
+        Term::Map(m) => map(m, opts, out),
         Term::Struct(s) => structure(s, opts, out),
         Term::Temporal(t) => out.push_str(&temporal(t)),
         Term::Fun(f) => out.push_str(&function(f)),
@@ -578,27 +578,22 @@ fn list(items: &[Term], opts: Opts, out: &mut String) {
     }
 }
 
-/// `%{...}` (or `%Name{...}` for a struct printed as a map).
-fn map(m: &Map, name: &str, opts: Opts, out: &mut String) {
+/// `%{...}`: keyword-style when every key is a plain atom, else `k => v`.
+fn map(m: &Map, opts: Opts, out: &mut String) {
     let keyword = m
         .iter()
         .all(|(k, _)| k.as_atom().is_some_and(|a| !a.starts_with("Elixir.")));
-    let open = format!("%{name}{{");
-    container(
-        &open,
-        m.pairs(),
-        "}",
-        opts,
-        out,
-        |(k, v), opts, out| match k.as_atom().filter(|_| keyword) {
-            Some(key) => keyword_item(key, v, opts, out),
-            None => {
-                write_term(k, opts, out);
-                out.push_str(" => ");
-                write_term(v, opts, out);
-            }
-        },
-    );
+    container("%{", m.pairs(), "}", opts, out, |(k, v), opts, out| match k
+        .as_atom()
+        .filter(|_| keyword)
+    {
+        Some(key) => keyword_item(key, v, opts, out),
+        None => {
+            write_term(k, opts, out);
+            out.push_str(" => ");
+            write_term(v, opts, out);
+        }
+    });
 }
 
 /// A struct: `MapSet.new([...])` for a set, else `%Module{field: value, ...}`
