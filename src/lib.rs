@@ -16,16 +16,20 @@
 #![warn(missing_docs)]
 
 pub mod diff;
+pub mod exposure;
 pub mod features;
+pub mod inspect;
 pub mod jason;
 pub mod key_normalizer;
 pub mod num;
 pub mod ops;
 pub mod protocol;
+pub mod protocol_validate;
 pub mod raised;
 pub mod structs;
 pub mod tagged;
 pub mod term;
+pub mod tool;
 
 pub use raised::Raised;
 pub use term::{Int, Map, Term};

@@ -25,54 +25,62 @@ pub fn is_integral(x: f64) -> bool {
     x.is_finite() && x.trunc() == x
 }
 
-/// Shortest text that reads back as the same float, as Erlang's
-/// `float_to_binary(x, [:short])` and Elixir's `Float.to_string/1` print it:
-/// the shortest round-trip digits, written in plain or exponent form,
-/// whichever is shorter (`1.0`, `1.5`, `100.0`, `1.0e4`, `0.0001`, `1.0e-5`,
-/// `-0.0`).
+/// `Float.to_string/1` (Erlang's `float_to_binary(x, [:short])`): the
+/// shortest digits that read back as `x`, in plain or exponent form:
+///
+/// - an integral float below 2^53 in magnitude: plain (`100.0`) unless the
+///   exponent form is strictly shorter (`1.0e3`);
+/// - a float whose decimal point falls inside its digits: plain (`1.5`);
+/// - a float below 1: plain (`0.001`) unless the exponent form is strictly
+///   shorter (`1.2e-4`);
+/// - anything else (integral, 2^53 or more): exponent form (`1.0e16`).
 pub fn short_float(x: f64) -> String {
     if x == 0.0 {
-        return if x.is_sign_negative() {
-            "-0.0".into()
-        } else {
-            "0.0".into()
-        };
+        return if x.is_sign_negative() { "-0.0" } else { "0.0" }.to_owned();
     }
-    // Rust's `{:e}` gives the shortest round-trip digits: "d.ddde[-]x".
-    let sci = format!("{:e}", x.abs());
+    let sci = shortest_digits(x.abs());
     let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let digits: String = mant.chars().filter(|c| *c != '.').collect();
     let exp: i64 = exp.parse().unwrap_or(0);
     let sign = if x < 0.0 { "-" } else { "" };
     let len = digits.len() as i64;
-    // `place`: where the decimal point goes, counted from the first digit.
-    let place = exp + 1;
-    let exp_text = (place - 1).to_string();
-    let exp_cost = exp_text.len() as i64 + 2;
-    let with_exp = || {
+    // The decimal point sits after `point` digits (0.DIGITS × 10^point).
+    let point = exp + 1;
+    let exponent_form = {
         let (first, rest) = digits.split_at(1);
-        if rest.is_empty() {
-            format!("{sign}{first}.0e{exp_text}")
-        } else {
-            format!("{sign}{first}.{rest}e{exp_text}")
-        }
+        let rest = if rest.is_empty() { "0" } else { rest };
+        format!("{sign}{first}.{rest}e{exp}")
     };
-    if place <= 0 {
-        if -place < exp_cost {
-            format!("{sign}0.{}{digits}", "0".repeat((-place) as usize))
-        } else {
-            with_exp()
-        }
-    } else if place >= len {
-        let zeros = place - len;
-        if zeros <= exp_cost {
-            format!("{sign}{digits}{}.0", "0".repeat(zeros as usize))
-        } else {
-            with_exp()
-        }
+    let plain = if point <= 0 {
+        format!("{sign}0.{}{digits}", "0".repeat((-point) as usize))
+    } else if point < len {
+        let (int, frac) = digits.split_at(point as usize);
+        return format!("{sign}{int}.{frac}");
+    } else if x.abs() < 9_007_199_254_740_992.0 {
+        format!("{sign}{digits}{}.0", "0".repeat((point - len) as usize))
     } else {
-        let (int, frac) = digits.split_at(place as usize);
-        format!("{sign}{int}.{frac}")
+        return exponent_form;
+    };
+    if plain.len() <= exponent_form.len() {
+        plain
+    } else {
+        exponent_form
+    }
+}
+
+/// The shortest digits that read back as `x` (> 0), as `d.ddde[-]x`; of
+/// two equally short candidates the one nearer `x`, ties to an even last
+/// digit (as Ryu, which Erlang uses, picks; Rust's `{:e}` rounds ties up).
+fn shortest_digits(x: f64) -> String {
+    let shortest = format!("{x:e}");
+    let significant = shortest
+        .split_once('e')
+        .map_or(shortest.len(), |(m, _)| m.replace('.', "").len());
+    let nearest = format!("{:.*e}", significant.saturating_sub(1), x);
+    if nearest.parse::<f64>().ok() == Some(x) {
+        nearest
+    } else {
+        shortest
     }
 }
 
@@ -87,7 +95,10 @@ mod tests {
             (-0.0, "-0.0"),
             (1.5, "1.5"),
             (100.0, "100.0"),
-            (1000.0, "1000.0"),
+            (1000.0, "1.0e3"),
+            (9007199254740994.0, "9.007199254740994e15"),
+            (0.00012, "1.2e-4"),
+            (2.0455837792400002, "2.0455837792400002"),
             (10000.0, "1.0e4"),
             (123456.0, "123456.0"),
             (1.0e20, "1.0e20"),

@@ -3,7 +3,7 @@
 //! compared. Adding an op is one row here plus its cases in `golden/`.
 
 use crate::term::Term;
-use crate::{key_normalizer, protocol, Raised};
+use crate::{exposure, inspect, key_normalizer, protocol, protocol_validate, tool, Raised};
 
 /// How an op's result is compared with the expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +32,22 @@ pub struct Op {
 
 /// Every op, sorted by name.
 pub static OPS: &[Op] = &[
+    Op {
+        name: "exposure.effective_expose",
+        elixir: "PtcRunner.SubAgent.Exposure.effective_expose",
+        arity: &[2],
+        spec_prefix: "EX",
+        output: Output::Term,
+        call: |a| exposure::effective_expose(&a[0], &a[1]),
+    },
+    Op {
+        name: "exposure.filter_by_expose",
+        elixir: "PtcRunner.SubAgent.Exposure.filter_by_expose",
+        arity: &[3],
+        spec_prefix: "EX",
+        output: Output::Term,
+        call: |a| exposure::filter_by_expose(&a[0], &a[1], &a[2]),
+    },
     Op {
         name: "key_normalizer.canonical_cache_key",
         elixir: "PtcRunner.SubAgent.KeyNormalizer.canonical_cache_key",
@@ -87,6 +103,46 @@ pub static OPS: &[Op] = &[
         spec_prefix: "PP",
         output: Output::Term,
         call: |a| protocol::tool_description(&a[0]),
+    },
+    Op {
+        name: "protocol.validate_program",
+        elixir: "PtcRunner.PtcToolProtocol.validate_program",
+        arity: &[1],
+        spec_prefix: "PP",
+        output: Output::Term,
+        call: |a| Ok(protocol_validate::validate_program(&a[0])),
+    },
+    Op {
+        name: "term.inspect",
+        elixir: "Kernel.inspect",
+        arity: &[1],
+        spec_prefix: "IN",
+        output: Output::Term,
+        call: |a| Ok(Term::Str(inspect::inspect(&a[0]))),
+    },
+    Op {
+        name: "tool.new",
+        elixir: "PtcRunner.Tool.new",
+        arity: &[2],
+        spec_prefix: "TL",
+        output: Output::Term,
+        call: |a| tool::new(&a[0], &a[1]),
+    },
+    Op {
+        name: "tool.private?",
+        elixir: "PtcRunner.Tool.private?",
+        arity: &[1],
+        spec_prefix: "TL",
+        output: Output::Term,
+        call: |a| tool::private_q(&a[0]),
+    },
+    Op {
+        name: "tool.validate",
+        elixir: "PtcRunner.SubAgent.Validator.validate!",
+        arity: &[2],
+        spec_prefix: "TV",
+        output: Output::Term,
+        call: |a| tool::validate(&a[0], &a[1]),
     },
 ];
 

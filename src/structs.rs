@@ -20,6 +20,10 @@ pub enum FieldDefault {
     EmptyMap,
     /// `[]`
     EmptyList,
+    /// An integer.
+    Int(i64),
+    /// A keyword list of integers.
+    IntKeywords(&'static [(&'static str, i64)]),
 }
 
 impl FieldDefault {
@@ -30,6 +34,13 @@ impl FieldDefault {
             FieldDefault::Bool(b) => Term::Bool(b),
             FieldDefault::EmptyMap => Term::map(vec![]),
             FieldDefault::EmptyList => Term::List(vec![]),
+            FieldDefault::Int(n) => Term::int(n),
+            FieldDefault::IntKeywords(pairs) => Term::List(
+                pairs
+                    .iter()
+                    .map(|(k, v)| Term::Tuple(vec![Term::atom(k), Term::int(*v)]))
+                    .collect(),
+            ),
         }
     }
 }
@@ -52,6 +63,7 @@ pub const KNOWN: &[(&str, &[(&str, FieldDefault)])] = &[
             ("cache", Bool(false)),
         ],
     ),
+    ("MapSet", &[("map", EmptyMap)]),
     (
         "PtcRunner.Step",
         &[
@@ -79,6 +91,85 @@ pub const KNOWN: &[(&str, &[(&str, FieldDefault)])] = &[
             ("prelude_trace", Nil),
             ("summaries", EmptyMap),
             ("tool_cache", EmptyMap),
+        ],
+    ),
+    (
+        "PtcRunner.SubAgent.LLMTool",
+        &[
+            ("prompt", Nil),
+            ("signature", Nil),
+            ("llm", Nil),
+            ("description", Nil),
+            ("tools", Nil),
+            ("response_template", Nil),
+            ("json_signature", Nil),
+            ("validator", Nil),
+        ],
+    ),
+    (
+        "PtcRunner.SubAgent.SubAgentTool",
+        &[
+            ("agent", Nil),
+            ("bound_llm", Nil),
+            ("signature", Nil),
+            ("description", Nil),
+            ("cache", Bool(false)),
+        ],
+    ),
+    // `pmap_max_concurrency` defaults to `System.schedulers_online() * 2`
+    // on the machine that compiled PtcRunner: 4 on the reference platform.
+    (
+        "PtcRunner.SubAgent.Definition",
+        &[
+            ("prompt", Nil),
+            ("signature", Nil),
+            ("parsed_signature", Nil),
+            ("schema", Nil),
+            ("prompt_limit", Nil),
+            ("max_heap", Nil),
+            ("mission_timeout", Nil),
+            ("llm_retry", Nil),
+            ("llm", Nil),
+            ("system_prompt", Nil),
+            ("name", Nil),
+            ("description", Nil),
+            ("field_descriptions", Nil),
+            ("context_descriptions", Nil),
+            ("compaction", Bool(false)),
+            ("thinking", Bool(false)),
+            ("tools", EmptyMap),
+            ("llm_query", Bool(false)),
+            ("builtin_tools", EmptyList),
+            ("max_turns", Int(5)),
+            ("retry_turns", Int(0)),
+            ("timeout", Int(5000)),
+            ("pmap_timeout", Int(5000)),
+            ("pmap_max_concurrency", Int(4)),
+            ("memory_limit", Int(1_048_576)),
+            ("max_depth", Int(3)),
+            ("turn_budget", Int(20)),
+            (
+                "format_options",
+                IntKeywords(&[
+                    ("feedback_limit", 10),
+                    ("feedback_max_chars", 512),
+                    ("history_max_bytes", 512),
+                    ("result_limit", 50),
+                    ("result_max_chars", 500),
+                    ("max_print_length", 2000),
+                ]),
+            ),
+            ("float_precision", Int(2)),
+            ("max_tool_calls", Nil),
+            ("output", Atom("ptc_lisp")),
+            ("ptc_transport", Atom("content")),
+            ("ptc_reference", Atom("compact")),
+            ("memory_strategy", Atom("strict")),
+            ("plan", EmptyList),
+            ("progress_fn", Nil),
+            ("journaling", Bool(false)),
+            ("completion_mode", Atom("implicit")),
+            ("runtime_prelude", Nil),
         ],
     ),
 ];

@@ -271,35 +271,41 @@ fn read_answers(stdout: impl Read, max_line: usize, tx: Sender<Vec<Event>>) {
 
 fn drain_stderr(stderr: impl Read, tail: Arc<Mutex<VecDeque<String>>>) {
     let mut reader = BufReader::with_capacity(1 << 16, stderr);
-    let mut current = String::new();
-    let mut buf = [0u8; 1 << 16];
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => n,
-        };
-        for piece in String::from_utf8_lossy(&buf[..n]).split_inclusive('\n') {
-            if current.chars().count() < STDERR_LINE_CHARS {
-                current.extend(piece.trim_end_matches('\n').chars().take(STDERR_LINE_CHARS));
-            }
-            if piece.ends_with('\n') {
-                if let Ok(mut t) = tail.lock() {
-                    if t.len() == STDERR_LINES {
-                        t.pop_front();
-                    }
-                    t.push_back(std::mem::take(&mut current));
-                }
-                current.clear();
-            }
-        }
-    }
-    if !current.is_empty() {
+    let mut current: Vec<u8> = Vec::new();
+    let keep = |line: &[u8]| {
         if let Ok(mut t) = tail.lock() {
             if t.len() == STDERR_LINES {
                 t.pop_front();
             }
-            t.push_back(current);
+            t.push_back(
+                String::from_utf8_lossy(line)
+                    .chars()
+                    .take(STDERR_LINE_CHARS)
+                    .collect(),
+            );
         }
+    };
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(b) => b,
+        };
+        let n = buf.len();
+        let mut rest = buf;
+        // Bytes only: a flood is read as fast as it comes, keeping line heads.
+        while let Some(i) = rest.iter().position(|&b| b == b'\n') {
+            let room = (STDERR_LINE_CHARS * 4).saturating_sub(current.len());
+            current.extend_from_slice(&rest[..i.min(room)]);
+            keep(&current);
+            current.clear();
+            rest = &rest[i + 1..];
+        }
+        let room = (STDERR_LINE_CHARS * 4).saturating_sub(current.len());
+        current.extend_from_slice(&rest[..rest.len().min(room)]);
+        reader.consume(n);
+    }
+    if !current.is_empty() {
+        keep(&current);
     }
 }
 

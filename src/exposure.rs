@@ -1,0 +1,129 @@
+//! `PtcRunner.SubAgent.Exposure`: which layer a tool is exposed on
+//! (`:native`, `:ptc_lisp` or `:both`) and filtering a tool collection by
+//! it (`spec/exposure.md`, `EX-`).
+
+use crate::term::{term_cmp, Struct, Term};
+use crate::Raised;
+
+const MODULE: &str = "PtcRunner.SubAgent.Exposure";
+const TOOL: &str = "PtcRunner.Tool";
+const LAYERS: [&str; 3] = ["native", "ptc_lisp", "both"];
+
+/// `effective_expose/2`: the tool's explicit `expose:` when it has one
+/// (the mode is then not looked at), else the default for the mode.
+pub fn effective_expose(tool: &Term, mode: &Term) -> Result<Term, Raised> {
+    let clause = || Raised::function_clause(MODULE, "effective_expose", 2);
+    let expose = tool_struct(tool).ok_or_else(clause)?.field("expose");
+    match expose {
+        Some(Term::Nil) | None => default_for_mode(mode),
+        Some(e) if e.as_atom().is_some_and(|a| LAYERS.contains(&a)) => Ok(e.clone()),
+        Some(_) => Err(clause()),
+    }
+}
+
+/// The default layer of a mode: `{:ptc_lisp, _}` → `:ptc_lisp`,
+/// `{:text, _}` → `:native`; a struct with `output` and `ptc_transport`
+/// fields (an agent definition) is read as that tuple.
+fn default_for_mode(mode: &Term) -> Result<Term, Raised> {
+    match mode {
+        Term::Tuple(items) if items.len() == 2 => match items[0].as_atom() {
+            Some("ptc_lisp") => Ok(Term::atom("ptc_lisp")),
+            Some("text") => Ok(Term::atom("native")),
+            _ => Err(Raised::function_clause(MODULE, "default_for_mode", 1)),
+        },
+        Term::Struct(s) => match (s.field("output"), s.field("ptc_transport")) {
+            (Some(output), Some(transport)) => {
+                default_for_mode(&Term::Tuple(vec![output.clone(), transport.clone()]))
+            }
+            _ => Err(Raised::function_clause(MODULE, "default_for_mode", 1)),
+        },
+        _ => Err(Raised::function_clause(MODULE, "default_for_mode", 1)),
+    }
+}
+
+/// `filter_by_expose/3`: the tools whose effective layer is in
+/// `allowed_set`, as a list. A list keeps its order; a map is first
+/// turned into its values ordered by key.
+pub fn filter_by_expose(tools: &Term, mode: &Term, allowed_set: &Term) -> Result<Term, Raised> {
+    match tools {
+        Term::List(items) => filter_list(items, mode, allowed_set),
+        t if t.is_map() => {
+            let mut entries = enumerate(t)?;
+            let anon = || anonymous_clause();
+            // `Enum.sort_by(tools, fn {name, _tool} -> name end)`: stable, term order.
+            for e in &entries {
+                if !matches!(e, Term::Tuple(p) if p.len() == 2) {
+                    return Err(anon());
+                }
+            }
+            entries.sort_by(|a, b| term_cmp(pair(a).0, pair(b).0));
+            let values: Vec<Term> = entries.iter().map(|e| pair(e).1.clone()).collect();
+            filter_list(&values, mode, allowed_set)
+        }
+        _ => Err(Raised::function_clause(MODULE, "filter_by_expose", 3)),
+    }
+}
+
+fn filter_list(tools: &[Term], mode: &Term, allowed_set: &Term) -> Result<Term, Raised> {
+    let allowed = enumerate(allowed_set)?;
+    let mut kept = Vec::new();
+    for tool in tools {
+        if tool_struct(tool).is_none() {
+            return Err(anonymous_clause());
+        }
+        let layer = effective_expose(tool, mode)?;
+        if allowed.contains(&layer) {
+            kept.push(tool.clone());
+        }
+    }
+    Ok(Term::List(kept))
+}
+
+fn tool_struct(t: &Term) -> Option<&Struct> {
+    match t {
+        Term::Struct(s) if s.module == TOOL => Some(s),
+        _ => None,
+    }
+}
+
+fn pair(t: &Term) -> (&Term, &Term) {
+    match t {
+        Term::Tuple(p) if p.len() == 2 => (&p[0], &p[1]),
+        other => (other, other),
+    }
+}
+
+fn anonymous_clause() -> Raised {
+    Raised::new(
+        "FunctionClauseError",
+        format!("no function clause matching in anonymous fn/1 in {MODULE}.filter_by_expose/3"),
+    )
+}
+
+/// The elements `Enum` sees in an enumerable the boundary can receive: a
+/// list's items, a map's `{key, value}` pairs, a `MapSet`'s members.
+/// Anything else raises `Protocol.UndefinedError`.
+fn enumerate(t: &Term) -> Result<Vec<Term>, Raised> {
+    match t {
+        Term::List(items) => Ok(items.clone()),
+        Term::Map(m) => Ok(m
+            .iter()
+            .map(|(k, v)| Term::Tuple(vec![k.clone(), v.clone()]))
+            .collect()),
+        Term::Struct(s) if s.module == "MapSet" => match s.field("map") {
+            Some(Term::Map(m)) => Ok(m.iter().map(|(k, _)| k.clone()).collect()),
+            _ => Err(not_enumerable(t)),
+        },
+        other => Err(not_enumerable(other)),
+    }
+}
+
+fn not_enumerable(t: &Term) -> Raised {
+    Raised::new(
+        "Protocol.UndefinedError",
+        format!(
+            "protocol Enumerable not implemented for {}",
+            crate::inspect::inspect(t)
+        ),
+    )
+}

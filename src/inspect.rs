@@ -1,0 +1,631 @@
+//! `Kernel.inspect/1` with default options, as Elixir 1.18.4 prints terms
+//! (`spec/inspect.md`, `IN-`). Error messages at the tool boundary embed this
+//! text, so a port must reproduce it byte for byte.
+//!
+//! Default options mean: at most 50 items per container (`...` after), at
+//! most 4096 characters of a printable string or charlist, no colours, and
+//! no line breaks (`inspect/1` formats with an infinite width unless
+//! `pretty: true`). Nested containers get the limit that remains where they
+//! stand, as `Inspect.Algebra.container_doc/6` passes it down.
+
+use crate::structs;
+use crate::term::{FunSpec, Map, OpaqueKind, Struct, Temporal, TemporalKind, Term};
+
+/// `opts.limit` of `Inspect.Opts`: items per container.
+pub const LIMIT: usize = 50;
+/// `opts.printable_limit`: characters of a printable string or charlist.
+pub const PRINTABLE_LIMIT: usize = 4096;
+
+/// The `Inspect.Opts` fields that change while a term is printed.
+#[derive(Clone, Copy)]
+struct Opts {
+    /// Items left for the container being printed.
+    limit: usize,
+    /// `charlists: :as_lists` (set by `MapSet`'s `Inspect` for its elements).
+    lists_as_lists: bool,
+}
+
+/// `inspect(term)`: the text Elixir 1.18.4 prints with default options.
+pub fn inspect(term: &Term) -> String {
+    let mut out = String::new();
+    write_term(
+        term,
+        Opts {
+            limit: LIMIT,
+            lists_as_lists: false,
+        },
+        &mut out,
+    );
+    out
+}
+
+fn write_term(term: &Term, opts: Opts, out: &mut String) {
+    match term {
+        Term::Nil => out.push_str("nil"),
+        Term::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Term::Atom(a) => out.push_str(&atom_literal(a)),
+        Term::Int(i) => out.push_str(&i.to_string()),
+        Term::Float(x) => out.push_str(&float(*x)),
+        Term::Str(s) => binary(s.as_bytes(), opts, out),
+        Term::Bytes(b) => binary(b, opts, out),
+        Term::List(items) => list(items, opts, out),
+        Term::Tuple(items) => container("{", items, "}", opts, out, write_term),
+        Term::Map(m) => map(m, opts, out),
+        Term::Struct(s) => structure(s, opts, out),
+        Term::Temporal(t) => out.push_str(&temporal(t)),
+        Term::Fun(f) => out.push_str(&function(f)),
+        Term::Opaque(kind, label) => {
+            // Platform noise (`#Reference<0.1.2.3>` etc.): never conformance-checked.
+            let name = match kind {
+                OpaqueKind::Ref => "Reference",
+                OpaqueKind::Pid => "PID",
+                OpaqueKind::Port => "Port",
+            };
+            out.push_str(&format!("#{name}<{label}>"));
+        }
+    }
+}
+
+/// `container_doc/6` flattened: items joined by `", "`; once the limit is
+/// spent, `...` stands for the rest. Each item gets the decremented limit.
+fn container<T>(
+    open: &str,
+    items: &[T],
+    close: &str,
+    opts: Opts,
+    out: &mut String,
+    each: impl Fn(&T, Opts, &mut String),
+) {
+    out.push_str(open);
+    let mut limit = opts.limit;
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        if limit == 0 {
+            out.push_str("...");
+            break;
+        }
+        limit -= 1;
+        each(item, Opts { limit, ..opts }, out);
+    }
+    out.push_str(close);
+}
+
+// ---- atoms -------------------------------------------------------------
+
+/// How `Macro.classify_atom/1` sees an atom.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum AtomClass {
+    /// `Elixir.Foo.Bar`
+    Alias,
+    /// A variable-like name: `foo`, `foo?`, `_bar`.
+    Identifier,
+    /// Needs no quotes but is not an identifier: operators, `Foo`, `foo@bar`, `%{}`.
+    Unquoted,
+    /// Everything else: `:"foo bar"`.
+    Quoted,
+}
+
+const NOT_CALLABLE: &[&str] = &["%", "%{}", "{}", "<<>>", "...", "..", ".", "..//", "->"];
+const QUOTED_OPERATORS: &[&str] = &["::", "^^^", "~~~", "<|>"];
+const UNARY_OPERATORS: &[&str] = &["&", "!", "^", "not", "+", "-", "@"];
+const BINARY_OPERATORS: &[&str] = &[
+    "<-", "\\\\", "when", "|", "=", "||", "|||", "or", "&&", "&&&", "and", "==", "!=", "=~", "===",
+    "!==", "<", "<=", ">=", ">", "|>", "<<<", ">>>", "<~", "~>", "<<~", "~>>", "<~>", "in", "++",
+    "--", "<>", "+++", "---", "+", "-", "*", "/", "**",
+];
+
+fn classify_atom(name: &str) -> AtomClass {
+    if NOT_CALLABLE.contains(&name) {
+        return AtomClass::Unquoted;
+    }
+    if QUOTED_OPERATORS.contains(&name) {
+        return AtomClass::Quoted;
+    }
+    if UNARY_OPERATORS.contains(&name) || BINARY_OPERATORS.contains(&name) {
+        return AtomClass::Unquoted;
+    }
+    if valid_alias(name) {
+        return AtomClass::Alias;
+    }
+    match tokenize(name) {
+        Some(Token {
+            identifier: true,
+            at: false,
+        }) => AtomClass::Identifier,
+        Some(_) => AtomClass::Unquoted,
+        None => AtomClass::Quoted,
+    }
+}
+
+/// `Elixir` followed by zero or more `.Upper[A-Za-z0-9_]*` segments.
+fn valid_alias(name: &str) -> bool {
+    let Some(mut rest) = name.strip_prefix("Elixir") else {
+        return false;
+    };
+    while !rest.is_empty() {
+        let mut chars = rest.chars();
+        if chars.next() != Some('.') || !chars.next().is_some_and(|c| c.is_ascii_uppercase()) {
+            return false;
+        }
+        rest = chars.as_str();
+        rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    }
+    true
+}
+
+/// What `String.Tokenizer.tokenize/1` says of a whole atom name.
+struct Token {
+    /// Kind `:identifier` (lower-case or `_` start), not `:alias`/`:atom`.
+    identifier: bool,
+    /// The name contains `@`.
+    at: bool,
+}
+
+/// The identifier tokenizer (`String.Tokenizer`), exact for ASCII names.
+/// Outside ASCII it approximates UTS 31/39 with Unicode's
+/// Alphabetic/Uppercase/Numeric properties, a block-based script table and
+/// a short list of compatibility characters (`spec/inspect.md` **IN-4**).
+/// `None` when the name is not one complete, valid token.
+fn tokenize(name: &str) -> Option<Token> {
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    let identifier = if first.is_ascii_uppercase() {
+        false
+    } else if first.is_ascii_lowercase() || first == '_' {
+        true
+    } else if first.is_ascii() {
+        return None;
+    } else if first.is_uppercase() {
+        false
+    } else if first.is_alphabetic() {
+        true
+    } else {
+        return None;
+    };
+    let mut at = false;
+    let rest = chars.as_str();
+    for (i, c) in rest.char_indices() {
+        match c {
+            // `?` and `!` end the token: they must be its last character.
+            '?' | '!' => {
+                if i + 1 != rest.len() {
+                    return None;
+                }
+                break;
+            }
+            '@' => at = true,
+            c if c.is_ascii_alphanumeric() || c == '_' => {}
+            c if c.is_ascii() => return None,
+            c if c.is_alphanumeric() || is_combining(c) || c == '\u{B7}' => {}
+            _ => return None,
+        }
+    }
+    if !name.is_ascii() && !unicode_name_ok(name) {
+        return None;
+    }
+    Some(Token { identifier, at })
+}
+
+/// Combining marks that continue an identifier (the common blocks).
+fn is_combining(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF)
+}
+
+/// A non-ASCII name passes when it is in NFC, has no compatibility
+/// characters (NFKC would change it), and is single-script, as a whole or
+/// in every `_`-separated chunk.
+fn unicode_name_ok(name: &str) -> bool {
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        if compatibility_char(c) {
+            return false;
+        }
+        // A base letter followed by a combining accent has a precomposed
+        // form for the common scripts: the name is then not in NFC.
+        if matches!(c as u32, 0x0300..=0x036F) && prev.is_some_and(char::is_alphabetic) {
+            return false;
+        }
+        prev = Some(c);
+    }
+    let single = |chunk: &str| chunk.chars().fold(ALL_SCRIPTS, |acc, c| acc & scripts(c)) != 0;
+    single(name) || name.split('_').all(single)
+}
+
+/// Characters whose NFKC form differs (ligatures, super/subscripts,
+/// letterlike symbols, full-width forms, ...) and `µ`, which Elixir
+/// normalizes to `μ`.
+fn compatibility_char(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x00AA | 0x00B2 | 0x00B3 | 0x00B5 | 0x00B9 | 0x00BA
+            | 0x0132..=0x0133 | 0x013F..=0x0140 | 0x0149 | 0x017F
+            | 0x01C4..=0x01CC | 0x01F1..=0x01F3 | 0x02B0..=0x02B8 | 0x02E0..=0x02E4
+            | 0x037A | 0x1D2C..=0x1D6A | 0x1D78 | 0x1D9B..=0x1DBF
+            | 0x2070..=0x209F | 0x2100..=0x218F | 0x2460..=0x24FF | 0x3200..=0x33FF
+            | 0xFB00..=0xFDFF | 0xFE70..=0xFEFF | 0xFF00..=0xFFEF
+            | 0x1D400..=0x1D7FF | 0x1F100..=0x1F1FF
+    )
+}
+
+const ALL_SCRIPTS: u32 = u32::MAX;
+const LATIN: u32 = 1;
+const GREEK: u32 = 1 << 1;
+const CYRILLIC: u32 = 1 << 2;
+const HANGUL: u32 = 1 << 3;
+const HIRAGANA: u32 = 1 << 4;
+const KATAKANA: u32 = 1 << 5;
+const HAN: u32 = 1 << 6;
+const BOPOMOFO: u32 = 1 << 7;
+const JAPANESE: u32 = 1 << 8;
+const KOREAN: u32 = 1 << 9;
+const HAN_BOPOMOFO: u32 = 1 << 10;
+
+/// The (augmented) script set of a character, by Unicode block; digits,
+/// `_`, the middle dot and combining marks belong to every script. Other
+/// blocks count as one script each.
+fn scripts(c: char) -> u32 {
+    let code = c as u32;
+    match code {
+        0x21 | 0x30..=0x39 | 0x3F | 0x40 | 0x5F | 0xB7 | 0x0300..=0x036F => ALL_SCRIPTS,
+        _ if c.is_ascii_alphabetic() => LATIN,
+        0xC0..=0x024F | 0x0250..=0x02AF | 0x1E00..=0x1EFF => LATIN,
+        0x0370..=0x03FF | 0x1F00..=0x1FFF => GREEK,
+        0x0400..=0x052F => CYRILLIC,
+        0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF => HANGUL | KOREAN,
+        0x3040..=0x309F => HIRAGANA | JAPANESE,
+        0x30A0..=0x30FF => KATAKANA | JAPANESE,
+        0x3100..=0x312F => BOPOMOFO | HAN_BOPOMOFO,
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF => {
+            HAN | JAPANESE | KOREAN | HAN_BOPOMOFO
+        }
+        // Any other block: a script of its own (bits 11..31 by block).
+        _ => 1 << (11 + (code >> 7) % 21),
+    }
+}
+
+/// `Macro.inspect_atom(:literal, atom)`: `:foo`, `Foo.Bar`, `:"foo bar"`.
+pub fn atom_literal(name: &str) -> String {
+    match name {
+        "nil" | "true" | "false" => return name.to_owned(),
+        _ => {}
+    }
+    match classify_atom(name) {
+        AtomClass::Alias => match name.strip_prefix("Elixir.") {
+            Some(rest) if name != "Elixir.Elixir" && !name.starts_with("Elixir.Elixir.") => {
+                rest.to_owned()
+            }
+            _ => name.to_owned(),
+        },
+        AtomClass::Quoted => format!(":\"{}\"", escape(name.as_bytes(), b'"', None).0),
+        AtomClass::Identifier | AtomClass::Unquoted => format!(":{name}"),
+    }
+}
+
+/// `Macro.inspect_atom(:key, atom)`: the `key:` of a keyword list or map.
+fn atom_key(name: &str) -> String {
+    match classify_atom(name) {
+        AtomClass::Alias => format!("\"{name}\":"),
+        AtomClass::Quoted => format!("\"{}\":", escape(name.as_bytes(), b'"', None).0),
+        AtomClass::Identifier | AtomClass::Unquoted => format!("{name}:"),
+    }
+}
+
+// ---- numbers -----------------------------------------------------------
+
+/// `Inspect.Float`: an integral float with 1.0 ≤ |x| < 1.0e16 prints as its
+/// integer and `.0`; every other float as [`float_to_string`].
+pub fn float(x: f64) -> String {
+    if x.abs() >= 1.0 && x.abs() < 1.0e16 && x.trunc() == x {
+        format!("{}.0", x as i64)
+    } else {
+        float_to_string(x)
+    }
+}
+
+/// `Float.to_string/1`: see [`crate::num::short_float`].
+pub fn float_to_string(x: f64) -> String {
+    crate::num::short_float(x)
+}
+
+// ---- binaries ----------------------------------------------------------
+
+/// The next UTF-8 character of `b` and its length, when valid.
+fn next_char(b: &[u8]) -> Option<(char, usize)> {
+    let len = match b.first()? {
+        0x00..=0x7F => 1,
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => return None,
+    };
+    let s = std::str::from_utf8(b.get(..len)?).ok()?;
+    s.chars().next().map(|c| (c, len))
+}
+
+/// `String.printable?(b, 4096)`: only the first 4096 characters are looked at.
+fn printable(mut b: &[u8]) -> bool {
+    let mut count = PRINTABLE_LIMIT;
+    while count > 0 && !b.is_empty() {
+        match b[0] {
+            0x20..=0x7E | b'\n' | b'\r' | b'\t' | 0x0B | 0x08 | 0x0C | 0x1B | 0x7F | 0x07 => {
+                b = &b[1..];
+            }
+            _ => match next_char(b) {
+                Some((c, n)) if matches!(c as u32, 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000..) => {
+                    b = &b[n..]
+                }
+                _ => return false,
+            },
+        }
+        count -= 1;
+    }
+    true
+}
+
+/// `Code.Identifier.escape/3`: escapes `quote`, `#{`, control characters
+/// and invisible code points; stops after `limit` steps. Returns the text
+/// and whether something was left over.
+fn escape(mut b: &[u8], quote: u8, limit: Option<usize>) -> (String, bool) {
+    let mut out = String::new();
+    let mut count = limit;
+    while !b.is_empty() {
+        if count == Some(0) {
+            return (out, true);
+        }
+        count = count.map(|c| c - 1);
+        if b[0] == quote {
+            out.push('\\');
+            out.push(quote as char);
+            b = &b[1..];
+        } else if b.starts_with(b"#{") {
+            out.push_str("\\#{");
+            b = &b[2..];
+        } else if let Some((c, n)) = next_char(b) {
+            escape_char(c, &mut out);
+            b = &b[n..];
+        } else {
+            out.push_str(&format!("\\x{:02X}", b[0]));
+            b = &b[1..];
+        }
+    }
+    (out, false)
+}
+
+fn escape_char(c: char, out: &mut String) {
+    let code = c as u32;
+    let named = match c {
+        '\u{07}' => Some("\\a"),
+        '\u{08}' => Some("\\b"),
+        '\u{7F}' => Some("\\d"),
+        '\u{1B}' => Some("\\e"),
+        '\u{0C}' => Some("\\f"),
+        '\n' => Some("\\n"),
+        '\r' => Some("\\r"),
+        '\t' => Some("\\t"),
+        '\u{0B}' => Some("\\v"),
+        '\\' => Some("\\\\"),
+        '\0' => Some("\\0"),
+        _ => None,
+    };
+    if let Some(text) = named {
+        out.push_str(text);
+    } else if invisible(code) {
+        out.push_str(&format!("\\u{code:04X}"));
+    } else if matches!(code, 0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000..) {
+        out.push(c);
+    } else if code < 0x100 {
+        out.push_str(&format!("\\x{code:02X}"));
+    } else {
+        out.push_str(&format!("\\x{{{code:04X}}}"));
+    }
+}
+
+/// Code points printed as `\uXXXX` although printable: BOM, invisible
+/// operators, bidi controls, joiners, odd spaces, line/paragraph separators.
+fn invisible(code: u32) -> bool {
+    matches!(
+        code,
+        0xFEFF
+            | 0x2061..=0x2064
+            | 0x061C
+            | 0x200E
+            | 0x200F
+            | 0x202A..=0x202E
+            | 0x2066..=0x2069
+            | 0xFFF9..=0xFFFC
+            | 0x200C
+            | 0x200D
+            | 0x034F
+            | 0x00A0
+            | 0x200B
+            | 0x2060
+            | 0x2028
+            | 0x2029
+            | 0x2000..=0x200A
+            | 0x205F
+    )
+}
+
+/// A binary: a quoted string when printable, else `<<b1, b2, ...>>`.
+fn binary(b: &[u8], opts: Opts, out: &mut String) {
+    if printable(b) {
+        let (text, more) = escape(b, b'"', Some(PRINTABLE_LIMIT));
+        out.push('"');
+        out.push_str(&text);
+        out.push('"');
+        if more {
+            out.push_str(" <> ...");
+        }
+    } else {
+        container("<<", b, ">>", opts, out, |byte, _, out| {
+            out.push_str(&byte.to_string())
+        });
+    }
+}
+
+// ---- lists, maps, structs ----------------------------------------------
+
+/// `List.ascii_printable?(list, 4096)` (the first 4096 elements are
+/// integers in 7..13, 27 or 32..126), then the list as text. Elements past
+/// the 4096th are not checked; any character code there still converts.
+fn ascii_printable(items: &[Term]) -> Option<String> {
+    let mut text = String::new();
+    for (i, item) in items.iter().enumerate() {
+        let code = match item {
+            Term::Int(crate::term::Int::Small(c)) => *c,
+            _ => return None,
+        };
+        if i < PRINTABLE_LIMIT && !matches!(code, 7..=13 | 27 | 32..=126) {
+            return None;
+        }
+        text.push(char::from_u32(u32::try_from(code).ok()?)?);
+    }
+    Some(text)
+}
+
+/// `{atom, value}` with an atom that does not start with `Elixir.`.
+fn keyword_pair(t: &Term) -> Option<(&str, &Term)> {
+    t.as_kw_pair().filter(|(k, _)| !k.starts_with("Elixir."))
+}
+
+fn keyword_item(key: &str, value: &Term, opts: Opts, out: &mut String) {
+    out.push_str(&atom_key(key));
+    out.push(' ');
+    write_term(value, opts, out);
+}
+
+fn list(items: &[Term], opts: Opts, out: &mut String) {
+    if items.is_empty() {
+        out.push_str("[]");
+        return;
+    }
+    if !opts.lists_as_lists {
+        if let Some(text) = ascii_printable(items) {
+            let (escaped, more) = escape(text.as_bytes(), b'"', Some(PRINTABLE_LIMIT));
+            out.push_str("~c\"");
+            out.push_str(&escaped);
+            out.push('"');
+            if more {
+                out.push_str(" ++ ...");
+            }
+            return;
+        }
+    }
+    if items.iter().all(|i| keyword_pair(i).is_some()) {
+        container("[", items, "]", opts, out, |item, opts, out| {
+            if let Some((k, v)) = keyword_pair(item) {
+                keyword_item(k, v, opts, out);
+            }
+        });
+    } else {
+        container("[", items, "]", opts, out, write_term);
+    }
+}
+
+/// `%{...}`: keyword-style when every key is a plain atom, else `k => v`.
+fn map(m: &Map, opts: Opts, out: &mut String) {
+    let keyword = m
+        .iter()
+        .all(|(k, _)| k.as_atom().is_some_and(|a| !a.starts_with("Elixir.")));
+    container("%{", m.pairs(), "}", opts, out, |(k, v), opts, out| match k
+        .as_atom()
+        .filter(|_| keyword)
+    {
+        Some(key) => keyword_item(key, v, opts, out),
+        None => {
+            write_term(k, opts, out);
+            out.push_str(" => ");
+            write_term(v, opts, out);
+        }
+    });
+}
+
+/// A struct: `MapSet.new([...])` for a set, else `%Module{field: value, ...}`
+/// with fields in `defstruct` order (alphabetical for modules the model
+/// does not know).
+fn structure(s: &Struct, opts: Opts, out: &mut String) {
+    if s.module == "MapSet" {
+        if let Some(Term::Map(set)) = s.field("map") {
+            let elements: Vec<Term> = set.iter().map(|(k, _)| k.clone()).collect();
+            out.push_str("MapSet.new(");
+            list(
+                &elements,
+                Opts {
+                    lists_as_lists: true,
+                    ..opts
+                },
+                out,
+            );
+            out.push(')');
+            return;
+        }
+    }
+    let order: Vec<&str> = match structs::fields_of(&s.module) {
+        Some(rows) => rows.iter().map(|(f, _)| *f).collect(),
+        None => s.fields.iter().map(|(f, _)| f.as_str()).collect(),
+    };
+    let fields: Vec<(&str, &Term)> = order
+        .into_iter()
+        .filter_map(|f| s.field(f).map(|v| (f, v)))
+        .collect();
+    let open = format!("%{}{{", atom_literal(&format!("Elixir.{}", s.module)));
+    container(&open, &fields, "}", opts, out, |(k, v), opts, out| {
+        keyword_item(k, v, opts, out)
+    });
+}
+
+/// `~D[...]`, `~T[...]`, `~N[...]`, `~U[...]`, or `#DateTime<...>` for a
+/// datetime at a fixed offset (whose zone name and abbreviation are the
+/// offset text, as the tagged term codec builds it).
+fn temporal(t: &Temporal) -> String {
+    let spaced = t.iso.replacen('T', " ", 1);
+    match t.kind {
+        TemporalKind::Date => format!("~D[{}]", t.iso),
+        TemporalKind::Time => format!("~T[{}]", t.iso),
+        TemporalKind::NaiveDateTime => format!("~N[{spaced}]"),
+        TemporalKind::DateTime => {
+            if spaced.ends_with('Z') {
+                format!("~U[{spaced}]")
+            } else {
+                let offset = &spaced[spaced.len().saturating_sub(6)..];
+                format!("#DateTime<{spaced} {offset} {offset}>")
+            }
+        }
+    }
+}
+
+/// A named capture prints as itself (`&String.upcase/1`); an anonymous
+/// function as `#Function<...>` platform noise, never conformance-checked.
+fn function(f: &FunSpec) -> String {
+    match f {
+        FunSpec::Named(text) => text.clone(),
+        other => format!("#Function<anonymous/{}>", other.arity().unwrap_or(0)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_text_follows_erlang_short_form() {
+        for (x, text) in [
+            (1000.0, "1.0e3"),
+            (100.0, "100.0"),
+            (123456.0, "123456.0"),
+            (1.23e5, "1.23e5"),
+            (9007199254740991.0, "9007199254740991.0"),
+            (9007199254740994.0, "9.007199254740994e15"),
+            (1.2345678901234568e16, "1.2345678901234568e16"),
+            (1234567890123456.8, "1234567890123456.8"),
+            (0.0001, "0.0001"),
+            (1.2e-4, "1.2e-4"),
+            (-0.0, "-0.0"),
+            (5.0e-324, "5.0e-324"),
+        ] {
+            assert_eq!(float_to_string(x), text, "{x:e}");
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! `PtcRunner.PtcToolProtocol.validate_program/1`: the check on the
+//! `program` argument of a `lisp_eval` call (`spec/protocol_validate_program.md`,
+//! `PP-50`..). The rest of the protocol module lives in `protocol`.
+
+use crate::inspect::inspect;
+use crate::term::Term;
+
+/// The code points of Unicode's `White_Space` property, which
+/// `String.trim/1` removes from both ends (Elixir 1.18.4, Unicode 15.1).
+pub const WHITE_SPACE: &[char] = &[
+    '\u{09}', '\u{0A}', '\u{0B}', '\u{0C}', '\u{0D}', '\u{20}', '\u{85}', '\u{A0}', '\u{1680}',
+    '\u{2000}', '\u{2001}', '\u{2002}', '\u{2003}', '\u{2004}', '\u{2005}', '\u{2006}', '\u{2007}',
+    '\u{2008}', '\u{2009}', '\u{200A}', '\u{2028}', '\u{2029}', '\u{202F}', '\u{205F}', '\u{3000}',
+];
+
+/// `validate_program/1`: `{:ok, program}` for a binary with something
+/// other than white space in it; `{:error, :args_error, message}` for
+/// `nil`, for any other non-binary (the message embeds its `inspect/1`
+/// text), and for a binary that `String.trim/1` empties.
+pub fn validate_program(program: &Term) -> Term {
+    let error = |message: String| {
+        Term::Tuple(vec![
+            Term::atom("error"),
+            Term::atom("args_error"),
+            Term::Str(message),
+        ])
+    };
+    match program {
+        Term::Nil => error("lisp_eval requires a non-empty `program` string argument.".into()),
+        Term::Str(_) | Term::Bytes(_) if is_blank(program.as_binary().unwrap_or_default()) => {
+            error("lisp_eval `program` must be a non-empty string.".into())
+        }
+        Term::Str(_) | Term::Bytes(_) => Term::ok(program.clone()),
+        other => error(format!(
+            "lisp_eval `program` must be a string, got {}.",
+            inspect(other)
+        )),
+    }
+}
+
+/// Whether `String.trim/1` leaves nothing: the binary is a run of UTF-8
+/// encoded `White_Space` code points (possibly none).
+fn is_blank(mut bytes: &[u8]) -> bool {
+    'next: while !bytes.is_empty() {
+        for ws in WHITE_SPACE {
+            let mut buf = [0u8; 4];
+            let enc = ws.encode_utf8(&mut buf).as_bytes();
+            if let Some(rest) = bytes.strip_prefix(enc) {
+                bytes = rest;
+                continue 'next;
+            }
+        }
+        return false;
+    }
+    true
+}

@@ -1,0 +1,313 @@
+//! `PtcRunner.Tool`: normalizing the formats a tool may be given in into a
+//! `%PtcRunner.Tool{}` struct (`spec/tool.md`, `TL-`), and the per-tool
+//! checks agent construction makes (`PtcRunner.SubAgent.Validator`,
+//! `spec/tool_validate.md`, `TV-`).
+
+use crate::inspect::inspect;
+use crate::structs;
+use crate::term::{FunSpec, Struct, Term};
+use crate::Raised;
+
+const MODULE: &str = "PtcRunner.Tool";
+
+/// `new/2`: `{:ok, tool}` for every accepted format, `{:error, reason}`
+/// otherwise. Raises `FunctionClauseError` when `name` is not a binary.
+pub fn new(name: &Term, format: &Term) -> Result<Term, Raised> {
+    if !name.is_binary() {
+        return Err(Raised::function_clause(MODULE, "new", 2));
+    }
+    normalize_format(name, format)
+}
+
+/// `private?/1`: whether a tool's `visibility` is `:private`.
+pub fn private_q(tool: &Term) -> Result<Term, Raised> {
+    match tool_struct(tool) {
+        Some(t) => Ok(Term::Bool(
+            t.field("visibility").and_then(Term::as_atom) == Some("private"),
+        )),
+        None => Err(Raised::function_clause(MODULE, "private?", 1)),
+    }
+}
+
+/// The `PtcRunner.Tool` struct inside `t`, if it is one.
+pub fn tool_struct(t: &Term) -> Option<&Struct> {
+    match t {
+        Term::Struct(s) if s.module == MODULE => Some(s),
+        _ => None,
+    }
+}
+
+fn tool(fields: Vec<(&str, Term)>) -> Term {
+    Term::Struct(Box::new(structs::build(MODULE, fields)))
+}
+
+fn invalid_visibility(v: &Term) -> Term {
+    Term::error(Term::tuple(vec![
+        Term::atom("invalid_visibility"),
+        v.clone(),
+    ]))
+}
+
+fn is_visibility(v: &Term) -> bool {
+    matches!(v.as_atom(), Some("public" | "private"))
+}
+
+fn normalize_format(name: &Term, format: &Term) -> Result<Term, Raised> {
+    let native = |function: &Term, signature: Term, description: Term| {
+        Term::ok(tool(vec![
+            ("name", name.clone()),
+            ("function", function.clone()),
+            ("signature", signature),
+            ("description", description),
+            ("type", Term::atom("native")),
+        ]))
+    };
+    let field = |s: &Struct, f: &str| s.field(f).cloned().unwrap_or(Term::Nil);
+    let result = match format {
+        Term::Struct(s) if s.module == MODULE => {
+            let visibility = field(s, "visibility");
+            if !is_visibility(&visibility) {
+                return Ok(invalid_visibility(&visibility));
+            }
+            let mut t = (**s).clone();
+            if matches!(field(s, "name"), Term::Nil | Term::Bool(false)) {
+                set_field(&mut t, "name", name.clone());
+            }
+            Term::ok(Term::Struct(Box::new(t)))
+        }
+        // A bare function: signature and description would come from the
+        // @spec and @doc of a named capture's module; this model knows no
+        // module docs, so both are nil (as for anonymous functions and
+        // modules that are not loaded).
+        Term::Fun(_) => native(format, Term::Nil, Term::Nil),
+        Term::Tuple(items) if items.len() == 2 && matches!(items[0], Term::Fun(_)) => {
+            let (function, second) = (&items[0], &items[1]);
+            match second {
+                s if s.is_binary() => native(function, s.clone(), Term::Nil),
+                Term::Atom(a) if a == "skip" => native(function, Term::Nil, Term::Nil),
+                Term::List(options) => {
+                    let signature = keyword_get(options, "signature", Term::Nil)?;
+                    let description = keyword_get(options, "description", Term::Nil)?;
+                    let cache = keyword_get(options, "cache", Term::Bool(false))?;
+                    let expose = keyword_get(options, "expose", Term::Nil)?;
+                    let native_result = keyword_get(options, "native_result", Term::Nil)?;
+                    let visibility = keyword_get(options, "visibility", Term::atom("public"))?;
+                    if !is_visibility(&visibility) {
+                        return Ok(invalid_visibility(&visibility));
+                    }
+                    Term::ok(tool(vec![
+                        ("name", name.clone()),
+                        ("function", function.clone()),
+                        ("signature", signature),
+                        ("description", description),
+                        ("type", Term::atom("native")),
+                        ("cache", cache),
+                        ("expose", expose),
+                        ("native_result", native_result),
+                        ("visibility", visibility),
+                    ]))
+                }
+                _ => invalid_format(),
+            }
+        }
+        Term::Struct(s) if s.module == "PtcRunner.SubAgent.LLMTool" => Term::ok(tool(vec![
+            ("name", name.clone()),
+            ("signature", field(s, "signature")),
+            ("description", field(s, "description")),
+            ("type", Term::atom("llm")),
+        ])),
+        Term::Struct(s) if s.module == "PtcRunner.SubAgent.SubAgentTool" => Term::ok(tool(vec![
+            ("name", name.clone()),
+            ("signature", field(s, "signature")),
+            ("description", field(s, "description")),
+            ("type", Term::atom("subagent")),
+            ("cache", field(s, "cache")),
+        ])),
+        Term::Atom(a) => match builtin(a) {
+            Some((function, signature, description, kind)) => Term::ok(tool(vec![
+                ("name", name.clone()),
+                (
+                    "function",
+                    function.map_or(Term::Nil, |f| {
+                        Term::Fun(Box::new(FunSpec::Named(f.to_owned())))
+                    }),
+                ),
+                ("signature", signature.map_or(Term::Nil, Term::str)),
+                ("description", Term::str(description)),
+                ("type", Term::atom(kind)),
+            ])),
+            None => invalid_format(),
+        },
+        _ => invalid_format(),
+    };
+    Ok(result)
+}
+
+fn invalid_format() -> Term {
+    Term::error(Term::atom("invalid_tool_format"))
+}
+
+fn set_field(s: &mut Struct, name: &str, value: Term) {
+    if let Some(slot) = s.fields.iter_mut().find(|(k, _)| k == name) {
+        slot.1 = value;
+    }
+}
+
+type Builtin = (
+    Option<&'static str>,
+    Option<&'static str>,
+    &'static str,
+    &'static str,
+);
+
+/// The builtin tool atoms: function capture, signature, description, type.
+fn builtin(atom: &str) -> Option<Builtin> {
+    Some(match atom {
+        "builtin_grep" => (
+            Some("&PtcRunner.Lisp.Runtime.String.grep/2"),
+            Some("(pattern :string, text :string) -> [:string]"),
+            "Return lines matching pattern from text string, not a filename (case-insensitive regex)",
+            "native",
+        ),
+        "builtin_grep_n" => (
+            Some("&PtcRunner.Lisp.Runtime.String.grep_n/3"),
+            Some("(pattern :string, text :string, context :int?) -> [{line :int, text :string, match :bool}]"),
+            "Return matching lines with 1-based line numbers from text string, not a filename (case-insensitive regex). Optional context param includes N surrounding lines (like grep -C).",
+            "native",
+        ),
+        "builtin_llm_query" => (
+            None,
+            None,
+            "Ad-hoc LLM call. Pass :prompt (required) and any template args. Optional: :signature (default \":string\"), :llm, :response_template",
+            "llm",
+        ),
+        "self" => (None, None, "Recursive self-invocation (resolved at runtime)", "subagent"),
+        _ => return None,
+    })
+}
+
+/// `Keyword.get(list, key, default)` on any list: the first tuple whose
+/// first element is the atom `key` decides; a tuple of another size than 2
+/// there raises `CaseClauseError`, as `Keyword.get/3`'s `case` does.
+pub fn keyword_get(list: &[Term], key: &str, default: Term) -> Result<Term, Raised> {
+    for item in list {
+        if let Term::Tuple(t) = item {
+            if t.first().and_then(Term::as_atom) == Some(key) {
+                return match t.len() {
+                    2 => Ok(t[1].clone()),
+                    _ => Err(Raised::new(
+                        "CaseClauseError",
+                        format!("no case clause matching: {}", inspect(item)),
+                    )),
+                };
+            }
+        }
+    }
+    Ok(default)
+}
+
+/// `Validator.validate!(prompt: "p", tools: %{name => format})`: `:ok`, or
+/// the `ArgumentError` agent construction raises for this one tool entry.
+/// Checks run in the validator's order: the reserved name `lisp_eval`,
+/// then `:self` without an agent signature, then the exposure metadata.
+pub fn validate(name: &Term, format: &Term) -> Result<Term, Raised> {
+    if matches!(name, Term::Str(s) if s == "lisp_eval") || name.as_atom() == Some("lisp_eval") {
+        return Err(Raised::argument(
+            "tool name \"lisp_eval\" is reserved by PtcRunner — choose a different name",
+        ));
+    }
+    if format.as_atom() == Some("self") {
+        return Err(Raised::argument(
+            "agents with :self tools must have a signature",
+        ));
+    }
+    validate_exposure_entry(name, format)?;
+    Ok(Term::atom("ok"))
+}
+
+/// Only `{function, options}` can carry `expose:` and `native_result:`;
+/// a `%Tool{}` can carry `visibility:`; other formats pass.
+fn validate_exposure_entry(name: &Term, format: &Term) -> Result<(), Raised> {
+    let who = inspect(name);
+    match format {
+        Term::Tuple(items) if items.len() == 2 && matches!(items[0], Term::Fun(_)) => {
+            let Term::List(options) = &items[1] else {
+                return Ok(());
+            };
+            let expose = keyword_get(options, "expose", Term::Nil)?;
+            let cache = keyword_get(options, "cache", Term::Bool(false))?;
+            let native_result = keyword_get(options, "native_result", Term::Nil)?;
+            let visibility = keyword_get(options, "visibility", Term::atom("public"))?;
+            check_visibility(&who, &visibility)?;
+            if !(expose == Term::Nil
+                || matches!(expose.as_atom(), Some("native" | "ptc_lisp" | "both")))
+            {
+                return Err(Raised::argument(format!(
+                    "tool {who}: invalid expose: {} — accepted values are :native, :ptc_lisp, :both",
+                    inspect(&expose)
+                )));
+            }
+            check_native_result(&who, &native_result, &expose, &cache)
+        }
+        Term::Struct(s) if s.module == MODULE => {
+            check_visibility(&who, s.field("visibility").unwrap_or(&Term::Nil))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_visibility(who: &str, visibility: &Term) -> Result<(), Raised> {
+    if is_visibility(visibility) {
+        return Ok(());
+    }
+    Err(Raised::argument(format!(
+        "tool {who}: invalid visibility: {} — accepted values are :public, :private",
+        inspect(visibility)
+    )))
+}
+
+fn check_native_result(
+    who: &str,
+    native_result: &Term,
+    expose: &Term,
+    cache: &Term,
+) -> Result<(), Raised> {
+    let fields = match native_result {
+        Term::Nil => return Ok(()),
+        Term::List(fields) => fields,
+        other => {
+            return Err(Raised::argument(format!(
+                "tool {who}: native_result: must be a keyword list or nil, got {}",
+                inspect(other)
+            )))
+        }
+    };
+    if !(expose.as_atom() == Some("both") && *cache == Term::Bool(true)) {
+        return Err(Raised::argument(format!(
+            "tool {who}: native_result: requires expose: :both AND cache: true (got expose: {}, cache: {})",
+            inspect(expose),
+            inspect(cache)
+        )));
+    }
+    let preview = keyword_get(fields, "preview", Term::atom("metadata"))?;
+    let limit = keyword_get(fields, "limit", Term::int(20))?;
+    let preview_ok = matches!(preview.as_atom(), Some("metadata" | "rows"))
+        || matches!(&preview, Term::Fun(f) if f.arity() == Some(1));
+    if !preview_ok {
+        return Err(Raised::argument(format!(
+            "tool {who}: native_result.preview: must be :metadata, :rows, or a 1-arity function, got {}",
+            inspect(&preview)
+        )));
+    }
+    let limit_ok = match &limit {
+        Term::Int(n) => n.cmp_int(&crate::term::Int::Small(0)).is_gt(),
+        _ => false,
+    };
+    if !limit_ok {
+        return Err(Raised::argument(format!(
+            "tool {who}: native_result.limit: must be a positive integer, got {}",
+            inspect(&limit)
+        )));
+    }
+    Ok(())
+}
