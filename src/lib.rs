@@ -22,6 +22,7 @@ pub mod key_normalizer;
 pub mod num;
 pub mod ops;
 pub mod raised;
+pub mod signature;
 pub mod structs;
 pub mod tagged;
 pub mod term;

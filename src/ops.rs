@@ -3,7 +3,7 @@
 //! compared. Adding an op is one row here plus its cases in `golden/`.
 
 use crate::term::Term;
-use crate::{key_normalizer, Raised};
+use crate::{key_normalizer, signature, Raised};
 
 /// How an op's result is compared with the expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +55,14 @@ pub static OPS: &[Op] = &[
         spec_prefix: "KN",
         output: Output::Term,
         call: |a| Ok(key_normalizer::normalize_keys(&a[0])),
+    },
+    Op {
+        name: "protocol.parse_signature",
+        elixir: "PtcRunner.PtcToolProtocol.parse_signature",
+        arity: &[1],
+        spec_prefix: "SG",
+        output: Output::Term,
+        call: |a| signature::parse_signature(&a[0]),
     },
 ];
 
