@@ -16,16 +16,21 @@
 #![warn(missing_docs)]
 
 pub mod diff;
+pub mod elixir_string;
 pub mod features;
 pub mod jason;
 pub mod key_normalizer;
+pub mod lisp_format;
 pub mod num;
 pub mod ops;
+pub mod protocol_from_step;
 pub mod raised;
 pub mod signature;
 pub mod structs;
 pub mod tagged;
 pub mod term;
+pub mod turn_feedback;
+pub mod untrusted_renderer;
 
 pub use raised::Raised;
 pub use term::{Int, Map, Term};

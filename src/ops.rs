@@ -3,7 +3,7 @@
 //! compared. Adding an op is one row here plus its cases in `golden/`.
 
 use crate::term::Term;
-use crate::{key_normalizer, signature, Raised};
+use crate::{key_normalizer, protocol_from_step, signature, Raised};
 
 /// How an op's result is compared with the expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +63,22 @@ pub static OPS: &[Op] = &[
         spec_prefix: "SG",
         output: Output::Term,
         call: |a| signature::parse_signature(&a[0]),
+    },
+    Op {
+        name: "protocol.render_success_from_step",
+        elixir: "PtcRunner.PtcToolProtocol.render_success_from_step",
+        arity: &[1, 2],
+        spec_prefix: "PP",
+        output: Output::JsonString,
+        call: |a| match a {
+            [step] => protocol_from_step::render_success_from_step(step, &Term::List(vec![])),
+            [step, opts, ..] => protocol_from_step::render_success_from_step(step, opts),
+            [] => Err(Raised::function_clause(
+                "PtcRunner.PtcToolProtocol",
+                "render_success_from_step",
+                0,
+            )),
+        },
     },
 ];
 
