@@ -74,53 +74,122 @@ fn key(k: &Term, out: &mut String) -> Result<(), Raised> {
         Term::Bytes(b) => string(b, out),
         _ => match k.as_atom() {
             Some(a) => string(a.as_bytes(), out),
-            None => match to_string(k) {
-                Some(s) => string(s.as_bytes(), out),
-                None => Err(undefined("String.Chars", k)),
-            },
+            None => string(to_string(k)?.as_bytes(), out),
         },
     }
 }
 
-/// `String.Chars.to_string/1` for the terms that implement it and are not
-/// binaries or atoms: integers, floats, and lists of characters.
-pub fn to_string(t: &Term) -> Option<String> {
+/// `String.Chars.to_string/1` on a map key that is not a binary or an atom:
+/// integers and floats their text, calendar structs their `to_string/1`
+/// text, lists as chardata (code points and binaries). Other terms raise as
+/// Elixir does: `Protocol.UndefinedError` for terms without the protocol,
+/// `UnicodeConversionError` / `ArgumentError` for lists that are not
+/// chardata. (Structs that implement `String.Chars`, such as `URI`, are not
+/// modelled.)
+pub fn to_string(t: &Term) -> Result<String, Raised> {
     match t {
-        Term::Int(i) => Some(i.to_string()),
-        Term::Float(x) => Some(crate::num::short_float(*x)),
-        Term::Str(s) => Some(s.clone()),
-        Term::List(items) => {
-            // A chardata list: integers are code points, binaries are appended.
+        Term::Int(i) => Ok(i.to_string()),
+        Term::Float(x) => Ok(crate::num::short_float(*x)),
+        Term::Str(s) => Ok(s.clone()),
+        Term::Temporal(tm) => Ok(temporal_to_string(tm)),
+        Term::List(_) => {
             let mut s = String::new();
-            for item in items {
-                match item {
-                    Term::Int(Int::Small(c)) => s.push(char::from_u32(u32::try_from(*c).ok()?)?),
-                    Term::Str(b) => s.push_str(b),
-                    Term::List(_) => s.push_str(&to_string(item)?),
-                    _ => return None,
-                }
-            }
-            Some(s)
+            chardata(t, &mut s)?;
+            Ok(s)
         }
-        _ => t.as_atom().map(str::to_owned),
+        _ => match t.as_atom() {
+            Some(a) => Ok(a.to_owned()),
+            None => Err(undefined("String.Chars", t)),
+        },
+    }
+}
+
+/// `to_string/1` of a calendar struct: ISO 8601 for `Date` and `Time`, a
+/// space instead of `T` for `NaiveDateTime`, and for `DateTime` also the zone
+/// abbreviation and zone name after a fixed offset (in this kit's term model
+/// both are the offset text, `spec/terms.md` TJ-6).
+fn temporal_to_string(t: &crate::term::Temporal) -> String {
+    use crate::term::TemporalKind;
+    match t.kind {
+        TemporalKind::Date | TemporalKind::Time => t.iso.clone(),
+        TemporalKind::NaiveDateTime => t.iso.replacen('T', " ", 1),
+        TemporalKind::DateTime => {
+            let spaced = t.iso.replacen('T', " ", 1);
+            if spaced.ends_with('Z') {
+                spaced
+            } else {
+                let zone = &t.iso[t.iso.len().saturating_sub(6)..];
+                format!("{spaced} {zone} {zone}")
+            }
+        }
+    }
+}
+
+/// Appends a chardata list as `List.to_string/1` converts it.
+fn chardata(t: &Term, out: &mut String) -> Result<(), Raised> {
+    match t {
+        Term::List(items) => items.iter().try_for_each(|i| chardata(i, out)),
+        Term::Str(s) => {
+            out.push_str(s);
+            Ok(())
+        }
+        Term::Int(i) => {
+            let c = match i {
+                Int::Small(n) => u32::try_from(*n).ok().and_then(char::from_u32),
+                Int::Big(_) => None,
+            };
+            match c {
+                Some(c) => {
+                    out.push(c);
+                    Ok(())
+                }
+                None => Err(Raised::new(
+                    "UnicodeConversionError",
+                    format!("invalid code point {i}"),
+                )),
+            }
+        }
+        Term::Bytes(b) => {
+            // `Term::Bytes` is never valid UTF-8, so there is an invalid byte.
+            let bad = std::str::from_utf8(b).err().map_or(0, |e| e.valid_up_to());
+            Err(Raised::new(
+                "UnicodeConversionError",
+                format!("invalid encoding starting at {}", inspect_bytes(&b[bad..])),
+            ))
+        }
+        _ => Err(Raised::argument(
+            "cannot convert the given list to a string",
+        )),
     }
 }
 
 fn undefined(protocol: &str, t: &Term) -> Raised {
     let type_name = match t {
-        Term::Tuple(_) => "Tuple",
-        Term::Fun(_) => "Function",
-        Term::Opaque(crate::term::OpaqueKind::Ref, _) => "Reference",
-        Term::Opaque(crate::term::OpaqueKind::Pid, _) => "PID",
-        Term::Opaque(crate::term::OpaqueKind::Port, _) => "Port",
-        Term::Map(_) => "Map",
-        Term::Struct(_) => "Any",
-        _ => "Any",
+        Term::Tuple(_) => "Tuple".to_owned(),
+        Term::Fun(_) => "Function".to_owned(),
+        Term::Opaque(crate::term::OpaqueKind::Ref, _) => "Reference".to_owned(),
+        Term::Opaque(crate::term::OpaqueKind::Pid, _) => "PID".to_owned(),
+        Term::Opaque(crate::term::OpaqueKind::Port, _) => "Port".to_owned(),
+        Term::Map(_) => "Map".to_owned(),
+        Term::Struct(s) => format!("{} (a struct)", s.module),
+        _ => "Any".to_owned(),
     };
+    // Elixir goes on to list the implementations and the value (platform
+    // text); only this first clause is modelled.
     Raised::new(
         "Protocol.UndefinedError",
         format!("protocol {protocol} not implemented for type {type_name}"),
     )
+}
+
+/// `inspect/1` of a binary that is not valid UTF-8: its bytes in decimal,
+/// at most 50 of them (`inspect`'s default limit), then `...`.
+fn inspect_bytes(bytes: &[u8]) -> String {
+    let mut parts: Vec<String> = bytes.iter().take(50).map(u8::to_string).collect();
+    if bytes.len() > 50 {
+        parts.push("...".into());
+    }
+    format!("<<{}>>", parts.join(", "))
 }
 
 fn string(bytes: &[u8], out: &mut String) -> Result<(), Raised> {
@@ -130,7 +199,7 @@ fn string(bytes: &[u8], out: &mut String) -> Result<(), Raised> {
             let bad = bytes[e.valid_up_to()];
             return Err(Raised::new(
                 "Jason.EncodeError",
-                format!("invalid byte 0x{bad:X} in a binary"),
+                format!("invalid byte 0x{bad:X} in {}", inspect_bytes(bytes)),
             ));
         }
     };
@@ -167,13 +236,13 @@ mod tests {
     use crate::tagged::decode_str;
 
     fn enc(json: &str) -> Result<String, Raised> {
-        encode(&decode_str(json, "").unwrap())
+        encode(&decode_str(json, "").expect("test terms decode"))
     }
 
     #[test]
     fn maps_iterate_in_key_order_and_keep_keys_that_stringify_alike() {
         assert_eq!(
-            enc(r#"{"$map": [["a", 1], [{"$atom": "a"}, 2], [1, 3]]}"#).unwrap(),
+            enc(r#"{"$map": [["a", 1], [{"$atom": "a"}, 2], [1, 3]]}"#).expect("encodable"),
             r#"{"1":3,"a":2,"a":1}"#
         );
     }
@@ -181,20 +250,21 @@ mod tests {
     #[test]
     fn escapes_only_quotes_backslashes_and_controls() {
         assert_eq!(
-            enc(r#""a\"\\\n\u0001/é\u2028""#).unwrap(),
+            enc(r#""a\"\\\n\u0001/é\u2028""#).expect("encodable"),
             "\"a\\\"\\\\\\n\\u0001/é\u{2028}\""
         );
     }
 
     #[test]
     fn refuses_tuples_and_invalid_utf8() {
+        let class = |json: &str| enc(json).err().map(|e| e.class);
         assert_eq!(
-            enc(r#"{"$tuple": [1]}"#).unwrap_err().class,
-            "Protocol.UndefinedError"
+            class(r#"{"$tuple": [1]}"#).as_deref(),
+            Some("Protocol.UndefinedError")
         );
         assert_eq!(
-            enc(r#"{"$bytes": "/w=="}"#).unwrap_err().class,
-            "Jason.EncodeError"
+            class(r#"{"$bytes": "/w=="}"#).as_deref(),
+            Some("Jason.EncodeError")
         );
     }
 }

@@ -23,6 +23,7 @@ pub mod key_normalizer;
 pub mod lisp_format;
 pub mod num;
 pub mod ops;
+pub mod protocol;
 pub mod protocol_from_step;
 pub mod raised;
 pub mod signature;

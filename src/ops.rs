@@ -3,7 +3,7 @@
 //! compared. Adding an op is one row here plus its cases in `golden/`.
 
 use crate::term::Term;
-use crate::{key_normalizer, protocol_from_step, signature, Raised};
+use crate::{key_normalizer, protocol, protocol_from_step, signature, Raised};
 
 /// How an op's result is compared with the expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +65,22 @@ pub static OPS: &[Op] = &[
         call: |a| signature::parse_signature(&a[0]),
     },
     Op {
+        name: "protocol.render_error",
+        elixir: "PtcRunner.PtcToolProtocol.render_error",
+        arity: &[2, 3],
+        spec_prefix: "PP",
+        output: Output::JsonString,
+        call: |a| protocol::render_error(&a[0], &a[1], a.get(2).unwrap_or(&Term::List(vec![]))),
+    },
+    Op {
+        name: "protocol.render_success",
+        elixir: "PtcRunner.PtcToolProtocol.render_success",
+        arity: &[1, 2],
+        spec_prefix: "PP",
+        output: Output::JsonString,
+        call: |a| protocol::render_success(&a[0], a.get(1).unwrap_or(&Term::List(vec![]))),
+    },
+    Op {
         name: "protocol.render_success_from_step",
         elixir: "PtcRunner.PtcToolProtocol.render_success_from_step",
         arity: &[1, 2],
@@ -79,6 +95,22 @@ pub static OPS: &[Op] = &[
                 0,
             )),
         },
+    },
+    Op {
+        name: "protocol.to_json_value",
+        elixir: "PtcRunner.PtcToolProtocol.to_json_value",
+        arity: &[1],
+        spec_prefix: "PP",
+        output: Output::Term,
+        call: |a| Ok(protocol::to_json_value(&a[0])),
+    },
+    Op {
+        name: "protocol.tool_description",
+        elixir: "PtcRunner.PtcToolProtocol.tool_description",
+        arity: &[1],
+        spec_prefix: "PP",
+        output: Output::Term,
+        call: |a| protocol::tool_description(&a[0]),
     },
 ];
 

@@ -1,0 +1,367 @@
+//! `PtcRunner.PtcToolProtocol`: the `lisp_eval` tool surface — the three
+//! capability-profile descriptions, the error and success payloads as
+//! Jason renders them, and `to_json_value/1` (`spec/protocol.md`, `PP-`).
+//!
+//! The renderers take Elixir keyword lists and read them with `Keyword`'s
+//! semantics (first entry wins, unknown keys ignored, malformed entries
+//! raise as `Keyword` does), and read the `:execution` map with Elixir's
+//! `map.field` semantics, so that every way v0.13.0 raises is reproduced.
+
+use crate::term::{Map, Term};
+use crate::{jason, Raised};
+
+const MODULE: &str = "PtcRunner.PtcToolProtocol";
+
+const IN_PROCESS_WITH_APP_TOOLS: &str = "Execute a PTC-Lisp program in PtcRunner's sandbox. \
+Use this for deterministic computation and tool orchestration. Call app tools as \
+`(tool/name ...)` from inside the program — do not attempt to call app tools as native \
+function calls; only `lisp_eval` is available natively.";
+
+const IN_PROCESS_TEXT_MODE: &str = "Execute a PTC-Lisp program in PtcRunner's sandbox. \
+Use this for deterministic computation, filtering, aggregation, or multi-step data \
+transformation. Call `:both`-exposed app tools as `(tool/name ...)` from inside the \
+program. The same tools are also callable natively in this assistant turn, but not in \
+the same turn as `lisp_eval`.";
+
+const MCP_NO_TOOLS: &str = "Execute a PTC-Lisp program in PtcRunner's sandbox. Use this \
+for deterministic computation, filtering, aggregation, or multi-step data transformation. \
+No app tools are available inside the program. Pass external data via the `context` \
+argument; each invocation is independent — there is no memory of prior calls.";
+
+/// `tool_description/1`: the description string of a capability profile.
+/// Any other term raises `FunctionClauseError`.
+pub fn tool_description(profile: &Term) -> Result<Term, Raised> {
+    let text = match profile {
+        Term::Atom(a) if a == "in_process_with_app_tools" => IN_PROCESS_WITH_APP_TOOLS,
+        Term::Atom(a) if a == "in_process_text_mode" => IN_PROCESS_TEXT_MODE,
+        Term::Atom(a) if a == "mcp_no_tools" => MCP_NO_TOOLS,
+        _ => return Err(Raised::function_clause(MODULE, "tool_description", 1)),
+    };
+    Ok(Term::str(text))
+}
+
+/// `render_error/3` (and `/2`, with `opts` `[]`): the error payload as JSON
+/// text. The reason may be any atom; `"result"` appears for `:fail` only.
+/// A non-atom reason or non-binary message raises `FunctionClauseError`
+/// (named `/3` for both arities, as the default-argument clause delegates).
+pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, Raised> {
+    let reason_name = match reason.as_atom() {
+        Some(name) if message.is_binary() => name,
+        _ => return Err(Raised::function_clause(MODULE, "render_error", 3)),
+    };
+    let feedback = keyword_get(opts, "feedback", "get/3")?.unwrap_or(message);
+    let mut payload = vec![
+        (Term::str("status"), Term::str("error")),
+        (Term::str("reason"), Term::str(reason_name)),
+        (Term::str("message"), message.clone()),
+        (Term::str("feedback"), feedback.clone()),
+    ];
+    if reason_name == "fail" {
+        let result = keyword_get(opts, "result", "get/3")?.unwrap_or(&Term::Nil);
+        payload.push((Term::str("result"), result.clone()));
+    }
+    render(payload)
+}
+
+/// `render_success/2`: the success payload as JSON text, from the
+/// `:execution` map in `opts` (required: `Keyword.fetch!`).
+///
+/// Reads, in Elixir's evaluation order, `execution.truncated` (always, even
+/// when `:visible_truncated` replaces it), `.result`, `.prints`,
+/// `.feedback`, then `.memory.{changed,stored_keys,truncated}` when
+/// `include_memory` is truthy (default `true`). `"result"` is dropped when
+/// `execution.result` is `nil` and `Map.get(lisp_step, :return)` is `nil`;
+/// `lisp_step` is only consulted (and must only be a map) in that case.
+/// `validated:` adds `"validated"` whenever the key is present.
+pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
+    let execution = keyword_fetch_bang(opts, "execution")?;
+    let include_memory = keyword_get(opts, "include_memory", "get/3")?.map_or(true, truthy);
+    let truncated = dot(execution, "truncated")?;
+    let truncated_flag = if include_memory {
+        truncated
+    } else {
+        map_get(execution, "visible_truncated").unwrap_or(truncated)
+    };
+    let result = dot(execution, "result")?;
+    let mut payload = vec![
+        (Term::str("status"), Term::str("ok")),
+        (Term::str("result"), result.clone()),
+        (Term::str("prints"), dot(execution, "prints")?.clone()),
+        (Term::str("feedback"), dot(execution, "feedback")?.clone()),
+        (Term::str("truncated"), truncated_flag.clone()),
+    ];
+    if include_memory {
+        let mut memory = Vec::with_capacity(3);
+        for field in ["changed", "stored_keys", "truncated"] {
+            let value = dot(dot(execution, "memory")?, field)?;
+            memory.push((Term::str(field), value.clone()));
+        }
+        payload.push((Term::str("memory"), Term::map(memory)));
+    }
+    if matches!(result, Term::Nil) {
+        let step_return = match lisp_step {
+            Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => map_get(lisp_step, "return"),
+            other => {
+                return Err(Raised::new(
+                    "BadMapError",
+                    format!("expected a map, got: {}", inspect_brief(other)),
+                ))
+            }
+        };
+        if matches!(step_return, None | Some(Term::Nil)) {
+            payload.retain(|(k, _)| k.as_binary() != Some(b"result"));
+        }
+    }
+    if let Some(validated) = keyword_get(opts, "validated", "fetch/2")? {
+        payload.push((Term::str("validated"), validated.clone()));
+    }
+    render(payload)
+}
+
+/// `to_json_value/1`: `{:ok, json_value}`, or `{:error, "non-JSON-encodable
+/// value at <path>"}` naming the first offending sub-value in iteration
+/// order. Never raises.
+pub fn to_json_value(value: &Term) -> Term {
+    match to_json(value, &mut Vec::new()) {
+        Ok(json) => Term::ok(json),
+        Err(path) => {
+            let mut text = b"non-JSON-encodable value at ".to_vec();
+            text.extend(render_path(&path));
+            Term::error(Term::binary(text))
+        }
+    }
+}
+
+/// One step of the path to an offending value: a map key (as the binary it
+/// became) or a list/tuple index.
+#[derive(Clone)]
+enum Segment {
+    Key(Vec<u8>),
+    Index(usize),
+}
+
+/// Converts `value`; on failure returns the path (outermost first) of the
+/// offending value. `path` is the path to `value` itself.
+fn to_json(value: &Term, path: &mut Vec<Segment>) -> Result<Term, Vec<Segment>> {
+    use crate::term::TemporalKind;
+    match value {
+        Term::Nil
+        | Term::Bool(_)
+        | Term::Int(_)
+        | Term::Float(_)
+        | Term::Str(_)
+        | Term::Bytes(_) => Ok(value.clone()),
+        Term::Temporal(t) if t.kind != TemporalKind::NaiveDateTime => Ok(Term::str(t.iso.clone())),
+        Term::Atom(a) => Ok(Term::str(a.clone())),
+        Term::Temporal(_) | Term::Struct(_) => {
+            let module = match value {
+                Term::Struct(s) => s.module.as_str(),
+                _ => "NaiveDateTime",
+            };
+            let mut at = path.clone();
+            at.push(Segment::Key(format!("<{module}>").into_bytes()));
+            Err(at)
+        }
+        Term::Map(m) => {
+            let mut out = Map::new();
+            for (k, v) in m.iter() {
+                let key = match k {
+                    Term::Str(s) => s.as_bytes().to_vec(),
+                    Term::Bytes(b) => b.clone(),
+                    _ => match k.as_atom() {
+                        Some(a) => a.as_bytes().to_vec(),
+                        None => return Err(path.clone()),
+                    },
+                };
+                path.push(Segment::Key(key.clone()));
+                let json = to_json(v, path)?;
+                path.pop();
+                out.insert(Term::binary(key), json);
+            }
+            Ok(Term::Map(out))
+        }
+        Term::List(items) | Term::Tuple(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                path.push(Segment::Index(i));
+                out.push(to_json(item, path)?);
+                path.pop();
+            }
+            Ok(Term::List(out))
+        }
+        Term::Fun(_) | Term::Opaque(..) => Err(path.clone()),
+    }
+}
+
+/// Renders a path: keys joined with `.`, indices as `[i]` glued to what
+/// precedes them, `<root>` when empty. **Quirk:** a key segment that comes
+/// while the text so far is still empty (the first key, or any key after
+/// empty-string keys) is written without a `.`, so `""` keys vanish.
+fn render_path(path: &[Segment]) -> Vec<u8> {
+    let mut acc: Vec<u8> = Vec::new();
+    for seg in path {
+        match seg {
+            Segment::Index(i) => acc.extend(format!("[{i}]").into_bytes()),
+            Segment::Key(k) if acc.is_empty() => acc.extend_from_slice(k),
+            Segment::Key(k) => {
+                acc.push(b'.');
+                acc.extend_from_slice(k);
+            }
+        }
+    }
+    if acc.is_empty() {
+        b"<root>".to_vec()
+    } else {
+        acc
+    }
+}
+
+/// Jason-encodes a payload map with string keys.
+fn render(pairs: Vec<(Term, Term)>) -> Result<Term, Raised> {
+    jason::encode(&Term::map(pairs)).map(Term::Str)
+}
+
+/// Elixir truthiness: everything but `nil` and `false`.
+pub(crate) fn truthy(t: &Term) -> bool {
+    !matches!(t, Term::Nil | Term::Bool(false))
+}
+
+/// The entry `Keyword.get/3` and `Keyword.fetch/2` find: the first element
+/// of `opts` that is a tuple whose first element is the atom `key`
+/// (`:lists.keyfind/3`; other elements are skipped). `None` when there is
+/// none. A found tuple that is not a pair raises `CaseClauseError`; `opts`
+/// that is not a list raises `FunctionClauseError` in `Keyword.<fun>`.
+pub(crate) fn keyword_get<'a>(
+    opts: &'a Term,
+    key: &str,
+    fun: &str,
+) -> Result<Option<&'a Term>, Raised> {
+    let Term::List(items) = opts else {
+        return Err(Raised::new(
+            "FunctionClauseError",
+            format!("no function clause matching in Keyword.{fun}"),
+        ));
+    };
+    let found = items.iter().find_map(|item| match item {
+        Term::Tuple(t) if t.first().and_then(Term::as_atom) == Some(key) => Some(t),
+        _ => None,
+    });
+    match found {
+        None => Ok(None),
+        Some(t) if t.len() == 2 => Ok(Some(&t[1])),
+        Some(t) => Err(Raised::new(
+            "CaseClauseError",
+            format!(
+                "no case clause matching: {}",
+                inspect_brief(&Term::Tuple(t.clone()))
+            ),
+        )),
+    }
+}
+
+/// `Keyword.fetch!/2`: as [`keyword_get`], and a missing key raises `KeyError`.
+fn keyword_fetch_bang<'a>(opts: &'a Term, key: &str) -> Result<&'a Term, Raised> {
+    keyword_get(opts, key, "fetch!/2")?.ok_or_else(|| {
+        Raised::new(
+            "KeyError",
+            format!("key :{key} not found in: {}", inspect_brief(opts)),
+        )
+    })
+}
+
+/// `Map.get(map, key)` for an atom key on a map or struct (`None` if absent).
+fn map_get<'a>(map: &'a Term, key: &str) -> Option<&'a Term> {
+    match map {
+        Term::Map(m) => m.get_atom(key),
+        Term::Struct(s) => s.field(key),
+        _ => None,
+    }
+}
+
+/// Elixir's `term.field`: the value under the atom key on a map or struct;
+/// `KeyError` when a map lacks it (with a hint about the dot syntax when
+/// `term` is not a map); `UndefinedFunctionError` for an atom other than
+/// `nil`/`true`/`false`, which Elixir takes for a module and calls `field/0` on.
+pub(crate) fn dot<'a>(term: &'a Term, field: &str) -> Result<&'a Term, Raised> {
+    if let Some(v) = map_get(term, field) {
+        return Ok(v);
+    }
+    let mut message = format!("key :{field} not found in: {}", inspect_brief(term));
+    match term {
+        Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => {}
+        Term::Atom(a) => {
+            let module = inspect_brief(term);
+            let mut message = format!(
+                "function {module}.{field}/0 is undefined (module {module} is not available)"
+            );
+            if a.starts_with("Elixir.") {
+                message.push_str(
+                    ". Make sure the module name is correct and has been specified in full \
+                     (or that an alias has been defined)",
+                );
+            }
+            return Err(Raised::new("UndefinedFunctionError", message));
+        }
+        _ => message.push_str(
+            "\n\nIf you are using the dot syntax, such as map.field, make sure the \
+             left-hand side of the dot is a map",
+        ),
+    }
+    Err(Raised::new("KeyError", message))
+}
+
+/// `inspect/1` of the simple terms error messages here embed (`nil`,
+/// booleans, numbers, plain atoms and module names, printable ASCII strings,
+/// dates, empty collections, tuples of those). Other terms are written
+/// `#<kind>`: their `inspect/1` text is the `IN` rules' business, and the
+/// corpus does not pin messages that embed them.
+fn inspect_brief(t: &Term) -> String {
+    inspect_simple(t).unwrap_or_else(|| format!("#<{}>", t.kind_name()))
+}
+
+fn inspect_simple(t: &Term) -> Option<String> {
+    use crate::term::TemporalKind;
+    Some(match t {
+        Term::Int(i) => i.to_string(),
+        Term::Float(x) => crate::num::short_float(*x),
+        Term::Str(s)
+            if s.bytes()
+                .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+                && !s.contains("#{") =>
+        {
+            format!("\"{s}\"")
+        }
+        Term::List(v) if v.is_empty() => "[]".into(),
+        Term::Map(m) if m.is_empty() => "%{}".into(),
+        Term::Tuple(v) => {
+            let items: Option<Vec<String>> = v.iter().map(inspect_simple).collect();
+            format!("{{{}}}", items?.join(", "))
+        }
+        Term::Temporal(tm) if tm.kind == TemporalKind::Date => format!("~D[{}]", tm.iso),
+        _ => match t.as_atom()? {
+            a @ ("nil" | "true" | "false") => a.to_owned(),
+            a if a.strip_prefix("Elixir.").is_some_and(is_alias) => a[7..].to_owned(),
+            a if is_plain_atom(a) => format!(":{a}"),
+            _ => return None,
+        },
+    })
+}
+
+/// `Foo.Bar`: segments that start with an ASCII capital and go on with
+/// alphanumerics and `_`.
+fn is_alias(s: &str) -> bool {
+    s.split('.').all(|seg| {
+        let mut cs = seg.chars();
+        cs.next().is_some_and(|c| c.is_ascii_uppercase())
+            && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// An atom `inspect/1` writes as `:name`: ASCII identifier, optional `?`/`!`.
+fn is_plain_atom(s: &str) -> bool {
+    let body = s.strip_suffix(['?', '!']).unwrap_or(s);
+    let mut cs = body.chars();
+    cs.next()
+        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+        && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '@')
+}
