@@ -1,10 +1,11 @@
 //! `PtcRunner.SubAgent.Loop.TurnFeedback.execution_feedback/3`: the
 //! execution map a `lisp_eval` success payload is rendered from: the
 //! LLM-facing feedback text, the result preview, the memory previews and
-//! the truncation flags (`spec/protocol_from_step.md`, PP-100..119).
+//! the truncation flags (`spec/protocol_from_step.md`, PP-101..112).
 
 use crate::elixir_string;
 use crate::lisp_format::{string_chars, to_clojure};
+use crate::protocol::dot;
 use crate::term::{term_cmp, Int, Map, Term};
 use crate::untrusted_renderer::{wrap, PREAMBLE};
 use crate::Raised;
@@ -22,27 +23,25 @@ pub struct Agent<'a> {
     pub max_turns: i64,
 }
 
-/// The step fields the feedback is built from.
-pub struct Step<'a> {
-    /// `lisp_step.return`
-    pub ret: &'a Term,
-    /// `lisp_step.prints`
-    pub prints: &'a Term,
-    /// `lisp_step.memory`
-    pub memory: &'a Term,
-}
-
 /// `execution_feedback(agent, %{memory: prior_memory}, lisp_step)`: the map
 /// with atom keys `feedback`, `prints`, `result`, `memory` (`changed`,
 /// `stored_keys`, `truncated`), `result_truncated`, `visible_truncated`
-/// and `truncated`.
-pub fn execution_feedback(agent: &Agent, prior_memory: &Term, step: &Step) -> Result<Term, Raised> {
+/// and `truncated`. The step's fields are read with `step.field` (a
+/// `PtcRunner.Step` or any map with those atom keys), in v0.13.0's order.
+pub fn execution_feedback(
+    agent: &Agent,
+    prior_memory: &Term,
+    lisp_step: &Term,
+) -> Result<Term, Raised> {
     let max_chars = keyword_get(agent.format_options, "feedback_max_chars", 512)?;
     let preview_max = keyword_get(agent.format_options, "preview_max_chars", 250)?;
 
-    let (prints_output, prints_truncated) = format_prints(step.prints, &max_chars)?;
-    let (result_preview, result_truncated) = result_preview(step.ret, &preview_max)?;
-    let memory = memory_section(prior_memory, step.memory, &preview_max)?;
+    let step_prints = dot(lisp_step, "prints")?;
+    let (prints_output, prints_truncated) = format_prints(step_prints, &max_chars)?;
+    let (result_preview, result_truncated) =
+        result_preview(dot(lisp_step, "return")?, &preview_max)?;
+    let step_memory = dot(lisp_step, "memory")?;
+    let memory = memory_section(prior_memory, step_memory, &preview_max)?;
 
     // The feedback text keeps the historical suppression rules (PP-104):
     // the result preview only for multi-turn agents and turns without
@@ -52,7 +51,7 @@ pub fn execution_feedback(agent: &Agent, prior_memory: &Term, step: &Step) -> Re
         None if multi_turn => result_preview.as_deref(),
         _ => None,
     };
-    let memory_for_feedback = match step.memory {
+    let memory_for_feedback = match step_memory {
         Term::Map(_) if multi_turn => memory.hint.as_deref(),
         _ => None,
     };
@@ -78,7 +77,7 @@ pub fn execution_feedback(agent: &Agent, prior_memory: &Term, step: &Step) -> Re
     };
 
     let visible_truncated = prints_truncated || result_truncated;
-    let prints = match step.prints {
+    let prints = match step_prints {
         Term::Nil | Term::Bool(false) => Term::List(vec![]),
         other => other.clone(),
     };
@@ -91,7 +90,7 @@ pub fn execution_feedback(agent: &Agent, prior_memory: &Term, step: &Step) -> Re
             atom("memory"),
             Term::map(vec![
                 (atom("changed"), Term::Map(memory.changed)),
-                (atom("stored_keys"), stored_keys(step.memory)?),
+                (atom("stored_keys"), stored_keys(step_memory)?),
                 (atom("truncated"), Term::Bool(memory.truncated)),
             ]),
         ),
@@ -134,12 +133,8 @@ impl Limit {
 
 /// `Keyword.get(options, key, default)`.
 fn keyword_get(options: &Term, key: &str, default: i64) -> Result<Limit, Raised> {
-    if !matches!(options, Term::List(_)) {
-        return Err(Raised::function_clause("Keyword", "get", 3));
-    }
-    Ok(Limit(
-        options.kw_get(key).cloned().unwrap_or(Term::int(default)),
-    ))
+    let found = crate::protocol::keyword_get(options, key, "get/3")?;
+    Ok(Limit(found.cloned().unwrap_or(Term::int(default))))
 }
 
 /// Prints joined by line feeds and cut at `max_chars` (PP-102); `None`
@@ -211,12 +206,8 @@ fn memory_section(
     let prior = match prior {
         Term::Nil | Term::Bool(false) => &no_prior,
         Term::Map(m) => m,
-        other => {
-            return Err(Raised::new(
-                "BadMapError",
-                format!("expected a map, got: {}", other.kind_name()),
-            ))
-        }
+        // Elixir's message adds inspect/1 of the term; the corpus does not pin it.
+        _ => return Err(Raised::new("BadMapError", "expected a map")),
     };
     // Changed means `Map.get(prior, k) != v`: numbers compare by value,
     // and a missing key reads as nil.
