@@ -16,20 +16,26 @@
 #![warn(missing_docs)]
 
 pub mod diff;
+pub mod elixir_string;
 pub mod exposure;
 pub mod features;
 pub mod inspect;
 pub mod jason;
 pub mod key_normalizer;
+pub mod lisp_format;
 pub mod num;
 pub mod ops;
 pub mod protocol;
+pub mod protocol_from_step;
 pub mod protocol_validate;
 pub mod raised;
+pub mod signature;
 pub mod structs;
 pub mod tagged;
 pub mod term;
 pub mod tool;
+pub mod turn_feedback;
+pub mod untrusted_renderer;
 
 pub use raised::Raised;
 pub use term::{Int, Map, Term};

@@ -3,7 +3,10 @@
 //! compared. Adding an op is one row here plus its cases in `golden/`.
 
 use crate::term::Term;
-use crate::{exposure, inspect, key_normalizer, protocol, protocol_validate, tool, Raised};
+use crate::{
+    exposure, inspect, key_normalizer, protocol, protocol_from_step, protocol_validate, signature,
+    tool, Raised,
+};
 
 /// How an op's result is compared with the expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +76,14 @@ pub static OPS: &[Op] = &[
         call: |a| Ok(key_normalizer::normalize_keys(&a[0])),
     },
     Op {
+        name: "protocol.parse_signature",
+        elixir: "PtcRunner.PtcToolProtocol.parse_signature",
+        arity: &[1],
+        spec_prefix: "SG",
+        output: Output::Term,
+        call: |a| signature::parse_signature(&a[0]),
+    },
+    Op {
         name: "protocol.render_error",
         elixir: "PtcRunner.PtcToolProtocol.render_error",
         arity: &[2, 3],
@@ -87,6 +98,22 @@ pub static OPS: &[Op] = &[
         spec_prefix: "PP",
         output: Output::JsonString,
         call: |a| protocol::render_success(&a[0], a.get(1).unwrap_or(&Term::List(vec![]))),
+    },
+    Op {
+        name: "protocol.render_success_from_step",
+        elixir: "PtcRunner.PtcToolProtocol.render_success_from_step",
+        arity: &[1, 2],
+        spec_prefix: "PP",
+        output: Output::JsonString,
+        call: |a| match a {
+            [step] => protocol_from_step::render_success_from_step(step, &Term::List(vec![])),
+            [step, opts, ..] => protocol_from_step::render_success_from_step(step, opts),
+            [] => Err(Raised::function_clause(
+                "PtcRunner.PtcToolProtocol",
+                "render_success_from_step",
+                0,
+            )),
+        },
     },
     Op {
         name: "protocol.to_json_value",

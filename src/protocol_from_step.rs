@@ -1,0 +1,79 @@
+//! `PtcRunner.PtcToolProtocol.render_success_from_step/2`: the `lisp_eval`
+//! success payload built straight from an execution step
+//! (`spec/protocol_from_step.md`, PP-100 and up). It builds the execution
+//! map with [`turn_feedback::execution_feedback`] for a synthetic agent and
+//! renders it through [`protocol::render_success`], as v0.13.0 does.
+
+use crate::protocol::{self, keyword_get, truthy};
+use crate::term::Term;
+use crate::turn_feedback::{self, Agent};
+use crate::Raised;
+
+/// `render_success_from_step(lisp_step, opts)`: the JSON payload as a
+/// binary. `opts` is a keyword list (`include_memory`, default `false`;
+/// `prior_memory`, default `%{}`; `format_options`, default the agent
+/// defaults; `validated`); other keys are ignored.
+pub fn render_success_from_step(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
+    let include_memory =
+        keyword_get(opts, "include_memory", "get/3")?.unwrap_or(&Term::Bool(false));
+    let prior_memory = keyword_get(opts, "prior_memory", "get/3")?.unwrap_or(&Term::Nil);
+    let format_options = match keyword_get(opts, "format_options", "get/3")? {
+        None | Some(Term::Nil | Term::Bool(false)) => default_format_options(),
+        Some(given) => given.clone(),
+    };
+    let stateful = truthy(include_memory);
+    let agent = Agent {
+        format_options: &format_options,
+        max_turns: if stateful { 2 } else { 1 },
+    };
+    let execution = turn_feedback::execution_feedback(&agent, prior_memory, lisp_step)?;
+
+    let mut forwarded = vec![
+        kw("execution", execution),
+        kw("include_memory", include_memory.clone()),
+    ];
+    forwarded.extend(keyword_take_validated(opts)?);
+    protocol::render_success(lisp_step, &Term::List(forwarded))
+}
+
+/// `Definition.default_format_options/0`: the options a `nil`
+/// `format_options` stands for (PP-101).
+pub fn default_format_options() -> Term {
+    Term::List(vec![
+        kw("feedback_limit", Term::int(10)),
+        kw("feedback_max_chars", Term::int(512)),
+        kw("history_max_bytes", Term::int(512)),
+        kw("result_limit", Term::int(50)),
+        kw("result_max_chars", Term::int(500)),
+        kw("max_print_length", Term::int(2000)),
+    ])
+}
+
+/// `Keyword.take(opts, [:validated])`: every `{:validated, v}` entry, in
+/// order; an element that is not a 2-tuple raises `FunctionClauseError`.
+fn keyword_take_validated(opts: &Term) -> Result<Vec<Term>, Raised> {
+    let Term::List(items) = opts else {
+        return Err(Raised::function_clause("Keyword", "take", 2));
+    };
+    let mut taken = vec![];
+    for item in items {
+        match item {
+            Term::Tuple(t) if t.len() == 2 => {
+                if t[0].as_atom() == Some("validated") {
+                    taken.push(item.clone());
+                }
+            }
+            _ => {
+                return Err(Raised::new(
+                    "FunctionClauseError",
+                    "no function clause matching in anonymous fn/1 in Keyword.take/2",
+                ))
+            }
+        }
+    }
+    Ok(taken)
+}
+
+fn kw(key: &str, value: Term) -> Term {
+    Term::Tuple(vec![Term::atom(key), value])
+}

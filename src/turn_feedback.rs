@@ -1,0 +1,265 @@
+//! `PtcRunner.SubAgent.Loop.TurnFeedback.execution_feedback/3`: the
+//! execution map a `lisp_eval` success payload is rendered from: the
+//! LLM-facing feedback text, the result preview, the memory previews and
+//! the truncation flags (`spec/protocol_from_step.md`, PP-101..112).
+
+use crate::elixir_string;
+use crate::lisp_format::{string_chars, to_clojure};
+use crate::protocol::dot;
+use crate::term::{term_cmp, Int, Map, Term};
+use crate::untrusted_renderer::{wrap, PREAMBLE};
+use crate::Raised;
+use std::cmp::Ordering;
+
+/// Collections in previews show at most this many items.
+const PREVIEW_ITEMS: usize = 50;
+
+/// What `execution_feedback/3` reads of the agent: its `format_options`
+/// keyword list and its `max_turns`.
+pub struct Agent<'a> {
+    /// `agent.format_options`, a keyword list.
+    pub format_options: &'a Term,
+    /// `agent.max_turns`: 1 for one-shot rendering, 2 for stateful.
+    pub max_turns: i64,
+}
+
+/// `execution_feedback(agent, %{memory: prior_memory}, lisp_step)`: the map
+/// with atom keys `feedback`, `prints`, `result`, `memory` (`changed`,
+/// `stored_keys`, `truncated`), `result_truncated`, `visible_truncated`
+/// and `truncated`. The step's fields are read with `step.field` (a
+/// `PtcRunner.Step` or any map with those atom keys), in v0.13.0's order.
+pub fn execution_feedback(
+    agent: &Agent,
+    prior_memory: &Term,
+    lisp_step: &Term,
+) -> Result<Term, Raised> {
+    let max_chars = keyword_get(agent.format_options, "feedback_max_chars", 512)?;
+    let preview_max = keyword_get(agent.format_options, "preview_max_chars", 250)?;
+
+    let step_prints = dot(lisp_step, "prints")?;
+    let (prints_output, prints_truncated) = format_prints(step_prints, &max_chars)?;
+    let (result_preview, result_truncated) =
+        result_preview(dot(lisp_step, "return")?, &preview_max)?;
+    let step_memory = dot(lisp_step, "memory")?;
+    let memory = memory_section(prior_memory, step_memory, &preview_max)?;
+
+    // The feedback text keeps the historical suppression rules (PP-104):
+    // the result preview only for multi-turn agents and turns without
+    // prints, the memory hint only for multi-turn agents.
+    let multi_turn = agent.max_turns > 1;
+    let result_for_feedback = match prints_output {
+        None if multi_turn => result_preview.as_deref(),
+        _ => None,
+    };
+    let memory_for_feedback = match step_memory {
+        Term::Map(_) if multi_turn => memory.hint.as_deref(),
+        _ => None,
+    };
+    let prints_with_hint = prints_output.map(|p| {
+        if prints_truncated {
+            format!("{p}\n... (truncated at {max_chars} chars; print specific fields instead)")
+        } else {
+            p
+        }
+    });
+    let parts: Vec<String> = [
+        wrap(result_for_feedback, "result"),
+        wrap(prints_with_hint.as_deref(), "println"),
+        wrap(memory_for_feedback, "memory"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let feedback = if parts.is_empty() {
+        String::new()
+    } else {
+        format!("{PREAMBLE}\n\n{}", parts.join("\n\n"))
+    };
+
+    let visible_truncated = prints_truncated || result_truncated;
+    let prints = match step_prints {
+        Term::Nil | Term::Bool(false) => Term::List(vec![]),
+        other => other.clone(),
+    };
+    let atom = Term::atom;
+    Ok(Term::map(vec![
+        (atom("feedback"), Term::Str(feedback)),
+        (atom("prints"), prints),
+        (atom("result"), result_preview.map_or(Term::Nil, Term::Str)),
+        (
+            atom("memory"),
+            Term::map(vec![
+                (atom("changed"), Term::Map(memory.changed)),
+                (atom("stored_keys"), stored_keys(step_memory)?),
+                (atom("truncated"), Term::Bool(memory.truncated)),
+            ]),
+        ),
+        (atom("result_truncated"), Term::Bool(result_truncated)),
+        (atom("visible_truncated"), Term::Bool(visible_truncated)),
+        (
+            atom("truncated"),
+            Term::Bool(visible_truncated || memory.truncated),
+        ),
+    ]))
+}
+
+/// A character limit as the options give it: any term. Elixir compares it
+/// with a length by term order (so a non-number never truncates) and
+/// slices with it (so only a non-negative integer can) (PP-105).
+struct Limit(Term);
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match string_chars(&self.0) {
+            Ok(s) => f.write_str(&s),
+            Err(_) => Err(std::fmt::Error),
+        }
+    }
+}
+
+impl Limit {
+    /// `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}`.
+    fn cut<'s>(&self, s: &'s str) -> Result<Option<&'s str>, Raised> {
+        let len = Term::Int(Int::Small(elixir_string::length(s) as i64));
+        if term_cmp(&len, &self.0) != Ordering::Greater {
+            return Ok(None);
+        }
+        match &self.0 {
+            Term::Int(Int::Small(n)) if *n >= 0 => Ok(Some(elixir_string::take(s, *n as usize))),
+            _ => Err(Raised::function_clause("String", "slice", 3)),
+        }
+    }
+}
+
+/// `Keyword.get(options, key, default)`.
+fn keyword_get(options: &Term, key: &str, default: i64) -> Result<Limit, Raised> {
+    let found = crate::protocol::keyword_get(options, key, "get/3")?;
+    Ok(Limit(found.cloned().unwrap_or(Term::int(default))))
+}
+
+/// Prints joined by line feeds and cut at `max_chars` (PP-102); `None`
+/// unless `prints` is a non-empty list.
+fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<String>, bool), Raised> {
+    let items = match prints {
+        Term::List(items) if !items.is_empty() => items,
+        _ => return Ok((None, false)),
+    };
+    let joined = items
+        .iter()
+        .map(string_chars)
+        .collect::<Result<Vec<_>, _>>()?
+        .join("\n");
+    Ok(match max_chars.cut(&joined)? {
+        Some(cut) => (Some(cut.to_owned()), true),
+        None => (Some(joined), false),
+    })
+}
+
+/// `user=> <preview>` of the return value, unless it is `nil` or a var
+/// struct (PP-103).
+fn result_preview(ret: &Term, preview_max: &Limit) -> Result<(Option<String>, bool), Raised> {
+    let is_var = matches!(ret, Term::Struct(s) if s.module.ends_with("Var"));
+    if *ret == Term::Nil || is_var {
+        return Ok((None, false));
+    }
+    let (text, cut) = truncate_value(ret, preview_max)?;
+    Ok((Some(format!("user=> {text}")), cut))
+}
+
+/// A value's Clojure-style preview, cut at `max_len` (PP-106).
+fn truncate_value(value: &Term, max_len: &Limit) -> Result<(String, bool), Raised> {
+    let (text, format_cut) = to_clojure(value, Some(PREVIEW_ITEMS))?;
+    Ok(match max_len.cut(&text)? {
+        Some(cut) => (
+            format!("{cut} ... (truncated at {max_len} chars; use println on specific fields)"),
+            true,
+        ),
+        None => (text, format_cut),
+    })
+}
+
+struct MemorySection {
+    hint: Option<String>,
+    changed: Map,
+    truncated: bool,
+}
+
+/// The memory hint text, the `changed` previews and whether one was cut
+/// (PP-107..109).
+fn memory_section(
+    prior: &Term,
+    memory: &Term,
+    preview_max: &Limit,
+) -> Result<MemorySection, Raised> {
+    let empty = MemorySection {
+        hint: None,
+        changed: Map::new(),
+        truncated: false,
+    };
+    let Term::Map(current) = memory else {
+        return Ok(empty);
+    };
+    if current.is_empty() {
+        return Ok(empty);
+    }
+    let no_prior = Map::new();
+    let prior = match prior {
+        Term::Nil | Term::Bool(false) => &no_prior,
+        Term::Map(m) => m,
+        // Elixir's message adds inspect/1 of the term; the corpus does not pin it.
+        _ => return Err(Raised::new("BadMapError", "expected a map")),
+    };
+    // Changed means `Map.get(prior, k) != v`: numbers compare by value,
+    // and a missing key reads as nil.
+    let mut changed: Vec<(String, &Term)> = vec![];
+    for (k, v) in current.iter() {
+        if term_cmp(prior.get(k).unwrap_or(&Term::Nil), v) != Ordering::Equal {
+            changed.push((string_chars(k)?, v));
+        }
+    }
+    if changed.is_empty() {
+        let names = sorted_names(current)?.join(", ");
+        return Ok(MemorySection {
+            hint: Some(format!("Stored: {names}")),
+            ..empty
+        });
+    }
+    changed.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut lines = vec![];
+    let mut previews = vec![];
+    let mut truncated = false;
+    for (name, value) in changed {
+        let (text, cut) = truncate_value(value, preview_max)?;
+        truncated |= cut;
+        lines.push(format!(";; {name} = {text}"));
+        previews.push((Term::Str(name), Term::Str(text)));
+    }
+    let mut hint = lines.join("\n");
+    if truncated {
+        hint.push_str(&format!(
+            "\n;; (truncated at {preview_max} chars; use println on specific fields)"
+        ));
+    }
+    Ok(MemorySection {
+        hint: Some(hint),
+        changed: Map::from_pairs(previews),
+        truncated,
+    })
+}
+
+/// Every memory name as a string, sorted (PP-110).
+fn stored_keys(memory: &Term) -> Result<Term, Raised> {
+    Ok(match memory {
+        Term::Map(m) => Term::List(sorted_names(m)?.into_iter().map(Term::Str).collect()),
+        _ => Term::List(vec![]),
+    })
+}
+
+fn sorted_names(m: &Map) -> Result<Vec<String>, Raised> {
+    let mut names = m
+        .iter()
+        .map(|(k, _)| string_chars(k))
+        .collect::<Result<Vec<_>, _>>()?;
+    names.sort();
+    Ok(names)
+}
