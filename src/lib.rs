@@ -15,10 +15,13 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod chars;
 pub mod diff;
 pub mod features;
 pub mod jason;
 pub mod key_normalizer;
+pub mod lisp_formatter;
+pub mod native_preview;
 pub mod num;
 pub mod ops;
 pub mod raised;
