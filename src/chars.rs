@@ -89,21 +89,3 @@ fn undefined(t: &Term) -> Raised {
         ),
     )
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::term::Temporal;
-
-    #[test]
-    fn offset_datetimes_repeat_the_offset_as_zone() {
-        let t = Term::Temporal(Temporal {
-            kind: TemporalKind::DateTime,
-            iso: "2026-05-03T09:14:00.123+02:00".into(),
-        });
-        assert_eq!(
-            to_string(&t).unwrap(),
-            b"2026-05-03 09:14:00.123+02:00 +02:00 +02:00".to_vec()
-        );
-    }
-}

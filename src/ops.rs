@@ -3,7 +3,7 @@
 //! compared. Adding an op is one row here plus its cases in `golden/`.
 
 use crate::term::Term;
-use crate::{key_normalizer, Raised};
+use crate::{key_normalizer, lisp_formatter, native_preview, Raised};
 
 /// How an op's result is compared with the expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +55,30 @@ pub static OPS: &[Op] = &[
         spec_prefix: "KN",
         output: Output::Term,
         call: |a| Ok(key_normalizer::normalize_keys(&a[0])),
+    },
+    Op {
+        name: "lisp_formatter.format",
+        elixir: "PtcRunner.Lisp.Formatter.format",
+        arity: &[1],
+        spec_prefix: "LF",
+        output: Output::Term,
+        call: |a| lisp_formatter::format(&a[0]),
+    },
+    Op {
+        name: "native_preview.build",
+        elixir: "PtcRunner.SubAgent.Loop.NativePreview.build",
+        arity: &[3],
+        spec_prefix: "NP",
+        output: Output::Term,
+        call: |a| native_preview::build(&a[0], &a[1], &a[2]),
+    },
+    Op {
+        name: "native_preview.cache_hint",
+        elixir: "PtcRunner.SubAgent.Loop.NativePreview.cache_hint",
+        arity: &[2],
+        spec_prefix: "NP",
+        output: Output::Term,
+        call: |a| native_preview::cache_hint(&a[0], &a[1]),
     },
 ];
 
