@@ -74,10 +74,8 @@ fn key(k: &Term, out: &mut String) -> Result<(), Raised> {
         Term::Bytes(b) => string(b, out),
         _ => match k.as_atom() {
             Some(a) => string(a.as_bytes(), out),
-            None => match to_string(k) {
-                Some(s) => string(s.as_bytes(), out),
-                None => Err(undefined("String.Chars", k)),
-            },
+            // Jason's key rule: String.Chars.to_string/1, whose errors raise through.
+            None => string(&crate::chars::to_string(k)?, out),
         },
     }
 }
