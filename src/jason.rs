@@ -9,7 +9,7 @@
 //! `"`, `\` and control characters are escaped (`\b \t \n \f \r`, the rest
 //! `\u00XX` with upper-case hex).
 
-use crate::term::{Int, Term};
+use crate::term::Term;
 use crate::Raised;
 use std::fmt::Write as _;
 
@@ -74,92 +74,9 @@ fn key(k: &Term, out: &mut String) -> Result<(), Raised> {
         Term::Bytes(b) => string(b, out),
         _ => match k.as_atom() {
             Some(a) => string(a.as_bytes(), out),
-            None => string(to_string(k)?.as_bytes(), out),
+            // Jason's key rule: String.Chars.to_string/1, whose errors raise through.
+            None => string(&crate::chars::to_string(k)?, out),
         },
-    }
-}
-
-/// `String.Chars.to_string/1` on a map key that is not a binary or an atom:
-/// integers and floats their text, calendar structs their `to_string/1`
-/// text, lists as chardata (code points and binaries). Other terms raise as
-/// Elixir does: `Protocol.UndefinedError` for terms without the protocol,
-/// `UnicodeConversionError` / `ArgumentError` for lists that are not
-/// chardata. (Structs that implement `String.Chars`, such as `URI`, are not
-/// modelled.)
-pub fn to_string(t: &Term) -> Result<String, Raised> {
-    match t {
-        Term::Int(i) => Ok(i.to_string()),
-        Term::Float(x) => Ok(crate::num::short_float(*x)),
-        Term::Str(s) => Ok(s.clone()),
-        Term::Temporal(tm) => Ok(temporal_to_string(tm)),
-        Term::List(_) => {
-            let mut s = String::new();
-            chardata(t, &mut s)?;
-            Ok(s)
-        }
-        _ => match t.as_atom() {
-            Some(a) => Ok(a.to_owned()),
-            None => Err(undefined("String.Chars", t)),
-        },
-    }
-}
-
-/// `to_string/1` of a calendar struct: ISO 8601 for `Date` and `Time`, a
-/// space instead of `T` for `NaiveDateTime`, and for `DateTime` also the zone
-/// abbreviation and zone name after a fixed offset (in this kit's term model
-/// both are the offset text, `spec/terms.md` TJ-6).
-fn temporal_to_string(t: &crate::term::Temporal) -> String {
-    use crate::term::TemporalKind;
-    match t.kind {
-        TemporalKind::Date | TemporalKind::Time => t.iso.clone(),
-        TemporalKind::NaiveDateTime => t.iso.replacen('T', " ", 1),
-        TemporalKind::DateTime => {
-            let spaced = t.iso.replacen('T', " ", 1);
-            if spaced.ends_with('Z') {
-                spaced
-            } else {
-                let zone = &t.iso[t.iso.len().saturating_sub(6)..];
-                format!("{spaced} {zone} {zone}")
-            }
-        }
-    }
-}
-
-/// Appends a chardata list as `List.to_string/1` converts it.
-fn chardata(t: &Term, out: &mut String) -> Result<(), Raised> {
-    match t {
-        Term::List(items) => items.iter().try_for_each(|i| chardata(i, out)),
-        Term::Str(s) => {
-            out.push_str(s);
-            Ok(())
-        }
-        Term::Int(i) => {
-            let c = match i {
-                Int::Small(n) => u32::try_from(*n).ok().and_then(char::from_u32),
-                Int::Big(_) => None,
-            };
-            match c {
-                Some(c) => {
-                    out.push(c);
-                    Ok(())
-                }
-                None => Err(Raised::new(
-                    "UnicodeConversionError",
-                    format!("invalid code point {i}"),
-                )),
-            }
-        }
-        Term::Bytes(b) => {
-            // `Term::Bytes` is never valid UTF-8, so there is an invalid byte.
-            let bad = std::str::from_utf8(b).err().map_or(0, |e| e.valid_up_to());
-            Err(Raised::new(
-                "UnicodeConversionError",
-                format!("invalid encoding starting at {}", inspect_bytes(&b[bad..])),
-            ))
-        }
-        _ => Err(Raised::argument(
-            "cannot convert the given list to a string",
-        )),
     }
 }
 

@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod chars;
 pub mod diff;
 pub mod elixir_string;
 pub mod exposure;
@@ -23,6 +24,8 @@ pub mod inspect;
 pub mod jason;
 pub mod key_normalizer;
 pub mod lisp_format;
+pub mod lisp_formatter;
+pub mod native_preview;
 pub mod num;
 pub mod ops;
 pub mod protocol;

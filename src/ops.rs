@@ -4,8 +4,8 @@
 
 use crate::term::Term;
 use crate::{
-    exposure, inspect, key_normalizer, protocol, protocol_from_step, protocol_validate, signature,
-    tool, Raised,
+    exposure, inspect, key_normalizer, lisp_formatter, native_preview, protocol,
+    protocol_from_step, protocol_validate, signature, tool, Raised,
 };
 
 /// How an op's result is compared with the expectation.
@@ -74,6 +74,30 @@ pub static OPS: &[Op] = &[
         spec_prefix: "KN",
         output: Output::Term,
         call: |a| Ok(key_normalizer::normalize_keys(&a[0])),
+    },
+    Op {
+        name: "lisp_formatter.format",
+        elixir: "PtcRunner.Lisp.Formatter.format",
+        arity: &[1],
+        spec_prefix: "LF",
+        output: Output::Term,
+        call: |a| lisp_formatter::format(&a[0]),
+    },
+    Op {
+        name: "native_preview.build",
+        elixir: "PtcRunner.SubAgent.Loop.NativePreview.build",
+        arity: &[3],
+        spec_prefix: "NP",
+        output: Output::Term,
+        call: |a| native_preview::build(&a[0], &a[1], &a[2]),
+    },
+    Op {
+        name: "native_preview.cache_hint",
+        elixir: "PtcRunner.SubAgent.Loop.NativePreview.cache_hint",
+        arity: &[2],
+        spec_prefix: "NP",
+        output: Output::Term,
+        call: |a| native_preview::cache_hint(&a[0], &a[1]),
     },
     Op {
         name: "protocol.parse_signature",

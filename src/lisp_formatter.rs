@@ -1,0 +1,200 @@
+//! `PtcRunner.Lisp.Formatter`: renders a PTC-Lisp AST as source text
+//! (`spec/lisp_formatter.md`, `LF-`). The native preview's `cache_hint`
+//! uses it for the argument fragment of its `(tool/...)` example.
+
+use crate::term::{Map, Term};
+use crate::{chars, Raised};
+use num_bigint::BigInt;
+use num_traits::FromPrimitive;
+
+const MODULE: &str = "PtcRunner.Lisp.Formatter";
+
+/// `format/1`: the source text of an AST node, as a binary.
+///
+/// Raises `FunctionClauseError` for a term that is no AST node, and passes
+/// on what the pieces raise (`String.Chars` for names, `Enumerable` for
+/// element lists, `ArgumentError` for a float too long to print).
+pub fn format(ast: &Term) -> Result<Term, Raised> {
+    let mut out = Vec::new();
+    node(ast, &mut out)?;
+    Ok(Term::binary(out))
+}
+
+/// Appends the text of one AST node (the clauses of `format/1`).
+fn node(ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
+    match ast {
+        Term::Nil => out.extend_from_slice(b"nil"),
+        Term::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        Term::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+        Term::Float(x) => out.extend_from_slice(float_compact_10(*x)?.as_bytes()),
+        Term::Atom(a) => match a.as_str() {
+            "infinity" => out.extend_from_slice(b"##Inf"),
+            "negative_infinity" => out.extend_from_slice(b"##-Inf"),
+            "nan" => out.extend_from_slice(b"##NaN"),
+            _ => return Err(no_clause()),
+        },
+        Term::Tuple(items) => tagged_node(items, out)?,
+        _ => return Err(no_clause()),
+    }
+    Ok(())
+}
+
+/// The tuple nodes: `{:string, s}`, `{:keyword, k}`, `{:vector, elems}`, ...
+fn tagged_node(items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
+    let (tag, arg) = match items {
+        [Term::Atom(tag), arg] => (tag.as_str(), arg),
+        [Term::Atom(tag), ns, key] if tag == "ns_symbol" => {
+            out.extend(chars::to_string(ns)?);
+            out.push(b'/');
+            out.extend(chars::to_string(key)?);
+            return Ok(());
+        }
+        _ => return Err(no_clause()),
+    };
+    let (open, close): (&[u8], &[u8]) = match tag {
+        "string" => (b"\"", b"\""),
+        "regex_literal" => (b"#\"", b"\""),
+        "keyword" => (b":", b""),
+        "symbol" => (b"", b""),
+        "quoted_symbol" => (b"'", b""),
+        "var" => (b"#'", b""),
+        "turn_history" => (b"*", b""),
+        "vector" => (b"[", b"]"),
+        "map" => (b"{", b"}"),
+        "set" => (b"#{", b"}"),
+        "list" => (b"(", b")"),
+        "short_fn" => (b"#(", b")"),
+        _ => return Err(no_clause()),
+    };
+    // Each piece is computed before anything is written, as interpolation does.
+    let body = match tag {
+        "string" | "regex_literal" => escape_string(arg)?,
+        "keyword" | "symbol" | "quoted_symbol" | "var" | "turn_history" => chars::to_string(arg)?,
+        "map" => format_pairs(arg)?,
+        _ => format_list(arg)?,
+    };
+    out.extend_from_slice(open);
+    out.extend(body);
+    out.extend_from_slice(close);
+    Ok(())
+}
+
+/// Elements joined by one space (`Enum.map_join(elems, " ", &format/1)`).
+fn format_list(elems: &Term) -> Result<Vec<u8>, Raised> {
+    let mut out = Vec::new();
+    for (i, e) in enumerate(elems)?.iter().enumerate() {
+        if i > 0 {
+            out.push(b' ');
+        }
+        node(e, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// `k v` pairs joined by one space; every element must be a 2-tuple.
+fn format_pairs(pairs: &Term) -> Result<Vec<u8>, Raised> {
+    let mut out = Vec::new();
+    for (i, p) in enumerate(pairs)?.iter().enumerate() {
+        let [k, v] = match p {
+            Term::Tuple(kv) if kv.len() == 2 => [&kv[0], &kv[1]],
+            _ => {
+                return Err(Raised::new(
+                    "FunctionClauseError",
+                    format!(
+                        "no function clause matching in anonymous fn/1 in {MODULE}.format_pairs/1"
+                    ),
+                ))
+            }
+        };
+        if i > 0 {
+            out.push(b' ');
+        }
+        node(k, &mut out)?;
+        out.push(b' ');
+        node(v, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// What `Enum` iterates: a list's elements, a map's `{k, v}` pairs in map
+/// order; anything else raises `Protocol.UndefinedError` (`Enumerable`).
+fn enumerate(t: &Term) -> Result<Vec<Term>, Raised> {
+    match t {
+        Term::List(items) => Ok(items.clone()),
+        Term::Map(m) => Ok(pairs_of(m)),
+        other => Err(Raised::new(
+            "Protocol.UndefinedError",
+            format!(
+                "protocol Enumerable not implemented for type {}",
+                other.kind_name()
+            ),
+        )),
+    }
+}
+
+fn pairs_of(m: &Map) -> Vec<Term> {
+    m.iter()
+        .map(|(k, v)| Term::Tuple(vec![k.clone(), v.clone()]))
+        .collect()
+}
+
+/// The string escapes: `\` `"` newline tab carriage-return, nothing else.
+/// A non-binary raises `FunctionClauseError` from `String.replace/4`.
+fn escape_string(s: &Term) -> Result<Vec<u8>, Raised> {
+    let bytes = s
+        .as_binary()
+        .ok_or_else(|| Raised::function_clause("String", "replace", 4))?;
+    let mut out = Vec::with_capacity(bytes.len());
+    for &b in bytes {
+        match b {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            _ => out.push(b),
+        }
+    }
+    Ok(out)
+}
+
+/// `:erlang.float_to_binary(x, [:compact, decimals: 10])` on OTP 25.
+///
+/// Up to 2^53 in magnitude: the integer part, then the fraction scaled by
+/// 10^10 in double arithmetic and rounded half away from zero (a carry goes
+/// into the integer part), trailing zeros dropped but one kept; the sign
+/// follows the sign bit, so `-0.0` and tiny negatives print `-0.0`. Beyond
+/// 2^53 the float is an integer and prints exactly, with `.0`, unless the
+/// C `"%.10f"` text would not fit OTP's 256-byte buffer: then `ArgumentError`.
+pub fn float_compact_10(x: f64) -> Result<String, Raised> {
+    const SCALE: f64 = 1e10;
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    let af = x.abs();
+    if af > 9_007_199_254_740_992.0 {
+        let digits = BigInt::from_f64(af)
+            .map(|b| b.to_string())
+            .unwrap_or_default();
+        // "%.10f" writes the digits, a point and ten zeros.
+        if sign.len() + digits.len() + 11 >= 256 {
+            return Err(Raised::argument(
+                "errors were found at the given arguments:\n\n  * 2nd argument: invalid option in list\n",
+            ));
+        }
+        return Ok(format!("{sign}{digits}.0"));
+    }
+    let int_f = af.floor();
+    let frac_f = ((af - int_f) * SCALE).round();
+    let (int_part, frac_part) = if frac_f >= SCALE {
+        (int_f as u64 + 1, 0)
+    } else {
+        (int_f as u64, frac_f as u64)
+    };
+    let frac = format!("{frac_part:010}");
+    let kept = frac.trim_end_matches('0');
+    let kept = if kept.is_empty() { "0" } else { kept };
+    Ok(format!("{sign}{int_part}.{kept}"))
+}
+
+fn no_clause() -> Raised {
+    Raised::function_clause(MODULE, "format", 1)
+}

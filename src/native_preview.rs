@@ -1,0 +1,439 @@
+//! `PtcRunner.SubAgent.Loop.NativePreview`: the preview a combined-mode
+//! agent shows the LLM instead of a cached native tool result, and its
+//! `cache_hint` sentence (`spec/native_preview.md`, `NP-`). Includes
+//! `PtcRunner.Temporal.walk/1`, which the rows preview applies.
+
+use crate::key_normalizer::canonical_cache_key;
+use crate::term::{FunSpec, Map, Term};
+use crate::{chars, jason, lisp_formatter, Raised};
+
+const MODULE: &str = "PtcRunner.SubAgent.Loop.NativePreview";
+const MAX_PROPERTIES: usize = 20;
+const DEFAULT_ROW_LIMIT: i64 = 20;
+
+/// `cache_hint/2`: "Call lisp_eval and then call (tool/NAME ARGS) to process
+/// the full cached result.", ARGS being the canonical args rendered as a
+/// PTC-Lisp map with keys sorted by their string form.
+pub fn cache_hint(tool_name: &Term, args: &Term) -> Result<Term, Raised> {
+    let name = match tool_name.as_binary() {
+        Some(name) if args.is_map() => name,
+        _ => return Err(Raised::function_clause(MODULE, "cache_hint", 2)),
+    };
+    let canonical = match canonical_cache_key(tool_name, args)? {
+        Term::Tuple(mut kv) if kv.len() == 2 => kv.swap_remove(1),
+        _ => Term::Nil,
+    };
+    let fragment = lisp_formatter::format(&to_ast(&canonical)?)?;
+    let mut out = b"Call lisp_eval and then call (tool/".to_vec();
+    out.extend_from_slice(name);
+    out.push(b' ');
+    out.extend_from_slice(fragment.as_binary().unwrap_or_default());
+    out.extend_from_slice(b") to process the full cached result.");
+    Ok(Term::binary(out))
+}
+
+/// `build/3`: `{:ok, preview}`, or `{:fallback, preview}` when a custom
+/// preview function failed and the metadata preview stands in. Every
+/// preview carries `status`, `full_result_cached` and `cache_hint`.
+pub fn build(tool: &Term, full_result: &Term, args: &Term) -> Result<Term, Raised> {
+    let tool = match tool {
+        Term::Struct(s) if s.module == "PtcRunner.Tool" && args.is_map() => s,
+        _ => return Err(Raised::function_clause(MODULE, "build", 3)),
+    };
+    let name = tool.field("name").cloned().unwrap_or(Term::Nil);
+    let cache_fields = [
+        ("status", Term::str("ok")),
+        ("full_result_cached", Term::Bool(true)),
+        ("cache_hint", cache_hint(&name, args)?),
+    ];
+    let merged = |mut preview: Map| {
+        for (k, v) in &cache_fields {
+            preview.insert(Term::str(*k), v.clone());
+        }
+        preview
+    };
+    let native_result = tool.field("native_result").cloned().unwrap_or(Term::Nil);
+    let (status, preview) = match preview_kind(&native_result)? {
+        Kind::Metadata => ("ok", merged(metadata_preview(full_result)?)),
+        Kind::Rows(limit) => ("ok", merged(rows_preview(full_result, &limit)?)),
+        Kind::Custom(fun) => match custom_preview(&fun)? {
+            Some(own) if encodable(&merged(own.clone()))? => ("ok", merged(own)),
+            _ => ("fallback", merged(metadata_preview(full_result)?)),
+        },
+    };
+    Ok(Term::Tuple(vec![Term::atom(status), Term::Map(preview)]))
+}
+
+enum Kind {
+    Metadata,
+    Rows(Term),
+    Custom(FunSpec),
+}
+
+/// The preview kind from `native_result`: `nil`, or a keyword list whose
+/// `:preview` is `:metadata`, `:rows` or a 1-ary function; any other
+/// `:preview` value means metadata. A non-list raises.
+fn preview_kind(native_result: &Term) -> Result<Kind, Raised> {
+    let opts = match native_result {
+        Term::Nil => return Ok(Kind::Metadata),
+        Term::List(opts) => opts,
+        _ => return Err(Raised::function_clause(MODULE, "preview_kind", 1)),
+    };
+    let preview = keyword_get(opts, "preview")?.unwrap_or(Term::atom("metadata"));
+    Ok(match preview {
+        Term::Atom(a) if a == "rows" => {
+            Kind::Rows(keyword_get(opts, "limit")?.unwrap_or(Term::int(DEFAULT_ROW_LIMIT)))
+        }
+        Term::Fun(f) if f.arity() == Some(1) => Kind::Custom(*f),
+        _ => Kind::Metadata,
+    })
+}
+
+/// `Keyword.get/2`: the first tuple whose first element is the atom `key`
+/// (`:lists.keyfind/3`); one that is not a pair raises `CaseClauseError`.
+fn keyword_get(opts: &[Term], key: &str) -> Result<Option<Term>, Raised> {
+    for item in opts {
+        if let Term::Tuple(t) = item {
+            if t.first().and_then(Term::as_atom) == Some(key) {
+                return match t.as_slice() {
+                    [_, v] => Ok(Some(v.clone())),
+                    _ => Err(Raised::new("CaseClauseError", "no case clause matching")),
+                };
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Runs a custom preview function (its argument, the full result, plays no
+/// part in a behaviour spec): `Some(map)` with atom keys stringified when it
+/// returned a map, `None` when it raised or returned a non-map. A struct
+/// return value raises `FunctionClauseError` (`stringify_keys/1`).
+fn custom_preview(fun: &FunSpec) -> Result<Option<Map>, Raised> {
+    let value = match fun {
+        FunSpec::Returns { returns, .. } => returns.clone(),
+        // A raise is rescued; a named capture cannot be run by the reference
+        // and is treated as one that raised.
+        FunSpec::Raises { .. } | FunSpec::Named(_) => return Ok(None),
+    };
+    match value {
+        Term::Map(m) => Ok(Some(stringify_keys(m))),
+        Term::Struct(_) | Term::Temporal(_) => {
+            Err(Raised::function_clause(MODULE, "stringify_keys", 1))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Whether `Jason.encode/1` succeeds. Jason turns its own refusals
+/// (`Jason.Encoder` not implemented, invalid UTF-8) into `{:error, _}`; a
+/// map key that `String.Chars` refuses raises through.
+fn encodable(preview: &Map) -> Result<bool, Raised> {
+    match jason::encode(&Term::Map(preview.clone())) {
+        Ok(_) => Ok(true),
+        Err(e) if e.class == "Jason.EncodeError" || e.message.contains("Jason.Encoder") => {
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Atom keys become their names (`nil` → `"nil"`); a later key that
+/// stringifies alike replaces an earlier one, in map order.
+fn stringify_keys(m: Map) -> Map {
+    Map::from_pairs(
+        m.into_pairs()
+            .into_iter()
+            .map(|(k, v)| match k.as_atom() {
+                Some(name) => (Term::str(name), v),
+                None => (k, v),
+            })
+            .collect(),
+    )
+}
+
+/// The metadata preview: a schema, sample keys and a count.
+fn metadata_preview(result: &Term) -> Result<Map, Raised> {
+    match result {
+        Term::List(items) => match items.first() {
+            None => Ok(obj(vec![
+                ("result_count", Term::int(0)),
+                (
+                    "schema",
+                    obj_t(vec![("type", s("array")), ("items", obj_t(vec![]))]),
+                ),
+            ])),
+            Some(Term::Map(_)) => list_of_maps_preview(items),
+            Some(_) => Ok(obj(vec![
+                ("result_count", count(items)),
+                ("schema", array_of(scalar_type(items))),
+            ])),
+        },
+        Term::Map(m) if m.is_empty() => Ok(obj(vec![
+            ("schema", obj_t(vec![("type", s("object"))])),
+            ("sample_keys", Term::List(vec![])),
+        ])),
+        Term::Map(m) => {
+            let (schema, properties) = object_schema(m)?;
+            Ok(obj(vec![
+                ("schema", Term::Map(schema)),
+                ("sample_keys", properties),
+            ]))
+        }
+        other => Ok(obj(vec![(
+            "schema",
+            obj_t(vec![("type", s(json_type_for(other)))]),
+        )])),
+    }
+}
+
+fn list_of_maps_preview(items: &[Term]) -> Result<Map, Raised> {
+    let first = match items.first() {
+        Some(Term::Map(first)) if consistent_keys(items)? => first,
+        _ => {
+            return Ok(obj(vec![
+                ("result_count", count(items)),
+                ("schema", array_of_objects()),
+            ]))
+        }
+    };
+    let (item_schema, properties) = object_schema(first)?;
+    Ok(obj(vec![
+        ("result_count", count(items)),
+        (
+            "schema",
+            obj_t(vec![
+                ("type", s("array")),
+                ("items", Term::Map(item_schema)),
+            ]),
+        ),
+        ("sample_keys", properties),
+    ]))
+}
+
+/// `{"type": "object", "properties": ...}` over the first 20 sorted
+/// stringified keys (plus `"truncated": true` past 20), and those keys.
+fn object_schema(m: &Map) -> Result<(Map, Term), Raised> {
+    let keys = sorted_keys(m)?;
+    let truncated = keys.len() > MAX_PROPERTIES;
+    let properties: Vec<Vec<u8>> = keys.into_iter().take(MAX_PROPERTIES).collect();
+    let props = Map::from_pairs(
+        properties
+            .iter()
+            .map(|k| (Term::binary(k.clone()), s(json_type_for(&value_for(m, k)))))
+            .collect(),
+    );
+    let mut schema = obj(vec![
+        ("type", s("object")),
+        ("properties", Term::Map(props)),
+    ]);
+    if truncated {
+        schema.insert(s("truncated"), Term::Bool(true));
+    }
+    let keys = properties.into_iter().map(Term::binary).collect();
+    Ok((schema, Term::List(keys)))
+}
+
+/// The value a property reports: `Map.get(m, k) || fetch_by_atom(m, k)`, so
+/// a `nil` or `false` under the string key defers to the atom key.
+fn value_for(m: &Map, key: &[u8]) -> Term {
+    match m.get(&Term::binary(key.to_vec())) {
+        Some(v) if !matches!(v, Term::Nil | Term::Bool(false)) => v.clone(),
+        _ => std::str::from_utf8(key)
+            .ok()
+            .and_then(|name| m.get(&Term::atom(name)))
+            .cloned()
+            .unwrap_or(Term::Nil),
+    }
+}
+
+/// The map's keys through `to_string/1`, sorted bytewise (duplicates kept).
+fn sorted_keys(m: &Map) -> Result<Vec<Vec<u8>>, Raised> {
+    let mut keys = m
+        .iter()
+        .map(|(k, _)| chars::to_string(k))
+        .collect::<Result<Vec<_>, _>>()?;
+    keys.sort();
+    Ok(keys)
+}
+
+/// Whether the first item's stringified key set equals that of each of the
+/// next four items, all of them plain maps. A one-item list is consistent.
+fn consistent_keys(items: &[Term]) -> Result<bool, Raised> {
+    let (first, rest) = match items {
+        [_] => return Ok(true),
+        [Term::Map(first), rest @ ..] => (first, rest),
+        _ => return Ok(false),
+    };
+    let mut first_keys = sorted_keys(first)?;
+    first_keys.dedup();
+    for item in rest.iter().take(4) {
+        let Term::Map(m) = item else { return Ok(false) };
+        let mut keys = sorted_keys(m)?;
+        keys.dedup();
+        if keys != first_keys {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The `:rows` preview: the first `limit` rows (temporal values as ISO
+/// 8601 text), the full count, a schema and, for consistent map rows, the
+/// sorted keys. A result that is not a list gets the metadata preview.
+fn rows_preview(result: &Term, limit: &Term) -> Result<Map, Raised> {
+    let items = match result {
+        Term::List(items) => items,
+        other => return metadata_preview(other),
+    };
+    let rows: Vec<Term> = take(items, limit)?.iter().map(walk).collect();
+    let schema = match rows.first() {
+        None => obj_t(vec![("type", s("array")), ("items", obj_t(vec![]))]),
+        Some(Term::Map(first)) => {
+            if consistent_keys(&rows)? {
+                let (item_schema, _) = object_schema(first)?;
+                obj_t(vec![
+                    ("type", s("array")),
+                    ("items", Term::Map(item_schema)),
+                ])
+            } else {
+                array_of_objects()
+            }
+        }
+        Some(_) => array_of(scalar_type(&rows)),
+    };
+    let sample_keys = match rows.first() {
+        Some(Term::Map(first)) if consistent_keys(&rows)? => Some(sorted_keys(first)?),
+        _ => None,
+    };
+    let mut preview = obj(vec![
+        ("result_count", count(items)),
+        ("schema", schema),
+        ("rows", Term::List(rows)),
+    ]);
+    if let Some(keys) = sample_keys {
+        preview.insert(
+            s("sample_keys"),
+            Term::List(keys.into_iter().map(Term::binary).collect()),
+        );
+    }
+    Ok(preview)
+}
+
+/// `Enum.take/2`: the first `n`, or for a negative `n` the last `-n`; a
+/// limit that is not an integer raises.
+fn take(items: &[Term], limit: &Term) -> Result<Vec<Term>, Raised> {
+    let Term::Int(n) = limit else {
+        return Err(Raised::function_clause("Enum", "take", 2));
+    };
+    let n = n.to_bigint();
+    let len = num_bigint::BigInt::from(items.len());
+    Ok(if n >= num_bigint::BigInt::from(0) {
+        let k = usize::try_from(n.min(len)).unwrap_or(items.len());
+        items[..k].to_vec()
+    } else {
+        let k = usize::try_from((-n).min(len)).unwrap_or(items.len());
+        items[items.len() - k..].to_vec()
+    })
+}
+
+/// `PtcRunner.Temporal.walk/1`: calendar structs become their ISO 8601
+/// text inside maps (values only) and lists; other structs and tuples are
+/// not entered.
+pub fn walk(t: &Term) -> Term {
+    match t {
+        Term::Temporal(tm) => Term::str(tm.iso.clone()),
+        Term::Map(m) => Term::Map(Map::from_sorted_unchecked(
+            m.iter().map(|(k, v)| (k.clone(), walk(v))).collect(),
+        )),
+        Term::List(items) => Term::List(items.iter().map(walk).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The item type of a list whose first element is not a plain map: the
+/// first element's type when every element has it, else `"any"`.
+fn scalar_type(items: &[Term]) -> &'static str {
+    let first = items.first().map(json_type_for).unwrap_or("any");
+    if items.iter().all(|i| json_type_for(i) == first) {
+        first
+    } else {
+        "any"
+    }
+}
+
+/// JSON-Schema-ish type name; atoms, tuples, structs and the rest are `"string"`.
+fn json_type_for(v: &Term) -> &'static str {
+    match v {
+        Term::Int(_) => "integer",
+        Term::Float(_) => "number",
+        Term::Str(_) | Term::Bytes(_) => "string",
+        Term::Bool(_) => "boolean",
+        Term::Nil => "null",
+        Term::List(_) => "array",
+        Term::Map(_) => "object",
+        _ => "string",
+    }
+}
+
+/// Converts the canonical args to the AST the formatter renders: maps with
+/// keys sorted by `to_string/1` (stable), lists and tuples as vectors,
+/// binaries as strings, atoms other than `nil`/`true`/`false` as keywords,
+/// everything else as it is.
+fn to_ast(t: &Term) -> Result<Term, Raised> {
+    Ok(match t {
+        Term::Map(m) => {
+            let mut keyed = m
+                .iter()
+                .map(|(k, v)| Ok((chars::to_string(k)?, k, v)))
+                .collect::<Result<Vec<_>, Raised>>()?;
+            keyed.sort_by(|a, b| a.0.cmp(&b.0));
+            let pairs = keyed
+                .into_iter()
+                .map(|(text, _, v)| {
+                    let key = tagged("keyword", Term::binary(text));
+                    Ok(Term::Tuple(vec![key, to_ast(v)?]))
+                })
+                .collect::<Result<Vec<_>, Raised>>()?;
+            tagged("map", Term::List(pairs))
+        }
+        Term::List(items) | Term::Tuple(items) => tagged(
+            "vector",
+            Term::List(items.iter().map(to_ast).collect::<Result<_, _>>()?),
+        ),
+        Term::Str(_) | Term::Bytes(_) => tagged("string", t.clone()),
+        Term::Atom(a) => tagged("keyword", Term::str(a.clone())),
+        other => other.clone(),
+    })
+}
+
+fn tagged(tag: &str, arg: Term) -> Term {
+    Term::Tuple(vec![Term::atom(tag), arg])
+}
+
+fn s(text: &str) -> Term {
+    Term::str(text)
+}
+
+fn obj(pairs: Vec<(&str, Term)>) -> Map {
+    Map::from_pairs(pairs.into_iter().map(|(k, v)| (s(k), v)).collect())
+}
+
+fn obj_t(pairs: Vec<(&str, Term)>) -> Term {
+    Term::Map(obj(pairs))
+}
+
+fn array_of(item_type: &str) -> Term {
+    obj_t(vec![
+        ("type", s("array")),
+        ("items", obj_t(vec![("type", s(item_type))])),
+    ])
+}
+
+fn array_of_objects() -> Term {
+    array_of("object")
+}
+
+fn count(items: &[Term]) -> Term {
+    Term::int(i64::try_from(items.len()).unwrap_or(i64::MAX))
+}
