@@ -40,6 +40,9 @@ pub enum Command {
     /// Recompute expectations from the reference (or an adapter) and show,
     /// check or write what changes.
     Bless(BlessArgs),
+    /// Fuzz an implementation against the reference: generate arguments per
+    /// op, compare, shrink the first disagreement, write it as a case.
+    Fuzz(FuzzArgs),
     /// Measure cases per second: in process, against `ptc-conformance adapter`
     /// pipelined and one at a time, and against any other adapter given.
     Bench(BenchArgs),
@@ -66,6 +69,32 @@ pub struct BlessArgs {
     /// The adapter command (after `--`).
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
+}
+
+/// `fuzz` arguments.
+#[derive(Args, Debug)]
+pub struct FuzzArgs {
+    /// Corpus location (to cite the op's most cited rule in emitted cases).
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// Fuzz only this op (repeatable; default: every op with a generator the subject declares).
+    #[arg(long = "op", value_name = "OP")]
+    pub op: Vec<String>,
+    /// Generated inputs at most.
+    #[arg(long, default_value = "10000")]
+    pub cases: usize,
+    /// Generator seed (printed when not given, for replay).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long, value_name = "SECS")]
+    pub time: Option<f64>,
+    /// Write the minimal disagreement as a case file under DIR.
+    #[arg(long, value_name = "DIR")]
+    pub emit: Option<PathBuf>,
+    /// Fuzz the adapter given after `--` (default: the reference against itself).
+    #[command(flatten)]
+    pub adapter: AdapterArgs,
 }
 
 /// `bench` arguments.
@@ -317,6 +346,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::List(args) => list(args),
         Command::Lint(args) => lint(args),
         Command::Bench(args) => bench(args),
+        Command::Fuzz(args) => fuzz(args),
         Command::Bless(args) => bless(args),
         Command::Adapter => {
             crate::serve::serve(std::io::stdin(), std::io::stdout()).map_err(|e| Failure {
@@ -702,4 +732,112 @@ fn bless(args: BlessArgs) -> Result<(), Failure> {
         });
     }
     Ok(())
+}
+
+fn fuzz(args: FuzzArgs) -> Result<(), Failure> {
+    use std::io::IsTerminal;
+    let corpus = crate::corpus::load(&args.corpus.sources());
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    let time_limit = match args.time {
+        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) => {
+            return Err(Failure::usage(format!(
+                "--time must be a positive number of seconds, got {t}"
+            )))
+        }
+        None => None,
+    };
+    if args.cases == 0 {
+        return Err(Failure::usage("--cases must be at least 1"));
+    }
+    let cfg = crate::fuzz::FuzzConfig {
+        ops: args.op.clone(),
+        cases: args.cases,
+        seed,
+        time_limit,
+        batch: 256,
+        emit: args.emit.clone(),
+    };
+    let mut adapter;
+    let mut reference = Reference;
+    let subject: &mut dyn Subject = match args.adapter.config()? {
+        Some(c) => {
+            adapter = Adapter::start(c).map_err(|e| Failure {
+                code: 1,
+                message: format!("adapter: {e}"),
+            })?;
+            &mut adapter
+        }
+        None => &mut reference,
+    };
+    eprintln!(
+        "fuzzing {} with seed {seed} (replay: --seed {seed})",
+        subject.name()
+    );
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(args.cases as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} inputs, {per_sec}, {elapsed}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    let mut last_line = std::time::Instant::now();
+    let mut progress = |n: usize| match &bar {
+        Some(b) => b.set_position(n as u64),
+        None => {
+            if last_line.elapsed() >= Duration::from_secs(2) {
+                eprintln!("{n} inputs checked");
+                last_line = std::time::Instant::now();
+            }
+        }
+    };
+    let report = crate::fuzz::run(subject, &cfg, &corpus.cases, &mut progress)
+        .map_err(|e| Failure::usage(format!("fuzz: {e}")))?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let rate = report.checked as f64 / report.elapsed.as_secs_f64().max(1e-9);
+    println!(
+        "{} inputs checked in {:.2}s ({rate:.0}/s), {} declined by the subject",
+        report.checked,
+        report.elapsed.as_secs_f64(),
+        report.declined
+    );
+    match &report.finding {
+        None => {
+            println!("no disagreement found (seed {seed})");
+            Ok(())
+        }
+        Some(f) => {
+            let args_text: Vec<String> =
+                f.args.iter().map(ptc_conformance::tagged::encode).collect();
+            println!(
+                "DISAGREEMENT on {} (seed {seed}), shrunk in {} steps",
+                f.op.name, f.shrink_steps
+            );
+            println!("  args:      [{}]", args_text.join(", "));
+            println!("  reference: {}", crate::fuzz::describe(&f.expected));
+            println!("  subject:   {}", crate::fuzz::describe(&f.actual));
+            for line in f.diff.lines() {
+                println!("  {line}");
+            }
+            if let Some(p) = &f.emitted {
+                println!("  case written to {}", p.display());
+            }
+            Err(Failure {
+                code: 1,
+                message: String::new(),
+            })
+        }
+    }
 }

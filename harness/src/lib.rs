@@ -12,6 +12,7 @@
 //! - [`adapter`]: an external implementation over adapter protocol v1 ([`wire`]).
 //! - [`serve`]: the reference served as an adapter.
 //! - [`known`]: known-failures files.
+//! - [`fuzz`]: differential fuzzing against the reference, with shrinking.
 //! - [`gen`]: generators of realistic terms and op arguments.
 //! - [`bench`]: cases per second through each path.
 //! - [`bless`]: recomputing expectations, rewriting only `expect`.
@@ -25,6 +26,7 @@ pub mod bench;
 pub mod bless;
 pub mod cli;
 pub mod corpus;
+pub mod fuzz;
 pub mod gen;
 pub mod judge;
 pub mod known;

@@ -1,0 +1,559 @@
+//! `ptc-conformance fuzz`: differential fuzzing of a subject against the
+//! reference. Arguments are generated per op ([`args_for`]), run through
+//! both, and on the first disagreement the input is shrunk (proptest's
+//! shrinking) to a small one, which becomes a ready-to-review case file.
+
+use crate::corpus::{Case, Expect, Level};
+use crate::gen;
+use crate::judge::{judge, Outcome, Strictness};
+use crate::subject::{Answer, Reference, Request, Subject};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use ptc_conformance::ops::{self, Op};
+use ptc_conformance::tagged;
+use ptc_conformance::term::Term;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Argument generators, by op. Ops without one are not fuzzed.
+pub fn args_for(op: &str) -> Option<BoxedStrategy<Vec<Term>>> {
+    let name = || prop_oneof![3 => gen::key_name(), 1 => gen::text()].prop_map(Term::Str);
+    Some(match op {
+        "key_normalizer.normalize_key" => prop_oneof![3 => gen::key(), 1 => gen::term()].prop_map(|k| vec![k]).boxed(),
+        "key_normalizer.normalize_keys" => gen::term().prop_map(|t| vec![t]).boxed(),
+        "key_normalizer.canonical_cache_key" => (name(), prop_oneof![5 => gen::args_map(), 1 => gen::term()])
+            .prop_map(|(n, a)| vec![n, a])
+            .boxed(),
+        "native_preview.cache_hint" => (name(), gen::args_map()).prop_map(|(n, a)| vec![n, a]).boxed(),
+        "native_preview.build" => (name(), native_result(), result_value(), gen::args_map())
+            .prop_map(|(n, nr, r, a)| {
+                let tool = ptc_conformance::structs::build(
+                    "PtcRunner.Tool",
+                    vec![("name", n), ("expose", Term::atom("both")), ("cache", Term::Bool(true)), ("native_result", nr)],
+                );
+                vec![Term::Struct(Box::new(tool)), r, a]
+            })
+            .boxed(),
+        "lisp_formatter.format" => lisp_ast().prop_map(|t| vec![t]).boxed(),
+        "protocol.to_json_value" => gen::term().prop_map(|t| vec![t]).boxed(),
+        "protocol.render_error" => (error_reason(), gen::text(), error_opts())
+            .prop_map(|(r, m, o)| vec![r, Term::Str(m), o])
+            .boxed(),
+        "protocol.validate_program" => prop_oneof![
+            2 => "[ \t\n(+ 1 2)a-z]{0,8}".prop_map(Term::Str),
+            1 => prop::sample::select(vec!["\u{a0}", "\u{2028}", "\u{3000}", "\u{200b}", "\u{feff}", " \u{85} "]).prop_map(Term::str),
+            1 => gen::term(),
+        ]
+        .prop_map(|t| vec![t])
+        .boxed(),
+        "protocol.parse_signature" => signature().prop_map(|s| vec![Term::Str(s)]).boxed(),
+        "term.inspect" => gen::term().prop_map(|t| vec![t]).boxed(),
+        _ => return None,
+    })
+}
+
+fn native_result() -> impl Strategy<Value = Term> {
+    let kw = |pairs: Vec<(&str, Term)>| {
+        Term::List(
+            pairs
+                .into_iter()
+                .map(|(k, v)| Term::tuple(vec![Term::atom(k), v]))
+                .collect(),
+        )
+    };
+    prop_oneof![
+        Just(Term::Nil),
+        Just(kw(vec![("preview", Term::atom("metadata"))])),
+        Just(kw(vec![("preview", Term::atom("rows"))])),
+        (1i64..30).prop_map(move |n| kw(vec![
+            ("preview", Term::atom("rows")),
+            ("limit", Term::int(n))
+        ])),
+    ]
+}
+
+fn result_value() -> impl Strategy<Value = Term> {
+    let row = prop::collection::vec((gen::key_name(), gen::scalar()), 0..5)
+        .prop_map(|kv| Term::map(kv.into_iter().map(|(k, v)| (Term::Str(k), v)).collect()));
+    prop_oneof![
+        3 => prop::collection::vec(row, 0..8).prop_map(Term::List),
+        1 => prop::collection::vec(gen::scalar(), 0..6).prop_map(Term::List),
+        1 => gen::term(),
+    ]
+}
+
+fn error_reason() -> impl Strategy<Value = Term> {
+    prop_oneof![
+        4 => prop::sample::select(vec!["parse_error", "runtime_error", "timeout", "memory_limit", "args_error", "fail", "validation_error"])
+            .prop_map(Term::atom),
+        1 => gen::key_name().prop_map(|n| Term::atom(&n)),
+    ]
+}
+
+fn error_opts() -> impl Strategy<Value = Term> {
+    let pair = prop_oneof![
+        gen::text().prop_map(|t| Term::tuple(vec![Term::atom("feedback"), Term::Str(t)])),
+        gen::term().prop_map(|t| Term::tuple(vec![Term::atom("result"), t])),
+        gen::scalar().prop_map(|t| Term::tuple(vec![Term::atom("unknown_opt"), t])),
+    ];
+    prop::collection::vec(pair, 0..3).prop_map(Term::List)
+}
+
+fn lisp_ast() -> impl Strategy<Value = Term> {
+    let tag = |t: &str, v: Term| Term::tuple(vec![Term::atom(t), v]);
+    let leaf = prop_oneof![
+        Just(Term::Nil),
+        any::<bool>().prop_map(Term::Bool),
+        gen::int(),
+        gen::float()
+            .prop_filter("printable", |x| x.abs() < 1.0e200)
+            .prop_map(Term::Float),
+        gen::text().prop_map(move |s| tag("string", Term::Str(s))),
+        gen::key_name().prop_map(move |k| tag("keyword", Term::Str(k))),
+        gen::key_name().prop_map(move |k| tag("symbol", Term::Str(k))),
+    ];
+    leaf.prop_recursive(3, 24, 4, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4)
+                .prop_map(move |v| tag("vector", Term::List(v))),
+            prop::collection::vec(inner.clone(), 0..4)
+                .prop_map(move |v| tag("list", Term::List(v))),
+            prop::collection::vec(inner.clone(), 0..3).prop_map(move |v| tag("set", Term::List(v))),
+            prop::collection::vec((inner.clone(), inner), 0..3).prop_map(move |kv| tag(
+                "map",
+                Term::List(
+                    kv.into_iter()
+                        .map(|(k, v)| Term::tuple(vec![k, v]))
+                        .collect()
+                )
+            )),
+        ]
+    })
+}
+
+fn signature() -> impl Strategy<Value = String> {
+    let prim = prop::sample::select(vec![
+        ":int", ":string", ":float", ":bool", ":map", ":any", ":keyword", ":int?", ":strin",
+    ]);
+    let ty = prim
+        .prop_map(str::to_owned)
+        .prop_recursive(2, 8, 3, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|t| format!("[{t}]")),
+                prop::collection::vec(("[a-z_]{1,5}\\??", inner), 1..3).prop_map(|fs| format!(
+                    "{{{}}}",
+                    fs.into_iter()
+                        .map(|(n, t)| format!("{n} {t}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            ]
+        });
+    let params = prop::collection::vec(("[a-z_]{1,5}", ty.clone()), 0..3).prop_map(|ps| {
+        ps.into_iter()
+            .map(|(n, t)| format!("{n} {t}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
+    prop_oneof![
+        4 => (params, ty.clone()).prop_map(|(p, t)| format!("({p}) -> {t}")),
+        1 => ty,
+        1 => "[ ()\\[\\]{}:a-z>-]{0,12}",
+    ]
+}
+
+/// How to fuzz.
+#[derive(Clone, Debug)]
+pub struct FuzzConfig {
+    /// Ops to fuzz (empty: every op with a generator that the subject declares).
+    pub ops: Vec<String>,
+    /// Generated inputs at most.
+    pub cases: usize,
+    /// Seed of the generator.
+    pub seed: u64,
+    /// Stop generating after this long.
+    pub time_limit: Option<Duration>,
+    /// Inputs generated and sent together.
+    pub batch: usize,
+    /// Write the minimal disagreement as a case file under this directory.
+    pub emit: Option<PathBuf>,
+}
+
+/// A disagreement, shrunk.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// The op.
+    pub op: &'static Op,
+    /// The minimal arguments found.
+    pub args: Vec<Term>,
+    /// What the reference answered.
+    pub expected: Answer,
+    /// What the subject answered.
+    pub actual: Answer,
+    /// How they differ.
+    pub diff: String,
+    /// Shrinking steps that kept the disagreement.
+    pub shrink_steps: usize,
+    /// The case file written, if any.
+    pub emitted: Option<PathBuf>,
+}
+
+/// What a fuzzing run did.
+#[derive(Clone, Debug, Default)]
+pub struct FuzzReport {
+    /// Inputs generated and checked.
+    pub checked: usize,
+    /// Inputs the subject declined (`unsupported`).
+    pub declined: usize,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// The first disagreement, shrunk.
+    pub finding: Option<Finding>,
+}
+
+/// A case expecting `expected` for `args`, to judge an answer with.
+fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
+    let expect = match expected {
+        Answer::Ok(t) => Expect::Ok(t.clone()),
+        Answer::Raised(r) => Expect::Raised {
+            class: r.class.clone(),
+            // Its message lists the protocol's implementations loaded in the VM: platform noise.
+            message: (r.class != "Protocol.UndefinedError").then(|| r.message.clone()),
+        },
+        _ => return None,
+    };
+    Some(Case {
+        id: format!("fuzz/{}", op.name),
+        file: PathBuf::from("(generated)"),
+        op,
+        args,
+        expect,
+        description: String::new(),
+        spec: Vec::new(),
+        features: Vec::new(),
+        level: Level::Required,
+    })
+}
+
+/// Whether `actual` disagrees with the reference's `expected`, and how.
+fn disagreement(
+    op: &'static Op,
+    args: &[Term],
+    expected: &Answer,
+    actual: &Answer,
+) -> Option<String> {
+    let case = probe(op, args.to_vec(), expected)?;
+    match judge(&case, actual, Strictness::Default) {
+        Outcome::Pass | Outcome::Skip(_) => None,
+        Outcome::Fail(d) => Some(d),
+        Outcome::Error(e) => Some(format!("error: {e}")),
+        other => Some(format!("{other:?}")),
+    }
+}
+
+/// Seeds the generator from `seed` (the same seed, the same inputs).
+pub fn rng(seed: u64) -> TestRng {
+    let mut bytes = [0u8; 32];
+    for (i, chunk) in bytes.chunks_mut(8).enumerate() {
+        chunk.copy_from_slice(
+            &(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).to_le_bytes(),
+        );
+    }
+    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
+}
+
+/// Runs the fuzzer; `progress(checked)` is called after each batch.
+pub fn run(
+    subject: &mut dyn Subject,
+    cfg: &FuzzConfig,
+    corpus: &[Case],
+    progress: &mut dyn FnMut(usize),
+) -> Result<FuzzReport, String> {
+    let declared = subject.ops();
+    let ops: Vec<&'static Op> = if cfg.ops.is_empty() {
+        ops::OPS
+            .iter()
+            .filter(|o| declared.contains(o.name) && args_for(o.name).is_some())
+            .collect()
+    } else {
+        cfg.ops
+            .iter()
+            .map(|name| {
+                let op = ops::find(name).ok_or_else(|| format!("--op {name:?}: no such op"))?;
+                if args_for(name).is_none() {
+                    return Err(format!("--op {name:?}: no generator for this op yet"));
+                }
+                if !declared.contains(name) {
+                    return Err(format!("--op {name:?}: the subject does not declare it"));
+                }
+                Ok(op)
+            })
+            .collect::<Result<_, _>>()?
+    };
+    if ops.is_empty() {
+        return Err("nothing to fuzz: the subject declares no op that has a generator".into());
+    }
+    let names: Vec<&'static str> = ops.iter().map(|o| o.name).collect();
+    let batch = cfg.batch.max(1);
+    let batches = cfg.cases.div_ceil(batch);
+    let started = Instant::now();
+    let mut report = FuzzReport::default();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4);
+    // Batch `b` is op `b % ops` generated from its own seed, so runs replay
+    // exactly whatever the number of threads; workers generate, this thread checks in order.
+    let outcome: Result<(), String> = std::thread::scope(|scope| {
+        let (tx, rx) =
+            std::sync::mpsc::sync_channel::<(usize, Result<Vec<Vec<Term>>, String>)>(workers * 2);
+        for w in 0..workers {
+            let tx = tx.clone();
+            let (names, stop) = (&names, &stop);
+            scope.spawn(move || {
+                let strategies: Vec<BoxedStrategy<Vec<Term>>> =
+                    names.iter().filter_map(|n| args_for(n)).collect();
+                for b in (w..batches).step_by(workers) {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                    let n = batch.min(cfg.cases - b * batch);
+                    let inputs = generate(&strategies[b % names.len()], cfg.seed, b, n)
+                        .map(|trees| trees.iter().map(ValueTree::current).collect());
+                    if tx.send((b, inputs)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting: std::collections::BTreeMap<usize, Result<Vec<Vec<Term>>, String>> =
+            std::collections::BTreeMap::new();
+        let mut next = 0usize;
+        let result = (|| {
+            while next < batches {
+                if cfg.time_limit.is_some_and(|t| started.elapsed() >= t) {
+                    return Ok(());
+                }
+                let inputs = match waiting.remove(&next) {
+                    Some(i) => i,
+                    None => match rx.recv() {
+                        Ok((b, i)) => {
+                            waiting.insert(b, i);
+                            continue;
+                        }
+                        Err(_) => return Err("the generator threads stopped".to_owned()),
+                    },
+                }?;
+                let op = ops[next % ops.len()];
+                let requests: Vec<Request<'_>> = inputs
+                    .iter()
+                    .map(|a| Request {
+                        op: op.name,
+                        args: a,
+                    })
+                    .collect();
+                let expected: Vec<Answer> =
+                    requests.iter().map(|r| Reference::answer(*r)).collect();
+                let actual = subject.call_many(&requests);
+                report.checked += inputs.len();
+                report.declined += actual
+                    .iter()
+                    .filter(|a| matches!(a, Answer::Unsupported(_)))
+                    .count();
+                progress(report.checked);
+                if let Some(i) = (0..inputs.len())
+                    .find(|&i| disagreement(op, &inputs[i], &expected[i], &actual[i]).is_some())
+                {
+                    // Regenerate the batch's trees from its seed to shrink input `i`.
+                    let strategy = args_for(op.name).ok_or("generator vanished")?;
+                    let tree = generate(&strategy, cfg.seed, next, i + 1)?.swap_remove(i);
+                    let mut finding = shrink(subject, op, tree);
+                    if let Some(dir) = &cfg.emit {
+                        finding.emitted =
+                            Some(emit(dir, &finding, cfg.seed, &subject.name(), corpus)?);
+                    }
+                    report.finding = Some(finding);
+                    return Ok(());
+                }
+                next += 1;
+            }
+            Ok(())
+        })();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        drop(rx);
+        result
+    });
+    outcome?;
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+/// The first `n` inputs of batch `b` for `seed`, as value trees.
+fn generate(
+    strategy: &BoxedStrategy<Vec<Term>>,
+    seed: u64,
+    b: usize,
+    n: usize,
+) -> Result<Vec<BoxedTree>, String> {
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        rng(seed ^ (b as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)),
+    );
+    (0..n)
+        .map(|_| strategy.new_tree(&mut runner).map_err(|e| e.to_string()))
+        .collect()
+}
+
+type BoxedTree = Box<dyn ValueTree<Value = Vec<Term>>>;
+
+/// Shrinks a disagreeing input: simplify while the disagreement stays,
+/// complicate when it goes (proptest's shrinking loop), 5000 steps at most.
+fn shrink(
+    subject: &mut dyn Subject,
+    op: &'static Op,
+    mut tree: impl ValueTree<Value = Vec<Term>>,
+) -> Finding {
+    let check = |subject: &mut dyn Subject, args: &[Term]| {
+        let expected = Reference::answer(Request { op: op.name, args });
+        let actual = subject.call(Request { op: op.name, args });
+        disagreement(op, args, &expected, &actual).map(|d| (expected, actual, d))
+    };
+    let first = tree.current();
+    let (mut expected, mut actual, mut diff) = check(subject, &first).unwrap_or((
+        Answer::Error("the disagreement did not reproduce".into()),
+        Answer::Error("the disagreement did not reproduce".into()),
+        "the disagreement did not reproduce when sent alone".into(),
+    ));
+    let mut best = first;
+    let mut steps = 0;
+    let mut budget = 5000;
+    if tree.simplify() {
+        while budget > 0 {
+            budget -= 1;
+            let candidate = tree.current();
+            match check(subject, &candidate) {
+                Some((e, a, d)) => {
+                    (expected, actual, diff) = (e, a, d);
+                    best = candidate;
+                    steps += 1;
+                    if !tree.simplify() {
+                        break;
+                    }
+                }
+                None => {
+                    if !tree.complicate() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    Finding {
+        op,
+        args: best,
+        expected,
+        actual,
+        diff,
+        shrink_steps: steps,
+        emitted: None,
+    }
+}
+
+/// How many nodes a term has (its size, for reports and tests).
+pub fn size(t: &Term) -> usize {
+    1 + match t {
+        Term::List(items) | Term::Tuple(items) => items.iter().map(size).sum(),
+        Term::Map(m) => m.iter().map(|(k, v)| size(k) + size(v)).sum(),
+        Term::Struct(s) => s.fields.iter().map(|(_, v)| size(v)).sum(),
+        _ => 0,
+    }
+}
+
+/// Writes `finding` as a case file under `dir`, citing the rule the corpus
+/// cites most for its op; returns the path.
+fn emit(
+    dir: &Path,
+    finding: &Finding,
+    seed: u64,
+    subject: &str,
+    corpus: &[Case],
+) -> Result<PathBuf, String> {
+    let op = finding.op;
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for c in corpus.iter().filter(|c| c.op.name == op.name) {
+        for r in &c.spec {
+            *counts.entry(r.as_str()).or_default() += 1;
+        }
+    }
+    let rule = counts
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .map(|(r, _)| (*r).to_owned())
+        .unwrap_or_else(|| format!("{}-1", op.spec_prefix));
+    let args_json = crate::wire::encode_args(&finding.args);
+    let hash = args_json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let rel = format!("{}/fuzz-{:08x}", op.name.replace('.', "/"), hash as u32);
+    let expect = match &finding.expected {
+        Answer::Ok(t) => format!("{{\"ok\":{}}}", tagged::encode(t)),
+        Answer::Raised(r) => {
+            let mut s = String::from("{\"raised\":{\"class\":");
+            tagged::push_json_str(&r.class, &mut s);
+            s.push_str(",\"message\":");
+            tagged::push_json_str(&r.message, &mut s);
+            s.push_str("}}");
+            s
+        }
+        other => return Err(format!("the reference gave no expectation: {other:?}")),
+    };
+    let mut used = std::collections::BTreeSet::new();
+    finding
+        .args
+        .iter()
+        .for_each(|a| ptc_conformance::features::used_by(a, &mut used));
+    if let Answer::Ok(t) = &finding.expected {
+        ptc_conformance::features::used_by(t, &mut used);
+    }
+    let first_line = finding.diff.lines().next().unwrap_or("").to_owned();
+    let q = |s: &str| {
+        let mut out = String::new();
+        tagged::push_json_str(s, &mut out);
+        out
+    };
+    let features: Vec<String> = used.iter().map(|f| q(f)).collect();
+    let notes = format!(
+        "Found by `ptc-conformance fuzz --seed {seed}` against {subject}; shrunk in {} steps. The expectation is the reference's: check it against PtcRunner v0.13.0 (the Elixir adapter) and the cited rule before adding the case to golden/.",
+        finding.shrink_steps
+    );
+    // Fields in the corpus's order, indented as the corpus is written.
+    let text = format!(
+        "{{\n  \"id\": {},\n  \"op\": {},\n  \"description\": {},\n  \"spec\": [\n    {}\n  ],\n  \"features\": [{}],\n  \"level\": \"required\",\n  \"args\": {},\n  \"expect\": {},\n  \"notes\": {}\n}}",
+        q(&rel),
+        q(op.name),
+        q(&format!("Found by fuzzing (seed {seed}): {first_line}")),
+        q(&rule),
+        if features.is_empty() { String::new() } else { format!("\n    {}\n  ", features.join(",\n    ")) },
+        crate::bless::pretty(&args_json, 2)?,
+        crate::bless::pretty(&expect, 2)?,
+        q(&notes),
+    );
+    let path = dir.join(format!("{rel}.json"));
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// One line saying what an answer was.
+pub fn describe(a: &Answer) -> String {
+    match a {
+        Answer::Ok(t) => format!("ok {}", tagged::encode(t)),
+        Answer::Raised(r) => format!("raised {}: {:?}", r.class, r.message),
+        Answer::Unsupported(w) => format!("unsupported: {w}"),
+        Answer::Error(e) => format!("error: {e}"),
+    }
+}
