@@ -146,8 +146,22 @@ impl Process {
     }
 
     /// Kills the process and says how it ended.
-    fn kill(mut self) -> String {
+    fn kill(self) -> String {
+        self.end(Duration::ZERO)
+    }
+
+    /// Ends the process after a crash: it closed its output, so it is
+    /// probably exiting; give it up to half a second to report its status.
+    fn reap(self) -> String {
+        self.end(Duration::from_millis(500))
+    }
+
+    fn end(mut self, grace: Duration) -> String {
         self.stdin_tx = None;
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline && matches!(self.child.try_wait(), Ok(None)) {
+            thread::sleep(Duration::from_millis(2));
+        }
         let status = match self.child.try_wait() {
             Ok(Some(s)) => format!("it exited with {s}"),
             _ => {
@@ -385,7 +399,7 @@ fn handshake(cfg: &AdapterConfig, next_id: &mut u64) -> Result<(Process, Hello),
             "handshake: hello answer line of {len} bytes is over the limit; {}",
             p.kill()
         )),
-        Ok(Event::Closed(why)) => Err(format!("handshake: {why}; {}", p.kill())),
+        Ok(Event::Closed(why)) => Err(format!("handshake: {why}; {}", p.reap())),
         Err(RecvTimeoutError::Timeout) => Err(format!(
             "handshake: no answer to hello within {:?}; {}",
             cfg.startup_timeout,
@@ -578,7 +592,7 @@ impl Subject for Adapter {
                 }
             }
             if let Some(why) = crash {
-                let status = self.process.take().map(Process::kill).unwrap_or_default();
+                let status = self.process.take().map(Process::reap).unwrap_or_default();
                 let mut rest: Vec<(u64, usize)> = std::mem::take(&mut inflight)
                     .into_iter()
                     .map(|(id, f)| (id, f.index))
