@@ -42,6 +42,21 @@ pub fn decode_str(json: &str, root: &str) -> Result<Term, DecodeError> {
     Ok(term)
 }
 
+/// A serde seed that decodes one tagged term in place, inside a larger
+/// JSON document (an adapter message), naming `root` in its errors.
+#[derive(Clone, Copy, Debug)]
+pub struct Seed<'a>(pub &'a str);
+
+impl<'de> DeserializeSeed<'de> for Seed<'_> {
+    type Value = Term;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Term, D::Error> {
+        TermSeed {
+            path: &Path::Root(self.0),
+        }
+        .deserialize(d)
+    }
+}
+
 /// Decodes a JSON array of tagged terms (a case's or request's `args`).
 pub fn decode_args(json: &str, root: &str) -> Result<Vec<Term>, DecodeError> {
     match decode_str(json, root)? {
@@ -837,27 +852,29 @@ fn encode_seq(items: &[Term], out: &mut String) {
 /// Appends `s` as a JSON string literal (serde_json's escaping).
 pub fn push_json_str(s: &str, out: &mut String) {
     out.push('"');
+    // Every byte that needs escaping is ASCII, and no byte of a multi-byte
+    // UTF-8 sequence is, so scanning bytes is enough (and fast).
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let esc: Option<&str> = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
-            '\u{08}' => Some("\\b"),
-            '\u{0c}' => Some("\\f"),
-            c if (c as u32) < 0x20 => None,
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "",
             _ => continue,
         };
         out.push_str(&s[start..i]);
-        match esc {
-            Some(e) => out.push_str(e),
-            None => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
+        if esc.is_empty() {
+            let _ = write!(out, "\\u{:04x}", b);
+        } else {
+            out.push_str(esc);
         }
-        start = i + c.len_utf8();
+        start = i + 1;
     }
     out.push_str(&s[start..]);
     out.push('"');

@@ -438,7 +438,13 @@ impl Subject for Adapter {
         requests: &[Request<'_>],
         on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
     ) {
-        let encoded: Vec<String> = requests.iter().map(|r| wire::encode_args(r.args)).collect();
+        let encoded: Vec<std::borrow::Cow<'_, str>> = requests
+            .iter()
+            .map(|r| match r.args_json {
+                Some(j) => std::borrow::Cow::Borrowed(j),
+                None => std::borrow::Cow::Owned(wire::encode_args(r.args)),
+            })
+            .collect();
         let mut pending: VecDeque<usize> = (0..requests.len()).collect();
         let mut attempts = vec![0u8; requests.len()];
         let mut answered = vec![false; requests.len()];

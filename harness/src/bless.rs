@@ -30,10 +30,7 @@ pub enum Change {
 pub fn recompute(source: &mut dyn Subject, cases: &[&Case]) -> Vec<Change> {
     let requests: Vec<Request<'_>> = cases
         .iter()
-        .map(|c| Request {
-            op: c.op.name,
-            args: &c.args,
-        })
+        .map(|c| Request::new(c.op.name, &c.args))
         .collect();
     let answers = source.call_many(&requests);
     cases

@@ -631,9 +631,10 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
         vec![args.command.clone()]
     };
     println!(
-        "corpus: {} cases, repeated to at least {} per path; {} cores",
+        "corpus: {} cases, repeated to at least {} per path, median of {} runs; {} cores",
         corpus.cases.len(),
         args.cases,
+        crate::bench::REPEATS,
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)

@@ -64,6 +64,8 @@ pub struct Case {
     pub op: &'static Op,
     /// Positional arguments.
     pub args: Vec<Term>,
+    /// The arguments as canonical tagged JSON (encoded once, at load).
+    pub args_json: String,
     /// The expectation.
     pub expect: Expect,
     /// One line saying what it checks.
@@ -497,6 +499,7 @@ pub fn load_case(
             id: id.to_owned(),
             file: path.to_owned(),
             op,
+            args_json: crate::wire::encode_args(&args),
             args,
             expect,
             description: file.description,

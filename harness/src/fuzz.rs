@@ -224,6 +224,7 @@ fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
         _ => return None,
     };
     Some(Case {
+        args_json: String::new(),
         id: format!("fuzz/{}", op.name),
         file: PathBuf::from("(generated)"),
         op,
@@ -347,13 +348,8 @@ pub fn run(
                     },
                 }?;
                 let op = ops[next % ops.len()];
-                let requests: Vec<Request<'_>> = inputs
-                    .iter()
-                    .map(|a| Request {
-                        op: op.name,
-                        args: a,
-                    })
-                    .collect();
+                let requests: Vec<Request<'_>> =
+                    inputs.iter().map(|a| Request::new(op.name, a)).collect();
                 let expected: Vec<Answer> =
                     requests.iter().map(|r| Reference::answer(*r)).collect();
                 let actual = subject.call_many(&requests);
@@ -416,8 +412,8 @@ fn shrink(
     mut tree: impl ValueTree<Value = Vec<Term>>,
 ) -> Finding {
     let check = |subject: &mut dyn Subject, args: &[Term]| {
-        let expected = Reference::answer(Request { op: op.name, args });
-        let actual = subject.call(Request { op: op.name, args });
+        let expected = Reference::answer(Request::new(op.name, args));
+        let actual = subject.call(Request::new(op.name, args));
         disagreement(op, args, &expected, &actual).map(|d| (expected, actual, d))
     };
     let first = tree.current();

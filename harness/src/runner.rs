@@ -86,6 +86,7 @@ pub fn run<'c>(
         .map(|&i| Request {
             op: cases[i].op.name,
             args: &cases[i].args,
+            args_json: Some(&cases[i].args_json),
         })
         .collect();
     let mut failures = 0usize;

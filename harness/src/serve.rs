@@ -4,19 +4,50 @@
 use crate::subject::{Answer, Reference, Request};
 use crate::wire;
 use ptc_conformance::tagged;
+use ptc_conformance::Term;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A request, its arguments decoded in place (no second pass over them).
 struct RequestLine<'a> {
     id: u64,
-    #[serde(borrow)]
     op: Cow<'a, str>,
-    #[serde(borrow, default)]
-    args: Option<&'a RawValue>,
+    args: Option<Term>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for RequestLine<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = RequestLine<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a request object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RequestLine<'a>, A::Error> {
+                let (mut id, mut op, mut args) = (None, None, None);
+                while let Some(k) = map.next_key::<Cow<'de, str>>()? {
+                    match &*k {
+                        "id" if id.is_none() => id = Some(map.next_value()?),
+                        "op" if op.is_none() => op = Some(map.next_value::<Cow<'de, str>>()?),
+                        "args" if args.is_none() => {
+                            args = Some(map.next_value_seed(tagged::Seed("/args"))?)
+                        }
+                        other => {
+                            return Err(de::Error::custom(format!("unexpected key {other:?}")))
+                        }
+                    }
+                }
+                Ok(RequestLine {
+                    id: id.ok_or_else(|| de::Error::custom("no \"id\""))?,
+                    op: op.ok_or_else(|| de::Error::custom("no \"op\""))?,
+                    args,
+                })
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
 }
 
 /// The `hello` answer of the reference.
@@ -83,10 +114,10 @@ pub fn answer_line(line: &[u8], out: &mut String) -> Option<()> {
     let answer = match (&*req.op, req.args) {
         ("bye", _) => return None,
         ("hello", _) => hello_answer(),
-        (op, Some(raw)) => match tagged::decode_args(raw.get(), "/args") {
-            Ok(args) => Reference::answer(Request { op, args: &args }),
-            Err(e) => Answer::Unsupported(format!("cannot decode request: {e}")),
-        },
+        (op, Some(Term::List(args))) => Reference::answer(Request::new(op, &args)),
+        (_, Some(_)) => {
+            Answer::Unsupported("cannot decode request: \"args\" is not an array".into())
+        }
         (_, None) => Answer::Unsupported("cannot decode request: no \"args\"".into()),
     };
     wire::push_answer(out, &id, &answer);

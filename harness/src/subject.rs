@@ -13,6 +13,20 @@ pub struct Request<'a> {
     pub op: &'a str,
     /// Positional arguments.
     pub args: &'a [Term],
+    /// The arguments as tagged JSON, when already encoded (a case's are,
+    /// once, at load), so an adapter need not encode them again.
+    pub args_json: Option<&'a str>,
+}
+
+impl<'a> Request<'a> {
+    /// A request for `op` with `args`.
+    pub fn new(op: &'a str, args: &'a [Term]) -> Request<'a> {
+        Request {
+            op,
+            args,
+            args_json: None,
+        }
+    }
 }
 
 /// What a subject answered to one request.

@@ -7,7 +7,6 @@ use ptc_conformance::tagged::{self, push_json_str};
 use ptc_conformance::{Raised, Term};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
 
@@ -78,8 +77,8 @@ pub struct BadLine {
     pub message: String,
 }
 
-enum Body<'a> {
-    Ok(&'a RawValue),
+enum Body {
+    Ok(Term),
     Raised(RaisedBody),
     Unsupported(String),
 }
@@ -91,20 +90,20 @@ struct RaisedBody {
     message: String,
 }
 
-struct AnswerLine<'a> {
+struct AnswerLine {
     id: Option<u64>,
-    body: Option<Body<'a>>,
+    body: Option<Body>,
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for AnswerLine<'a> {
+impl<'de> Deserialize<'de> for AnswerLine {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = AnswerLine<'a>;
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = AnswerLine;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("an answer object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AnswerLine<'a>, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AnswerLine, A::Error> {
                 let mut line = AnswerLine {
                     id: None,
                     body: None,
@@ -115,7 +114,8 @@ impl<'de: 'a, 'a> Deserialize<'de> for AnswerLine<'a> {
                             line.id = Some(map.next_value()?);
                             continue;
                         }
-                        "ok" => Body::Ok(map.next_value()?),
+                        // Decoded in place: no second pass over the term's text.
+                        "ok" => Body::Ok(map.next_value_seed(tagged::Seed("/ok"))?),
                         "raised" => Body::Raised(map.next_value()?),
                         "unsupported" => Body::Unsupported(map.next_value()?),
                         "id" => return Err(de::Error::custom("duplicated key \"id\"")),
@@ -131,7 +131,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for AnswerLine<'a> {
                 Ok(line)
             }
         }
-        d.deserialize_map(V(std::marker::PhantomData))
+        d.deserialize_map(V)
     }
 }
 
@@ -174,9 +174,7 @@ pub fn parse_answer(line: &str) -> Result<(u64, Answer), BadLine> {
     };
     let answer = match parsed.body {
         None => return Err(bad("answer has none of ok, raised, unsupported".into())),
-        Some(Body::Ok(raw)) => Answer::Ok(
-            tagged::decode_str(raw.get(), "/ok").map_err(|e| bad(format!("answer term: {e}")))?,
-        ),
+        Some(Body::Ok(t)) => Answer::Ok(t),
         Some(Body::Raised(r)) => Answer::Raised(Raised {
             class: r.class,
             message: r.message,
@@ -284,7 +282,7 @@ mod tests {
             parse_answer(r#"{"id": 8, "ok": {"$atm": "x"}}"#)
                 .unwrap_err()
                 .message,
-            "answer term: /ok: unknown tag \"$atm\""
+            "not a valid answer line: /ok: unknown tag \"$atm\" at line 1 column 23"
         );
         assert_eq!(parse_answer("garbage").unwrap_err().id, None);
         assert_eq!(parse_answer(r#"{"ok": 1}"#).unwrap_err().id, None);

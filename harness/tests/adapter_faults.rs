@@ -26,6 +26,7 @@ fn case(arg: &str) -> Case {
         file: PathBuf::from("(generated)"),
         op: ops::find("key_normalizer.normalize_key").expect("registered op"),
         args: vec![Term::str(arg)],
+        args_json: ptc_conformance_harness::wire::encode_args(&[Term::str(arg)]),
         expect: Expect::Ok(Term::str(arg.replace('-', "_"))),
         description: "fault test".into(),
         spec: vec![],

@@ -128,10 +128,7 @@ fn main() -> std::process::ExitCode {
         Err(_) => {
             for case in corpus.cases {
                 trials.push(Trial::test(case.id.clone(), move || {
-                    let answer = Reference::answer(Request {
-                        op: case.op.name,
-                        args: &case.args,
-                    });
+                    let answer = Reference::answer(Request::new(case.op.name, &case.args));
                     verdict(&case, &judge(&case, &answer, Strictness::Strict))
                 }));
             }
