@@ -1,0 +1,95 @@
+//! Proof that the fuzzer finds real bugs: the Python port with a deliberate
+//! bug switched on (`PTC_PY_BUG`) is fuzzed against the reference; the bug
+//! must be found, shrunk to a small case, and that case must fail the buggy
+//! port and pass the reference.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
+
+use ptc_conformance_harness::adapter::{Adapter, AdapterConfig};
+use ptc_conformance_harness::corpus::{self, Sources};
+use ptc_conformance_harness::fuzz::{self, FuzzConfig};
+use ptc_conformance_harness::judge::{Outcome, Strictness};
+use ptc_conformance_harness::runner::{self, RunOptions};
+use ptc_conformance_harness::subject::Reference;
+use std::path::{Path, PathBuf};
+
+fn python_port(bug: &str) -> AdapterConfig {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("adapters/python/adapter.py");
+    AdapterConfig::new(vec![
+        "env".into(),
+        format!("PTC_PY_BUG={bug}"),
+        "python3".into(),
+        script.display().to_string(),
+    ])
+}
+
+fn prove(bug: &str, op: &str, max_nodes: usize) {
+    let sources = Sources::default_for_repo();
+    let corpus = corpus::load(&sources);
+    assert!(corpus.errors.is_empty(), "{:?}", corpus.errors);
+    let emit = std::env::temp_dir().join(format!("ptc-fuzz-proof-{bug}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&emit);
+    let cfg = FuzzConfig {
+        ops: vec![op.into()],
+        cases: 50_000,
+        seed: 7,
+        time_limit: None,
+        batch: 256,
+        emit: Some(emit.clone()),
+    };
+
+    let mut buggy = Adapter::start(python_port(bug)).expect("the Python port starts");
+    let report = fuzz::run(&mut buggy, &cfg, &corpus.cases, &mut |_| {}).expect("fuzzing runs");
+    let finding = report
+        .finding
+        .unwrap_or_else(|| panic!("{bug}: no disagreement in {} inputs", report.checked));
+    let nodes: usize = finding.args.iter().map(fuzz::size).sum();
+    assert!(
+        nodes <= max_nodes,
+        "{bug}: shrunk input still has {nodes} nodes: {:?}",
+        finding.args
+    );
+
+    // The emitted case is a valid case file that fails the bug and passes the reference.
+    let path: PathBuf = finding.emitted.clone().expect("a case file was written");
+    let id = corpus::id_from_path(&emit, &path).unwrap();
+    let mut errors = Vec::new();
+    let rules = corpus::load_rules(&sources.spec, &mut errors, &mut Default::default());
+    let case = corpus::load_case(&path, &id, &rules)
+        .unwrap_or_else(|e| panic!("emitted case does not load: {e:?}"));
+    let against_bug = runner::run(&mut buggy, &[&case], RunOptions::new(Strictness::Default));
+    assert!(
+        matches!(against_bug[0].outcome, Outcome::Fail(_)),
+        "{bug}: {:?}",
+        against_bug[0].outcome
+    );
+    let against_reference = runner::run(
+        &mut Reference,
+        &[&case],
+        RunOptions::new(Strictness::Strict),
+    );
+    assert_eq!(against_reference[0].outcome, Outcome::Pass);
+    // And without the bug the port agrees.
+    let mut fixed = Adapter::start(python_port("")).expect("the Python port starts");
+    let clean = runner::run(&mut fixed, &[&case], RunOptions::new(Strictness::Default));
+    assert_eq!(
+        clean[0].outcome,
+        Outcome::Pass,
+        "{bug}: the correct port must pass the emitted case"
+    );
+}
+
+#[test]
+fn finds_signed_zero_not_collapsed() {
+    prove("neg-zero", "key_normalizer.canonical_cache_key", 6);
+}
+
+#[test]
+fn finds_huge_integral_floats_left_as_floats() {
+    prove("big-float", "key_normalizer.canonical_cache_key", 6);
+}
+
+#[test]
+fn finds_cache_hint_keys_sorted_backwards() {
+    prove("hint-order", "native_preview.cache_hint", 8);
+}
