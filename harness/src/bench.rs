@@ -33,8 +33,11 @@ impl Measure {
 pub const REPEATS: usize = 5;
 
 /// Runs `cases` against `subject` [`REPEATS`] times and keeps the median
-/// time (the machine is shared and noisy; one run can be off by half).
+/// time, after one untimed warm-up run (the machine is shared and noisy;
+/// one run can be off by half).
 pub fn measure(label: &str, subject: &mut dyn Subject, cases: &[&Case]) -> Measure {
+    // One untimed run first: caches, allocator and the adapter warm up.
+    runner::run(subject, cases, RunOptions::new(Strictness::Default));
     let mut runs: Vec<(f64, usize, usize)> = (0..REPEATS)
         .map(|_| {
             let started = Instant::now();
