@@ -120,31 +120,7 @@ fn string(bytes: &[u8], out: &mut String) -> Result<(), Raised> {
             ));
         }
     };
-    out.push('"');
-    // Escapes are all ASCII and no byte of a multi-byte character is: scan bytes.
-    let mut start = 0;
-    for (i, &b) in s.as_bytes().iter().enumerate() {
-        let short = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0x00..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(&s[start..i]);
-        if short.is_empty() {
-            let _ = write!(out, "\\u{:04X}", b);
-        } else {
-            out.push_str(short);
-        }
-        start = i + 1;
-    }
-    out.push_str(&s[start..]);
-    out.push('"');
+    crate::tagged::push_escaped(s, out, true);
     Ok(())
 }
 

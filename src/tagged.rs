@@ -851,12 +851,18 @@ fn encode_seq(items: &[Term], out: &mut String) {
 
 /// Appends `s` as a JSON string literal (serde_json's escaping).
 pub fn push_json_str(s: &str, out: &mut String) {
+    push_escaped(s, out, false);
+}
+
+/// Appends `s` as a JSON string literal: `"`, `\` and control characters
+/// escaped (`\b \t \n \f \r`, the rest `\u00xx`, upper-case hex when
+/// `upper_hex`, as Jason writes it), everything else as it is.
+pub fn push_escaped(s: &str, out: &mut String, upper_hex: bool) {
     out.push('"');
     // Every byte that needs escaping is ASCII, and no byte of a multi-byte
     // UTF-8 sequence is, so scanning bytes is enough (and fast).
-    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    for (i, &b) in s.as_bytes().iter().enumerate() {
         let esc: &str = match b {
             b'"' => "\\\"",
             b'\\' => "\\\\",
@@ -869,10 +875,12 @@ pub fn push_json_str(s: &str, out: &mut String) {
             _ => continue,
         };
         out.push_str(&s[start..i]);
-        if esc.is_empty() {
-            let _ = write!(out, "\\u{:04x}", b);
-        } else {
+        if !esc.is_empty() {
             out.push_str(esc);
+        } else if upper_hex {
+            let _ = write!(out, "\\u{b:04X}");
+        } else {
+            let _ = write!(out, "\\u{b:04x}");
         }
         start = i + 1;
     }
