@@ -70,62 +70,13 @@ fn text(t: &Term) -> String {
     }
 }
 
-/// JSON text indented for review: a line break and indentation after `{`,
-/// `[` and `,` and before `}` and `]`, and a space after `:`, all outside
-/// strings; empty objects and arrays stay `{}` and `[]`. Nothing is removed
-/// or reordered, so keys keep their wire order and numbers their wire text.
+/// JSON text indented for review (`bless::pretty`, the corpus's own
+/// indentation): line breaks and indentation outside strings and a space
+/// after `:`; nothing is removed or reordered, so keys keep their wire order
+/// and numbers their wire text.
 fn pretty(json: &str) -> String {
-    fn newline(out: &mut String, depth: usize) {
-        out.push('\n');
-        out.push_str(&"  ".repeat(depth));
-    }
-    let chars: Vec<char> = json.chars().collect();
-    let mut out = String::with_capacity(json.len() * 2);
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if in_string {
-            out.push(c);
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else {
-            match c {
-                '"' => {
-                    in_string = true;
-                    out.push(c);
-                }
-                '{' | '[' if matches!(chars.get(i + 1), Some('}' | ']')) => {
-                    out.push(c);
-                    out.push(chars[i + 1]);
-                    i += 1;
-                }
-                '{' | '[' => {
-                    out.push(c);
-                    depth += 1;
-                    newline(&mut out, depth);
-                }
-                '}' | ']' => {
-                    depth = depth.saturating_sub(1);
-                    newline(&mut out, depth);
-                    out.push(c);
-                }
-                ',' => {
-                    out.push(c);
-                    newline(&mut out, depth);
-                }
-                ':' => out.push_str(": "),
-                _ => out.push(c),
-            }
-        }
-        i += 1;
-    }
-    out
+    ptc_conformance_harness::bless::pretty(json, 0)
+        .unwrap_or_else(|e| panic!("not JSON: {e}: {json}"))
 }
 
 /// A rendered JSON payload (a string result), indented by [`pretty`].
@@ -147,534 +98,371 @@ fn preview(t: &Term) -> String {
     }
 }
 
+/// A snapshot test named `$name` (test and snapshot alike): calls `$op` on
+/// the reference with `$args`, which must equal golden case `$id`'s args,
+/// and snapshots `$render` of the result.
+macro_rules! snapshot {
+    ($name:ident, $render:ident, $id:literal, $op:literal, $args:literal) => {
+        #[test]
+        fn $name() {
+            let t = reference($id, $op, $args);
+            described($id, || {
+                insta::assert_snapshot!(stringify!($name), $render(&t))
+            });
+        }
+    };
+}
+
 // --- protocol.tool_description: the three capability profiles (PP-1) ---
 
-#[test]
-fn profile_in_process_with_app_tools() {
-    let id = "protocol/tool_description/in-process-with-app-tools";
-    let t = reference(
-        id,
-        "protocol.tool_description",
-        r#"[{"$atom":"in_process_with_app_tools"}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("profile_in_process_with_app_tools", text(&t))
-    });
-}
+snapshot!(
+    profile_in_process_with_app_tools,
+    text,
+    "protocol/tool_description/in-process-with-app-tools",
+    "protocol.tool_description",
+    r#"[{"$atom":"in_process_with_app_tools"}]"#
+);
 
-#[test]
-fn profile_in_process_text_mode() {
-    let id = "protocol/tool_description/in-process-text-mode";
-    let t = reference(
-        id,
-        "protocol.tool_description",
-        r#"[{"$atom":"in_process_text_mode"}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("profile_in_process_text_mode", text(&t))
-    });
-}
+snapshot!(
+    profile_in_process_text_mode,
+    text,
+    "protocol/tool_description/in-process-text-mode",
+    "protocol.tool_description",
+    r#"[{"$atom":"in_process_text_mode"}]"#
+);
 
-#[test]
-fn profile_mcp_no_tools() {
-    let id = "protocol/tool_description/mcp-no-tools";
-    let t = reference(
-        id,
-        "protocol.tool_description",
-        r#"[{"$atom":"mcp_no_tools"}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("profile_mcp_no_tools", text(&t))
-    });
-}
+snapshot!(
+    profile_mcp_no_tools,
+    text,
+    "protocol/tool_description/mcp-no-tools",
+    "protocol.tool_description",
+    r#"[{"$atom":"mcp_no_tools"}]"#
+);
 
 // --- protocol.render_error: each reason of the closed union (PP-4..PP-9) ---
 
-#[test]
-fn error_parse_error() {
-    let id = "protocol/render_error/parse-error";
-    let t = reference(
-        id,
-        "protocol.render_error",
-        r#"[{"$atom":"parse_error"},"Program failed: boom",[]]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("error_parse_error", payload(&t))
-    });
-}
+snapshot!(
+    error_parse_error,
+    payload,
+    "protocol/render_error/parse-error",
+    "protocol.render_error",
+    r#"[{"$atom":"parse_error"},"Program failed: boom",[]]"#
+);
 
-#[test]
-fn error_runtime_error() {
-    let id = "protocol/render_error/runtime-error";
-    let t = reference(
-        id,
-        "protocol.render_error",
-        r#"[{"$atom":"runtime_error"},"Program failed: boom",[]]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("error_runtime_error", payload(&t))
-    });
-}
+snapshot!(
+    error_runtime_error,
+    payload,
+    "protocol/render_error/runtime-error",
+    "protocol.render_error",
+    r#"[{"$atom":"runtime_error"},"Program failed: boom",[]]"#
+);
 
-#[test]
-fn error_timeout() {
-    let id = "protocol/render_error/timeout";
-    let t = reference(
-        id,
-        "protocol.render_error",
-        r#"[{"$atom":"timeout"},"Program failed: boom",[]]"#,
-    );
-    described(id, || insta::assert_snapshot!("error_timeout", payload(&t)));
-}
+snapshot!(
+    error_timeout,
+    payload,
+    "protocol/render_error/timeout",
+    "protocol.render_error",
+    r#"[{"$atom":"timeout"},"Program failed: boom",[]]"#
+);
 
-#[test]
-fn error_memory_limit() {
-    let id = "protocol/render_error/memory-limit";
-    let t = reference(
-        id,
-        "protocol.render_error",
-        r#"[{"$atom":"memory_limit"},"Program failed: boom",[]]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("error_memory_limit", payload(&t))
-    });
-}
+snapshot!(
+    error_memory_limit,
+    payload,
+    "protocol/render_error/memory-limit",
+    "protocol.render_error",
+    r#"[{"$atom":"memory_limit"},"Program failed: boom",[]]"#
+);
 
-#[test]
-fn error_args_error() {
-    let id = "protocol/render_error/args-error";
-    let t = reference(
-        id,
-        "protocol.render_error",
-        r#"[{"$atom":"args_error"},"Program failed: boom",[]]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("error_args_error", payload(&t))
-    });
-}
+snapshot!(
+    error_args_error,
+    payload,
+    "protocol/render_error/args-error",
+    "protocol.render_error",
+    r#"[{"$atom":"args_error"},"Program failed: boom",[]]"#
+);
 
-#[test]
-fn error_fail_with_result() {
-    let id = "protocol/render_error/fail-with-result";
-    let t = reference(
-        id,
-        "protocol.render_error",
-        r#"[{"$atom":"fail"},"Program called fail",{"$kw":[["result","{:error \"nope\"}"]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("error_fail_with_result", payload(&t))
-    });
-}
+snapshot!(
+    error_fail_with_result,
+    payload,
+    "protocol/render_error/fail-with-result",
+    "protocol.render_error",
+    r#"[{"$atom":"fail"},"Program called fail",{"$kw":[["result","{:error \"nope\"}"]]}]"#
+);
 
-#[test]
-fn error_validation_error() {
-    let id = "protocol/render_error/validation-error";
-    let t = reference(
-        id,
-        "protocol.render_error",
-        r#"[{"$atom":"validation_error"},"Program failed: boom",[]]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("error_validation_error", payload(&t))
-    });
-}
+snapshot!(
+    error_validation_error,
+    payload,
+    "protocol/render_error/validation-error",
+    "protocol.render_error",
+    r#"[{"$atom":"validation_error"},"Program failed: boom",[]]"#
+);
 
-#[test]
-fn error_feedback_override() {
-    let id = "protocol/render_error/feedback-override";
-    let t = reference(
-        id,
-        "protocol.render_error",
-        r#"[{"$atom":"runtime_error"},"boom",{"$kw":[["feedback","Try (count xs) instead"]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("error_feedback_override", payload(&t))
-    });
-}
+snapshot!(
+    error_feedback_override,
+    payload,
+    "protocol/render_error/feedback-override",
+    "protocol.render_error",
+    r#"[{"$atom":"runtime_error"},"boom",{"$kw":[["feedback","Try (count xs) instead"]]}]"#
+);
 
 // --- protocol.render_success (PP-10..PP-19) ---
 
-#[test]
-fn success_with_memory() {
-    let id = "protocol/render_success/full-payload-with-memory";
-    let t = reference(
-        id,
-        "protocol.render_success",
-        r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":3,"prints":[]}}},
+snapshot!(
+    success_with_memory,
+    payload,
+    "protocol/render_success/full-payload-with-memory",
+    "protocol.render_success",
+    r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":3,"prints":[]}}},
             {"$kw":[["execution",{"$map":[
               [{"$atom":"result"},"user=> 3"],[{"$atom":"prints"},[]],
               [{"$atom":"feedback"},"user=> 3"],[{"$atom":"truncated"},false],
               [{"$atom":"memory"},{"$map":[[{"$atom":"changed"},{}],
-                [{"$atom":"stored_keys"},[]],[{"$atom":"truncated"},false]]}]]}]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("success_with_memory", payload(&t))
-    });
-}
+                [{"$atom":"stored_keys"},[]],[{"$atom":"truncated"},false]]}]]}]]}]"#
+);
 
-#[test]
-fn success_without_memory() {
-    let id = "protocol/render_success/include-memory-false";
-    let t = reference(
-        id,
-        "protocol.render_success",
-        r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":3,"prints":[]}}},
+snapshot!(
+    success_without_memory,
+    payload,
+    "protocol/render_success/include-memory-false",
+    "protocol.render_success",
+    r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":3,"prints":[]}}},
             {"$kw":[["execution",{"$map":[
               [{"$atom":"result"},"user=> 3"],[{"$atom":"prints"},[]],
               [{"$atom":"feedback"},"user=> 3"],[{"$atom":"truncated"},false],
               [{"$atom":"memory"},{"$map":[[{"$atom":"changed"},{}],
                 [{"$atom":"stored_keys"},[]],[{"$atom":"truncated"},false]]}]]}],
-              ["include_memory",false]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("success_without_memory", payload(&t))
-    });
-}
+              ["include_memory",false]]}]"#
+);
 
-#[test]
-fn success_validated() {
-    let id = "protocol/render_success/validated-present";
-    let t = reference(
-        id,
-        "protocol.render_success",
-        r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":3,"prints":[]}}},
+snapshot!(
+    success_validated,
+    payload,
+    "protocol/render_success/validated-present",
+    "protocol.render_success",
+    r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":3,"prints":[]}}},
             {"$kw":[["execution",{"$map":[
               [{"$atom":"result"},"user=> 3"],[{"$atom":"prints"},[]],
               [{"$atom":"feedback"},"user=> 3"],[{"$atom":"truncated"},false],
               [{"$atom":"memory"},{"$map":[[{"$atom":"changed"},{}],
                 [{"$atom":"stored_keys"},[]],[{"$atom":"truncated"},false]]}]]}],
-              ["include_memory",false],["validated",{"count":3}]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("success_validated", payload(&t))
-    });
-}
+              ["include_memory",false],["validated",{"count":3}]]}]"#
+);
 
-#[test]
-fn success_result_elided() {
-    let id = "protocol/render_success/result-elided-when-both-nil";
-    let t = reference(
-        id,
-        "protocol.render_success",
-        r#"[{"$struct":{"module":"PtcRunner.Step","fields":{}}},
+snapshot!(
+    success_result_elided,
+    payload,
+    "protocol/render_success/result-elided-when-both-nil",
+    "protocol.render_success",
+    r#"[{"$struct":{"module":"PtcRunner.Step","fields":{}}},
             {"$kw":[["execution",{"$map":[
               [{"$atom":"result"},null],[{"$atom":"prints"},[]],
               [{"$atom":"feedback"},"user=> 3"],[{"$atom":"truncated"},false],
               [{"$atom":"memory"},{"$map":[[{"$atom":"changed"},{}],
                 [{"$atom":"stored_keys"},[]],[{"$atom":"truncated"},false]]}]]}],
-              ["include_memory",false]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("success_result_elided", payload(&t))
-    });
-}
+              ["include_memory",false]]}]"#
+);
 
 // --- protocol.render_success_from_step (PP-100 and up) ---
 
-#[test]
-fn from_step_result() {
-    let id = "protocol/render_success_from_step/seed-plus-one-two";
-    let t = reference(
-        id,
-        "protocol.render_success_from_step",
-        r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":3,"prints":[],"memory":{}}}}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("from_step_result", payload(&t))
-    });
-}
+snapshot!(
+    from_step_result,
+    payload,
+    "protocol/render_success_from_step/seed-plus-one-two",
+    "protocol.render_success_from_step",
+    r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":3,"prints":[],"memory":{}}}}]"#
+);
 
-#[test]
-fn from_step_prints() {
-    let id = "protocol/render_success_from_step/prints-joined-with-newlines";
-    let t = reference(
-        id,
-        "protocol.render_success_from_step",
-        r#"[{"$struct":{"module":"PtcRunner.Step",
-              "fields":{"return":null,"prints":["a","b","c"],"memory":{}}}}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("from_step_prints", payload(&t))
-    });
-}
+snapshot!(
+    from_step_prints,
+    payload,
+    "protocol/render_success_from_step/prints-joined-with-newlines",
+    "protocol.render_success_from_step",
+    r#"[{"$struct":{"module":"PtcRunner.Step",
+              "fields":{"return":null,"prints":["a","b","c"],"memory":{}}}}]"#
+);
 
-#[test]
-fn from_step_prints_truncated() {
-    let id = "protocol/render_success_from_step/prints-one-past-limit";
-    let t = reference(
-        id,
-        "protocol.render_success_from_step",
-        r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":null,"prints":["0123456789X"]}}},
-            {"$kw":[["format_options",{"$kw":[["feedback_max_chars",10]]}]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("from_step_prints_truncated", payload(&t))
-    });
-}
+snapshot!(
+    from_step_prints_truncated,
+    payload,
+    "protocol/render_success_from_step/prints-one-past-limit",
+    "protocol.render_success_from_step",
+    r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":null,"prints":["0123456789X"]}}},
+            {"$kw":[["format_options",{"$kw":[["feedback_max_chars",10]]}]]}]"#
+);
 
-#[test]
-fn from_step_result_truncated() {
-    let id = "protocol/render_success_from_step/result-preview-one-past-limit";
-    let t = reference(
-        id,
-        "protocol.render_success_from_step",
-        r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":"xxxxxxxxx"}}},
-            {"$kw":[["format_options",{"$kw":[["preview_max_chars",10]]}]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("from_step_result_truncated", payload(&t))
-    });
-}
+snapshot!(
+    from_step_result_truncated,
+    payload,
+    "protocol/render_success_from_step/result-preview-one-past-limit",
+    "protocol.render_success_from_step",
+    r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":"xxxxxxxxx"}}},
+            {"$kw":[["format_options",{"$kw":[["preview_max_chars",10]]}]]}]"#
+);
 
-#[test]
-fn from_step_memory_changed() {
-    let id = "protocol/render_success_from_step/memory-partly-changed";
-    let t = reference(
-        id,
-        "protocol.render_success_from_step",
-        r#"[{"$struct":{"module":"PtcRunner.Step",
+snapshot!(
+    from_step_memory_changed,
+    payload,
+    "protocol/render_success_from_step/memory-partly-changed",
+    "protocol.render_success_from_step",
+    r#"[{"$struct":{"module":"PtcRunner.Step",
               "fields":{"return":null,"prints":[],"memory":{"a":1,"b":3,"c":[1]}}}},
-            {"$kw":[["include_memory",true],["prior_memory",{"a":1,"b":2}]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("from_step_memory_changed", payload(&t))
-    });
-}
+            {"$kw":[["include_memory",true],["prior_memory",{"a":1,"b":2}]]}]"#
+);
 
-#[test]
-fn from_step_memory_truncated() {
-    let id = "protocol/render_success_from_step/memory-truncated";
-    let t = reference(
-        id,
-        "protocol.render_success_from_step",
-        r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":null,"prints":[],
+snapshot!(
+    from_step_memory_truncated,
+    payload,
+    "protocol/render_success_from_step/memory-truncated",
+    "protocol.render_success_from_step",
+    r#"[{"$struct":{"module":"PtcRunner.Step","fields":{"return":null,"prints":[],
               "memory":{"big":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,
                                20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39]}}}},
-            {"$kw":[["include_memory",true],["format_options",{"$kw":[["preview_max_chars",15]]}]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("from_step_memory_truncated", payload(&t))
-    });
-}
+            {"$kw":[["include_memory",true],["format_options",{"$kw":[["preview_max_chars",15]]}]]}]"#
+);
 
 // --- native_preview.cache_hint (NP-1..NP-5) ---
 
-#[test]
-fn cache_hint_nested_map() {
-    let id = "native_preview/cache_hint/nested-map";
-    let t = reference(
-        id,
-        "native_preview.cache_hint",
-        r#"["t",{"$map":[[{"$atom":"filter"},{"$map":[[{"$atom":"z"},1],["min-price",10]]}]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("cache_hint_nested_map", text(&t))
-    });
-}
+snapshot!(
+    cache_hint_nested_map,
+    text,
+    "native_preview/cache_hint/nested-map",
+    "native_preview.cache_hint",
+    r#"["t",{"$map":[[{"$atom":"filter"},{"$map":[[{"$atom":"z"},1],["min-price",10]]}]]}]"#
+);
 
-#[test]
-fn cache_hint_list_of_maps() {
-    let id = "native_preview/cache_hint/list-of-maps";
-    let t = reference(
-        id,
-        "native_preview.cache_hint",
-        r#"["t",{"$map":[[{"$atom":"xs"},[{"$map":[[{"$atom":"b"},1],[{"$atom":"a"},2]]},{}]]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("cache_hint_list_of_maps", text(&t))
-    });
-}
+snapshot!(
+    cache_hint_list_of_maps,
+    text,
+    "native_preview/cache_hint/list-of-maps",
+    "native_preview.cache_hint",
+    r#"["t",{"$map":[[{"$atom":"xs"},[{"$map":[[{"$atom":"b"},1],[{"$atom":"a"},2]]},{}]]]}]"#
+);
 
-#[test]
-fn cache_hint_tuple_vector() {
-    let id = "native_preview/cache_hint/tuple-value-vector";
-    let t = reference(
-        id,
-        "native_preview.cache_hint",
-        r#"["t",{"p":{"$tuple":[1,{"$tuple":[2,{"$atom":"x"}]}]}}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("cache_hint_tuple_vector", text(&t))
-    });
-}
+snapshot!(
+    cache_hint_tuple_vector,
+    text,
+    "native_preview/cache_hint/tuple-value-vector",
+    "native_preview.cache_hint",
+    r#"["t",{"p":{"$tuple":[1,{"$tuple":[2,{"$atom":"x"}]}]}}]"#
+);
 
-#[test]
-fn cache_hint_string_escapes() {
-    let id = "native_preview/cache_hint/string-escapes";
-    let t = reference(
-        id,
-        "native_preview.cache_hint",
-        r#"["t",{"q":"say \"hi\"\n\tC:\\x\r"}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("cache_hint_string_escapes", text(&t))
-    });
-}
+snapshot!(
+    cache_hint_string_escapes,
+    text,
+    "native_preview/cache_hint/string-escapes",
+    "native_preview.cache_hint",
+    r#"["t",{"q":"say \"hi\"\n\tC:\\x\r"}]"#
+);
 
-#[test]
-fn cache_hint_float_decimals() {
-    let id = "native_preview/cache_hint/float-more-than-10-decimals";
-    let t = reference(
-        id,
-        "native_preview.cache_hint",
-        r#"["t",{"x":{"$float":0.30000000000000004},"y":{"$float":0.6666666666666666},
-                 "z":{"$float":3.14159265358979}}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("cache_hint_float_decimals", text(&t))
-    });
-}
+snapshot!(
+    cache_hint_float_decimals,
+    text,
+    "native_preview/cache_hint/float-more-than-10-decimals",
+    "native_preview.cache_hint",
+    r#"["t",{"x":{"$float":0.30000000000000004},"y":{"$float":0.6666666666666666},
+                 "z":{"$float":3.14159265358979}}]"#
+);
 
-#[test]
-fn cache_hint_float_huge() {
-    let id = "native_preview/cache_hint/float-huge";
-    let t = reference(
-        id,
-        "native_preview.cache_hint",
-        r#"["t",{"x":{"$float":1e+20}}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("cache_hint_float_huge", text(&t))
-    });
-}
+snapshot!(
+    cache_hint_float_huge,
+    text,
+    "native_preview/cache_hint/float-huge",
+    "native_preview.cache_hint",
+    r#"["t",{"x":{"$float":1e+20}}]"#
+);
 
-#[test]
-fn cache_hint_float_negative_zero() {
-    let id = "native_preview/cache_hint/float-negative-zero";
-    let t = reference(
-        id,
-        "native_preview.cache_hint",
-        r#"["t",{"x":{"$float":-0.0}}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("cache_hint_float_negative_zero", text(&t))
-    });
-}
+snapshot!(
+    cache_hint_float_negative_zero,
+    text,
+    "native_preview/cache_hint/float-negative-zero",
+    "native_preview.cache_hint",
+    r#"["t",{"x":{"$float":-0.0}}]"#
+);
 
-#[test]
-fn cache_hint_atom_values() {
-    let id = "native_preview/cache_hint/atom-values-as-keywords";
-    let t = reference(
-        id,
-        "native_preview.cache_hint",
-        r#"["t",{"$map":[[{"$atom":"mode"},{"$atom":"fast-path"}]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("cache_hint_atom_values", text(&t))
-    });
-}
+snapshot!(
+    cache_hint_atom_values,
+    text,
+    "native_preview/cache_hint/atom-values-as-keywords",
+    "native_preview.cache_hint",
+    r#"["t",{"$map":[[{"$atom":"mode"},{"$atom":"fast-path"}]]}]"#
+);
 
-#[test]
-fn cache_hint_hyphenated_keys() {
-    let id = "native_preview/cache_hint/hyphenated-keys-normalized";
-    let t = reference(
-        id,
-        "native_preview.cache_hint",
-        r#"["t",{"$map":[[{"$atom":"min-price"},10],["max-price",20]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("cache_hint_hyphenated_keys", text(&t))
-    });
-}
+snapshot!(
+    cache_hint_hyphenated_keys,
+    text,
+    "native_preview/cache_hint/hyphenated-keys-normalized",
+    "native_preview.cache_hint",
+    r#"["t",{"$map":[[{"$atom":"min-price"},10],["max-price",20]]}]"#
+);
 
 // --- native_preview.build (NP-6..NP-23) ---
 
-#[test]
-fn preview_metadata_list_of_maps() {
-    let id = "native_preview/build/meta-maps-consistent";
-    let t = reference(
-        id,
-        "native_preview.build",
-        r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search"}}},
+snapshot!(
+    preview_metadata_list_of_maps,
+    preview,
+    "native_preview/build/meta-maps-consistent",
+    "native_preview.build",
+    r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search"}}},
             [{"i":1,"f":{"$float":1.5},"s":"x","t":true,"n":null,"l":[1],"m":{"k":1}},
              {"i":2,"f":{"$float":2.5},"s":"y","t":true,"n":1,"l":[],"m":{}}],
-            {}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("preview_metadata_list_of_maps", preview(&t))
-    });
-}
+            {}]"#
+);
 
-#[test]
-fn preview_metadata_canonical_hint() {
-    let id = "native_preview/build/cache-fields-use-canonical-args";
-    let t = reference(
-        id,
-        "native_preview.build",
-        r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search"}}},
+snapshot!(
+    preview_metadata_canonical_hint,
+    preview,
+    "native_preview/build/cache-fields-use-canonical-args",
+    "native_preview.build",
+    r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search"}}},
             [],
-            {"$map":[[{"$atom":"b-b"},{"$float":1.0}],[{"$atom":"a"},[{"$tuple":[1,2]}]]]}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("preview_metadata_canonical_hint", preview(&t))
-    });
-}
+            {"$map":[[{"$atom":"b-b"},{"$float":1.0}],[{"$atom":"a"},[{"$tuple":[1,2]}]]]}]"#
+);
 
-#[test]
-fn preview_rows_limit() {
-    let id = "native_preview/build/rows-limit-cuts";
-    let t = reference(
-        id,
-        "native_preview.build",
-        r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search",
+snapshot!(
+    preview_rows_limit,
+    preview,
+    "native_preview/build/rows-limit-cuts",
+    "native_preview.build",
+    r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search",
               "native_result":{"$kw":[["preview",{"$atom":"rows"}],["limit",2]]}}}},
             [{"i":0,"s":"x"},{"i":1,"s":"x"},{"i":2,"s":"x"},{"i":3,"s":"x"},{"i":4,"s":"x"}],
-            {}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("preview_rows_limit", preview(&t))
-    });
-}
+            {}]"#
+);
 
-#[test]
-fn preview_rows_temporal() {
-    let id = "native_preview/build/rows-temporal-values";
-    let t = reference(
-        id,
-        "native_preview.build",
-        r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search",
+snapshot!(
+    preview_rows_temporal,
+    preview,
+    "native_preview/build/rows-temporal-values",
+    "native_preview.build",
+    r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search",
               "native_result":{"$kw":[["preview",{"$atom":"rows"}]]}}}},
             [{"d":{"$date":"2026-05-03"},"t":{"$time":"09:14:00.120"},
               "n":{"$naive_datetime":"2026-05-03T09:14:00"},"u":{"$datetime":"2026-05-03T09:14:00Z"},
               "o":{"$datetime":"2026-05-03T09:14:00+02:00"}}],
-            {}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("preview_rows_temporal", preview(&t))
-    });
-}
+            {}]"#
+);
 
-#[test]
-fn preview_custom() {
-    let id = "native_preview/build/custom-map";
-    let t = reference(
-        id,
-        "native_preview.build",
-        r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search",
+snapshot!(
+    preview_custom,
+    preview,
+    "native_preview/build/custom-map",
+    "native_preview.build",
+    r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search",
               "native_result":{"$kw":[["preview",{"$fn":{"arity":1,"returns":{"summary":"two items"}}}]]}}}},
             [1,2],
-            {}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("preview_custom", preview(&t))
-    });
-}
+            {}]"#
+);
 
-#[test]
-fn preview_custom_fallback() {
-    let id = "native_preview/build/custom-raises-falls-back";
-    let t = reference(
-        id,
-        "native_preview.build",
-        r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search",
+snapshot!(
+    preview_custom_fallback,
+    preview,
+    "native_preview/build/custom-raises-falls-back",
+    "native_preview.build",
+    r#"[{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"search",
               "native_result":{"$kw":[["preview",{"$fn":{"arity":1,"raises":"boom"}}]]}}}},
             [{"a":1},{"a":2}],
-            {}]"#,
-    );
-    described(id, || {
-        insta::assert_snapshot!("preview_custom_fallback", preview(&t))
-    });
-}
+            {}]"#
+);
 
 /// [`pretty`] only inserts whitespace outside strings: removing it gives
 /// the wire bytes back, so the payload snapshots pin the bytes.
