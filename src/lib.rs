@@ -7,38 +7,44 @@
 //! external implementation lives in the `ptc-conformance-harness` crate
 //! (`harness/`).
 //!
-//! - [`term`]: the term model, with Erlang's equality and ordering rules.
-//! - [`tagged`]: the tagged term JSON codec (`spec/terms.md`).
-//! - [`ops`]: the operation registry, one row per op.
-//! - one module per reference module: [`key_normalizer`], ...
+//! Three groups, one folder each:
+//!
+//! - [`model`] (`src/model/`), the term model: [`term`] (terms, Erlang's
+//!   equality and term order), [`tagged`] (the tagged term JSON codec,
+//!   `spec/terms.md`), [`raised`] (exceptions), [`structs`] (struct fields
+//!   and defaults), [`features`] (what a port must represent), [`diff`]
+//!   (path-level differences).
+//! - [`elixir`] (`src/elixir/`), the Elixir layer, each borrowed function
+//!   ported once: [`inspect`] (`Kernel.inspect/2`), [`jason`]
+//!   (`Jason.encode/1`), [`chars`] (`String.Chars`, chardata), [`num`]
+//!   (float text, exact truncation), [`elixir_string`] (grapheme clusters,
+//!   `src/elixir/string/`).
+//! - [`ptc`] (`src/ptc/`), the PtcRunner ports: [`key_normalizer`],
+//!   [`lisp_formatter`], [`lisp_format`], [`native_preview`], [`protocol`],
+//!   [`protocol_from_step`], [`protocol_validate`], [`signature`],
+//!   [`turn_feedback`], [`untrusted_renderer`], [`exposure`], [`tool`].
+//!
+//! [`ops`] is the operation registry: one row per op, naming the port
+//! function that answers it.
+//!
+//! Every module is also reachable at the crate root (`ptc_conformance::term`),
+//! the paths the harness and the tests use.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod chars;
-pub mod diff;
-pub mod elixir_string;
-pub mod exposure;
-pub mod features;
-pub mod inspect;
-pub mod jason;
-pub mod key_normalizer;
-pub mod lisp_format;
-pub mod lisp_formatter;
-pub mod native_preview;
-pub mod num;
+pub mod elixir;
+pub mod model;
 pub mod ops;
-pub mod protocol;
-pub mod protocol_from_step;
-pub mod protocol_validate;
-pub mod raised;
-pub mod signature;
-pub mod structs;
-pub mod tagged;
-pub mod term;
-pub mod tool;
-pub mod turn_feedback;
-pub mod untrusted_renderer;
+pub mod ptc;
+
+pub use elixir::string as elixir_string;
+pub use elixir::{chars, inspect, jason, num};
+pub use model::{diff, features, raised, structs, tagged, term};
+pub use ptc::{
+    exposure, key_normalizer, lisp_format, lisp_formatter, native_preview, protocol,
+    protocol_from_step, protocol_validate, signature, tool, turn_feedback, untrusted_renderer,
+};
 
 pub use raised::Raised;
 pub use term::{Int, Map, Term};
