@@ -97,24 +97,23 @@ pub fn difference(
     head: &Answer,
     strictness: Strictness,
 ) -> Option<String> {
-    let expect = match base {
-        Answer::Ok(t) => Expect::Ok(t.clone()),
-        Answer::Raised(r) => Expect::Raised {
-            class: r.class.clone(),
-            message: Some(r.message.clone()),
-        },
-        Answer::Unsupported(_) | Answer::Error(_) => {
-            return if std::mem::discriminant(base) == std::mem::discriminant(head) {
-                None
-            } else {
-                Some(format!(
-                    "base gave no answer ({}), head answered {}",
-                    fuzz::describe(base),
-                    fuzz::describe(head)
-                ))
-            };
-        }
+    let Some(mut expect) = fuzz::expectation(base) else {
+        return if std::mem::discriminant(base) == std::mem::discriminant(head) {
+            None
+        } else {
+            Some(format!(
+                "base gave no answer ({}), head answered {}",
+                fuzz::describe(base),
+                fuzz::describe(head)
+            ))
+        };
     };
+    // A message the case leaves open is left open here too.
+    if let (Expect::Raised { message, .. }, Expect::Raised { message: None, .. }) =
+        (&mut expect, &case.expect)
+    {
+        *message = None;
+    }
     let probe = Case {
         expect,
         level: Level::Required,

@@ -224,17 +224,23 @@ pub struct FuzzReport {
     pub findings: Vec<Finding>,
 }
 
+/// The expectation an answer sets, if it sets one: a value, or an exception
+/// with its message (except `Protocol.UndefinedError`'s, which lists the
+/// protocol's implementations loaded in the VM: platform noise).
+pub fn expectation(answer: &Answer) -> Option<Expect> {
+    match answer {
+        Answer::Ok(t) => Some(Expect::Ok(t.clone())),
+        Answer::Raised(r) => Some(Expect::Raised {
+            class: r.class.clone(),
+            message: (r.class != "Protocol.UndefinedError").then(|| r.message.clone()),
+        }),
+        Answer::Unsupported(_) | Answer::Error(_) => None,
+    }
+}
+
 /// A case expecting `expected` for `args`, to judge an answer with.
 fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
-    let expect = match expected {
-        Answer::Ok(t) => Expect::Ok(t.clone()),
-        Answer::Raised(r) => Expect::Raised {
-            class: r.class.clone(),
-            // Its message lists the protocol's implementations loaded in the VM: platform noise.
-            message: (r.class != "Protocol.UndefinedError").then(|| r.message.clone()),
-        },
-        _ => return None,
-    };
+    let expect = expectation(expected)?;
     Some(Case {
         args_json: String::new(),
         id: format!("fuzz/{}", op.name),
