@@ -1,7 +1,7 @@
 //! Paths as reports show them: relative to where the user stands, with
-//! `.` and `..` resolved, so a case reads `golden/x/y.json` from the
-//! repository and `../golden/x/y.json` from `harness/`, never
-//! `/.../harness/../golden/x/y.json`.
+//! `.` and `..` resolved, so a case reads `golden/inspect/inspect/alias-atom.json`
+//! from the repository, the same with `../` in front from `harness/`, and
+//! never `/.../harness/../golden/...`.
 
 use std::path::{Component, Path, PathBuf};
 

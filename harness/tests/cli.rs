@@ -405,8 +405,8 @@ fn unknown_ops_and_features_in_the_handshake_fail_the_run() {
     }
 }
 
-/// A run in which every selected case is skipped fails, naming the
-/// selection and the skip reasons.
+/// AP-8, AP-13: a run in which every selected case is skipped fails,
+/// naming the selection and the skip reasons.
 #[test]
 fn a_run_that_executes_no_case_fails() {
     let python = repo().join("harness/adapters/python/adapter.py");
@@ -598,7 +598,7 @@ fn reports_show_normalized_relative_paths() {
     assert!(sub.join(path).is_file(), "{path} is relative to the cwd");
 }
 
-/// At the strict level a byte mismatch shows the offset and a marked window.
+/// AP-12: at the strict level a byte mismatch shows the offset and a marked window.
 #[test]
 fn strict_byte_mismatches_show_offset_and_window() {
     let original =
@@ -681,7 +681,7 @@ fn fuzz_names_its_ops_and_inputs_per_op() {
     assert!(per_op("term.inspect") > 0);
 }
 
-/// A failed write is a failure (1), not a usage error (2).
+/// AP-13: a failed write is a failure (1), not a usage error (2).
 #[test]
 fn a_failed_write_exits_1() {
     let out = bin()
