@@ -752,8 +752,9 @@ fn fuzz(args: FuzzArgs) -> Result<(), Failure> {
         names.join(", ")
     );
     let (bar, mut progress) = progress_display(args.cases);
+    // The ops were checked above; what can go wrong now is writing the case.
     let report = crate::fuzz::run(subject, &cfg, &corpus.cases, &mut progress)
-        .map_err(|e| Failure::usage(format!("fuzz: {e}")))?;
+        .map_err(|e| Failure::failed(format!("fuzz: {e}")))?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
@@ -780,6 +781,13 @@ fn compare(args: CompareArgs) -> Result<(), Failure> {
     let corpus = load_clean(&args.corpus)?;
     let selection = args.filter.selection(None);
     let cases = selection.apply(&corpus).map_err(Failure::usage)?;
+    if cases.is_empty() {
+        return Err(Failure::usage(format!(
+            "no case matches {} ({} cases in the corpus)",
+            selection.describe(),
+            corpus.cases.len()
+        )));
+    }
     let side = |name: &str, line: &str| -> Result<AdapterConfig, Failure> {
         let argv = shlex::split(line)
             .filter(|a| !a.is_empty())
@@ -882,7 +890,10 @@ fn compare(args: CompareArgs) -> Result<(), Failure> {
         c.one_sided_ops.len(),
         c.one_sided_features.len()
     );
-    if c.same() {
+    if c.compared() == 0 {
+        println!("compare: nothing was compared: neither the selected cases nor generated inputs were answered by both sides");
+    }
+    if c.passed() {
         Ok(())
     } else {
         Err(Failure::reported())

@@ -79,10 +79,17 @@ pub struct Comparison<'c> {
 }
 
 impl Comparison<'_> {
-    /// Whether the two sides answered alike on everything both declare and
-    /// declare the same ops and features, without faults.
-    pub fn same(&self) -> bool {
-        self.differences.is_empty()
+    /// Cases and generated inputs both sides answered and were compared on.
+    pub fn compared(&self) -> usize {
+        self.agreed + self.differences.len() + self.fuzz.as_ref().map_or(0, |f| f.checked)
+    }
+
+    /// Whether the comparison passes: something was compared, the two sides
+    /// answered alike on everything both declare, declare the same ops and
+    /// features, and committed no fault.
+    pub fn passed(&self) -> bool {
+        self.compared() > 0
+            && self.differences.is_empty()
             && self.one_sided_ops.is_empty()
             && self.one_sided_features.is_empty()
             && self.faults.is_empty()

@@ -302,7 +302,7 @@ pub fn pretty(s: &Summary<'_>, repro: &dyn Fn(&Case) -> Option<String>) -> Strin
         for line in text.lines() {
             let _ = writeln!(out, "  {line}");
         }
-        if let Some(cmd) = repro(r.case) {
+        if let Some(cmd) = repro(r.case).filter(|_| r.outcome.executed()) {
             let _ = writeln!(out, "  replay: {cmd}");
         }
     }
@@ -364,7 +364,7 @@ pub fn json(s: &Summary<'_>, repro: &dyn Fn(&Case) -> Option<String>) -> serde_j
                 Outcome::Error(m) | Outcome::ExpectedFailure(m) => v["message"] = json!(m),
                 _ => {}
             }
-            if problem(r).is_some() {
+            if problem(r).is_some() && r.outcome.executed() {
                 if let Some(cmd) = repro(r.case) {
                     v["replay"] = json!(cmd);
                 }
@@ -408,7 +408,7 @@ pub fn junit(s: &Summary<'_>, repro: &dyn Fn(&Case) -> Option<String>) -> String
                 let mut st = TestCaseStatus::non_success(kind);
                 st.set_message(label);
                 let mut desc = text;
-                if let Some(cmd) = repro(r.case) {
+                if let Some(cmd) = repro(r.case).filter(|_| r.outcome.executed()) {
                     desc.push_str(&format!("\nreplay: {cmd}"));
                 }
                 st.set_description(desc);

@@ -783,4 +783,17 @@ fn compare_of_one_build_with_itself_passes() {
         t.contains("compare: 1159 cases selected, 1159 answered alike, 0 answered differently"),
         "{t}"
     );
+    // A comparison that compares nothing does not pass.
+    let python = repo().join("harness/adapters/python/adapter.py");
+    let out = bin()
+        .args(["compare", "--cases", "0", "--op", "term.inspect", "--base"])
+        .arg(format!("{me} adapter"))
+        .arg("--head")
+        .arg(format!("python3 {}", python.display()))
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("compare: nothing was compared"), "{t}");
 }
