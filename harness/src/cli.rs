@@ -573,7 +573,7 @@ fn bless(args: BlessArgs) -> Result<(), Failure> {
         (true, false) => {
             let mut adapter = start(AdapterConfig::new(args.command.clone()))?;
             let changes = recompute(&mut adapter, &cases);
-            let faults = adapter_faults(&adapter);
+            let faults = crate::subject::faults_of(&adapter);
             if !faults.is_empty() {
                 return Err(Failure::failed(format!(
                     "adapter faults:\n  {}",
@@ -632,13 +632,6 @@ fn bless(args: BlessArgs) -> Result<(), Failure> {
         return Err(Failure::reported());
     }
     Ok(())
-}
-
-/// Faults of an adapter, including what its handshake declares that the kit does not know.
-fn adapter_faults(subject: &dyn Subject) -> Vec<String> {
-    let mut faults = crate::subject::unknown_declarations(&subject.ops(), &subject.features());
-    faults.extend(subject.faults());
-    faults
 }
 
 fn seed_or_now(seed: Option<u64>) -> u64 {
@@ -759,7 +752,7 @@ fn fuzz(args: FuzzArgs) -> Result<(), Failure> {
         b.finish_and_clear();
     }
     print_fuzz_totals(&report);
-    let faults = adapter_faults(subject);
+    let faults = crate::subject::faults_of(subject);
     for f in &faults {
         println!("ADAPTER FAULT {f}");
     }

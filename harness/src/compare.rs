@@ -236,8 +236,7 @@ pub fn compare<'c>(
         out.fuzz = Some(fuzz::run_between(base, head, &fcfg, corpus, progress)?);
     }
     for (side, s) in [("base", &*base), ("head", &*head)] {
-        let mut faults = subject::unknown_declarations(&s.ops(), &s.features());
-        faults.extend(s.faults());
+        let faults = subject::faults_of(s);
         out.faults
             .extend(faults.into_iter().map(|f| format!("{side}: {f}")));
     }

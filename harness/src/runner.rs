@@ -175,8 +175,7 @@ pub fn session<'c>(
     opts: RunOptions<'_>,
 ) -> Summary<'c> {
     let results = run(subject, cases, opts);
-    let mut faults = subject::unknown_declarations(&subject.ops(), &subject.features());
-    faults.extend(subject.faults());
+    let faults = subject::faults_of(subject);
     let stale = match opts.known {
         Some(k) => k.stale(corpus_ids, &subject.ops(), &subject.features(), &results),
         None => Vec::new(),

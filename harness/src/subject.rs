@@ -162,6 +162,14 @@ pub fn unknown_declarations(ops: &BTreeSet<String>, features: &BTreeSet<String>)
     out
 }
 
+/// Every fault of `subject` for a report: what its handshake declares that
+/// the kit does not know, then its own faults ([`Subject::faults`]).
+pub fn faults_of(subject: &dyn Subject) -> Vec<String> {
+    let mut out = unknown_declarations(&subject.ops(), &subject.features());
+    out.extend(subject.faults());
+    out
+}
+
 /// `; did you mean "x"?` for the closest of `names` to `name`, if one is close.
 fn did_you_mean(name: &str, names: &[&str]) -> String {
     names
