@@ -1,4 +1,4 @@
-//! An external implementation behind adapter protocol v1 (`spec/protocol.md`).
+//! An external implementation behind adapter protocol v1 (`spec/adapter_protocol.md`).
 //!
 //! One process serves the whole run; requests are pipelined within a
 //! bounded window. Reading and writing happen on their own threads, so a
@@ -431,6 +431,16 @@ impl Subject for Adapter {
     }
     fn features(&self) -> BTreeSet<String> {
         self.hello.features.clone()
+    }
+    fn faults(&self) -> Vec<String> {
+        let mut out = self.faults.clone();
+        if self.restarts > 0 {
+            out.push(format!(
+                "the adapter was restarted {} time(s)",
+                self.restarts
+            ));
+        }
+        out
     }
 
     fn run_batch(

@@ -51,7 +51,9 @@ pub fn recompute(source: &mut dyn Subject, cases: &[&Case]) -> Vec<Change> {
         .collect()
 }
 
-fn new_expect(answer: &Answer, old: &Expect) -> Result<String, String> {
+/// The `expect` value (compact JSON) that `answer` implies; an exception
+/// keeps its message unless `old` expected the same class without one.
+pub fn new_expect(answer: &Answer, old: &Expect) -> Result<String, String> {
     Ok(match answer {
         Answer::Ok(t) => format!("{{\"ok\":{}}}", tagged::encode(t)),
         Answer::Raised(r) => {

@@ -1,18 +1,19 @@
-//! The `ptc-conformance` command line.
-//!
-//! Exit status: 0 when every required case passes, 1 when a case fails or
-//! errs, 2 for usage or corpus errors.
+//! The `ptc-conformance` command line: arguments, dispatch and printing.
+//! What the commands do lives in the library's modules (selection in
+//! [`crate::select`], lint in [`crate::corpus`], the verdict in
+//! [`crate::report::Summary`], known failures in [`crate::known`]), where
+//! the tests call it too. Exit statuses are [`Exit`]'s.
 
 use crate::adapter::{Adapter, AdapterConfig};
-use crate::corpus::{self, Case, Corpus, Level, Sources};
-use crate::judge::{self, Strictness};
+use crate::corpus::{self, Corpus, Level, Sources};
+use crate::exit::{Exit, Failure};
+use crate::judge::Strictness;
 use crate::known::{self, KnownFailures};
 use crate::report;
-use crate::runner;
-use crate::runner::RunOptions;
+use crate::runner::{self, RunOptions};
+use crate::select::{Selection, Shard};
 use crate::subject::{Reference, Subject};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -46,6 +47,49 @@ pub enum Command {
     /// Measure cases per second: in process, against `ptc-conformance adapter`
     /// pipelined and one at a time, and against any other adapter given.
     Bench(BenchArgs),
+    /// Hold two builds against each other: run the corpus and the fuzzer
+    /// against two adapters (base and head) and report every case and every
+    /// shrunk generated input they answer differently.
+    Compare(CompareArgs),
+}
+
+/// `compare` arguments.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Corpus location.
+    #[command(flatten)]
+    pub corpus: CorpusArgs,
+    /// Case selection (`--op` also limits the fuzzed ops).
+    #[command(flatten)]
+    pub filter: Filter,
+    /// The first build, whose answers are the expectation: a command line,
+    /// split as a shell would (e.g. "elixir -pa ... adapter.exs").
+    #[arg(long, value_name = "CMD")]
+    pub base: String,
+    /// The second build: a command line, split as a shell would.
+    #[arg(long, value_name = "CMD")]
+    pub head: String,
+    /// `strict` (default) compares rendered JSON byte for byte; `default` as JSON.
+    #[arg(long, value_enum, default_value = "strict")]
+    pub level: Strictness,
+    /// Write each difference as a case file under DIR (expectation: base's answer).
+    #[arg(long, value_name = "DIR")]
+    pub emit: Option<PathBuf>,
+    /// Generated inputs at most (0: the corpus only).
+    #[arg(long, default_value = "10000")]
+    pub cases: usize,
+    /// Generator seed (printed when not given, for replay).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Stop fuzzing after this many seconds.
+    #[arg(long, value_name = "SECS")]
+    pub time: Option<f64>,
+    /// Seconds one request may take.
+    #[arg(long, value_name = "SECS", default_value = "5")]
+    pub timeout: f64,
+    /// Seconds start-up and the handshake may take.
+    #[arg(long, value_name = "SECS", default_value = "30")]
+    pub startup_timeout: f64,
 }
 
 /// `bless` arguments.
@@ -126,7 +170,8 @@ pub struct CorpusArgs {
 }
 
 impl CorpusArgs {
-    fn sources(&self) -> Sources {
+    /// Where the corpus and spec are: the ones given, else this repository's.
+    pub fn sources(&self) -> Sources {
         let default = Sources::default_for_repo();
         Sources {
             roots: if self.corpus.is_empty() {
@@ -154,6 +199,22 @@ pub struct Filter {
     /// Only cases of this level.
     #[arg(long = "case-level", value_name = "LEVEL")]
     pub case_level: Option<CaseLevel>,
+}
+
+impl Filter {
+    /// The selection it asks for, in shard `shard` if given.
+    pub fn selection(&self, shard: Option<Shard>) -> Selection {
+        Selection {
+            ops: self.op.clone(),
+            ids: self.id.clone(),
+            features: self.feature.clone(),
+            level: self.case_level.map(|l| match l {
+                CaseLevel::Required => Level::Required,
+                CaseLevel::Pinned => Level::Pinned,
+            }),
+            shard,
+        }
+    }
 }
 
 /// A case level, as a CLI value.
@@ -193,18 +254,20 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value = "default")]
     pub level: Strictness,
     /// Run only shard K of N (e.g. `2/4`): a deterministic slice by case id.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
-    pub shard: Option<(u64, u64)>,
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     /// Stop at the first failure or error.
     #[arg(long)]
     pub fail_fast: bool,
     /// Stop after N failures and errors.
     #[arg(long, value_name = "N")]
     pub max_fail: Option<usize>,
-    /// Cases expected to fail: one id or glob per line, reason after '#'.
+    /// Cases expected to fail (one id or glob per line, reason after '#') and
+    /// expected skips (`skip op OP`, `skip feature F`, `skip GLOB`); given, it
+    /// pins coverage: a skip it does not list fails the run.
     #[arg(long, value_name = "FILE")]
     pub known_failures: Option<PathBuf>,
-    /// Write the known-failures list this run implies to FILE.
+    /// Write the known-failures file this run implies (failures and skips) to FILE.
     #[arg(long, value_name = "FILE")]
     pub update_known_failures: Option<PathBuf>,
     /// Do not fail the run for listed cases that pass.
@@ -246,20 +309,13 @@ impl AdapterArgs {
             (true, true) => Err(Failure::usage("--adapter needs the command after `--`: ptc-conformance run --adapter -- CMD [ARGS...]")),
             (false, false) => Err(Failure::usage("a command after `--` needs --adapter")),
             (true, false) => {
-                let secs = |name: &str, v: f64| {
-                    if v.is_finite() && v > 0.0 {
-                        Ok(Duration::from_secs_f64(v))
-                    } else {
-                        Err(Failure::usage(format!("--{name} must be a positive number of seconds, got {v}")))
-                    }
-                };
                 if self.window == 0 {
                     return Err(Failure::usage("--window must be at least 1"));
                 }
                 Ok(Some(AdapterConfig {
                     command: self.command.clone(),
-                    timeout: secs("timeout", self.timeout)?,
-                    startup_timeout: secs("startup-timeout", self.startup_timeout)?,
+                    timeout: seconds("timeout", self.timeout)?,
+                    startup_timeout: seconds("startup-timeout", self.startup_timeout)?,
                     window: self.window,
                     max_line: self.max_line_bytes,
                     max_restarts: 3,
@@ -270,30 +326,15 @@ impl AdapterArgs {
     }
 }
 
-fn parse_shard(s: &str) -> Result<(u64, u64), String> {
-    let (k, n) = s.split_once('/').ok_or("expected K/N, e.g. 1/4")?;
-    let k: u64 = k
-        .trim()
-        .parse()
-        .map_err(|_| format!("K in {s:?} is not a number"))?;
-    let n: u64 = n
-        .trim()
-        .parse()
-        .map_err(|_| format!("N in {s:?} is not a number"))?;
-    if n == 0 || k == 0 || k > n {
-        return Err(format!("shard {s:?}: need 1 <= K <= N"));
+/// `--NAME SECS` as a duration; it must be positive.
+fn seconds(name: &str, v: f64) -> Result<Duration, Failure> {
+    if v.is_finite() && v > 0.0 {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(Failure::usage(format!(
+            "--{name} must be a positive number of seconds, got {v}"
+        )))
     }
-    Ok((k, n))
-}
-
-/// Whether `id` falls in shard `k` of `n` (FNV-1a of the id, stable across runs and machines).
-pub fn in_shard(id: &str, (k, n): (u64, u64)) -> bool {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in id.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h % n == k - 1
 }
 
 /// `list` arguments.
@@ -307,34 +348,16 @@ pub struct ListArgs {
     pub filter: Filter,
 }
 
-/// A failure of the command, with its exit status.
-#[derive(Debug)]
-pub struct Failure {
-    /// 1 for failed cases, 2 for usage or corpus errors.
-    pub code: u8,
-    /// What to print on stderr.
-    pub message: String,
-}
-
-impl Failure {
-    fn usage(message: impl Into<String>) -> Failure {
-        Failure {
-            code: 2,
-            message: message.into(),
-        }
-    }
-}
-
 /// Parses the command line, runs it and returns the exit status.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match execute(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => Exit::Passed.into(),
         Err(f) => {
             if !f.message.is_empty() {
                 eprintln!("{}", f.message);
             }
-            ExitCode::from(f.code)
+            f.exit.into()
         }
     }
 }
@@ -348,12 +371,9 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Bench(args) => bench(args),
         Command::Fuzz(args) => fuzz(args),
         Command::Bless(args) => bless(args),
-        Command::Adapter => {
-            crate::serve::serve(std::io::stdin(), std::io::stdout()).map_err(|e| Failure {
-                code: 1,
-                message: format!("adapter: {e}"),
-            })
-        }
+        Command::Compare(args) => compare(args),
+        Command::Adapter => crate::serve::serve(std::io::stdin(), std::io::stdout())
+            .map_err(|e| Failure::failed(format!("adapter: {e}"))),
     }
 }
 
@@ -371,57 +391,18 @@ pub fn load_clean(args: &CorpusArgs) -> Result<Corpus, Failure> {
     }
 }
 
-/// Applies the filter to the corpus's cases.
-pub fn select<'c>(corpus: &'c Corpus, filter: &Filter) -> Result<Vec<&'c Case>, Failure> {
-    let mut builder = globset::GlobSetBuilder::new();
-    for g in &filter.id {
-        let glob = globset::GlobBuilder::new(g)
-            .literal_separator(true)
-            .build()
-            .map_err(|e| Failure::usage(format!("--id {g:?}: {e}")))?;
-        builder.add(glob);
-    }
-    let globs = builder
-        .build()
-        .map_err(|e| Failure::usage(format!("--id: {e}")))?;
-    for op in &filter.op {
-        if ptc_conformance::ops::find(op).is_none() {
-            return Err(Failure::usage(format!(
-                "--op {op:?}: no such op (see `ptc-conformance list`)"
-            )));
-        }
-    }
-    for f in &filter.feature {
-        if !ptc_conformance::features::is_feature(f) {
-            return Err(Failure::usage(format!(
-                "--feature {f:?}: no such feature (features are: {})",
-                ptc_conformance::features::ALL.join(", ")
-            )));
-        }
-    }
-    Ok(corpus
-        .cases
-        .iter()
-        .filter(|c| filter.op.is_empty() || filter.op.iter().any(|o| o == c.op.name))
-        .filter(|c| filter.id.is_empty() || globs.is_match(&c.id))
-        .filter(|c| filter.feature.iter().all(|f| c.features.contains(f)))
-        .filter(|c| match filter.case_level {
-            None => true,
-            Some(CaseLevel::Required) => c.level == Level::Required,
-            Some(CaseLevel::Pinned) => c.level == Level::Pinned,
-        })
-        .collect())
+fn start(cfg: AdapterConfig) -> Result<Adapter, Failure> {
+    Adapter::start(cfg).map_err(|e| Failure::failed(format!("adapter: {e}")))
 }
 
 fn run(args: RunArgs) -> Result<(), Failure> {
     let corpus = load_clean(&args.corpus)?;
-    let mut cases = select(&corpus, &args.filter)?;
-    if let Some(shard) = args.shard {
-        cases.retain(|c| in_shard(&c.id, shard));
-    }
+    let selection = args.filter.selection(args.shard);
+    let cases = selection.apply(&corpus).map_err(Failure::usage)?;
     if cases.is_empty() {
         return Err(Failure::usage(format!(
-            "no case matches the filter ({} cases in the corpus)",
+            "no case matches {} ({} cases in the corpus)",
+            selection.describe(),
             corpus.cases.len()
         )));
     }
@@ -429,7 +410,6 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         Some(p) => Some(KnownFailures::load(p).map_err(Failure::usage)?),
         None => None,
     };
-    let adapter_cfg = args.adapter.config()?;
     let max_fail = if args.fail_fast {
         Some(1)
     } else {
@@ -443,99 +423,65 @@ fn run(args: RunArgs) -> Result<(), Failure> {
         max_fail,
         known: known.as_ref(),
     };
-    let level = match args.level {
-        Strictness::Default => "default",
-        Strictness::Strict => "strict",
-    };
-    let (name, results, faults, repro_cmd) = match &adapter_cfg {
-        None => {
-            let mut subject = Reference;
-            (
-                subject.name(),
-                runner::run(&mut subject, &cases, opts),
-                Vec::new(),
-                None,
-            )
-        }
+    let ids: Vec<&str> = corpus.cases.iter().map(|c| c.id.as_str()).collect();
+    let adapter_cfg = args.adapter.config()?;
+    let mut adapter;
+    let subject: &mut dyn Subject = match &adapter_cfg {
+        None => &mut Reference,
         Some(cfg) => {
-            let mut subject = Adapter::start(cfg.clone()).map_err(|e| Failure {
-                code: 1,
-                message: format!("adapter: {e}"),
-            })?;
-            let results = runner::run(&mut subject, &cases, opts);
-            let mut faults = subject.faults.clone();
-            if subject.restarts > 0 {
-                faults.push(format!(
-                    "the adapter was restarted {} time(s)",
-                    subject.restarts
-                ));
-            }
-            (subject.name(), results, faults, Some(cfg.command.clone()))
+            adapter = start(cfg.clone())?;
+            &mut adapter
         }
     };
-    let mut stale: Vec<String> = Vec::new();
-    if let Some(k) = &known {
-        let ids: Vec<&str> = corpus.cases.iter().map(|c| c.id.as_str()).collect();
-        stale = k
-            .stale(&ids)
-            .iter()
-            .map(|e| format!("line {}: {} matches no case", e.line, e.pattern))
-            .collect();
-    }
+    let mut summary = runner::session(subject, &ids, &cases, opts);
+    summary.allow_unexpected_pass = args.allow_unexpected_pass;
+    summary.selection = selection.describe();
+    let repro_cmd = adapter_cfg.map(|c| c.command);
     let repro = |c: &corpus::Case| repro_cmd.as_ref().map(|cmd| report::repro_command(cmd, c));
-    let summary = report::Summary {
-        subject: &name,
-        level,
-        results: &results,
-        faults: &faults,
-        stale_known: &stale,
-    };
     match args.format {
         Format::Pretty => print!("{}", report::pretty(&summary, &repro)),
         Format::Json => println!("{}", report::json(&summary, &repro)),
         Format::Junit => print!("{}", report::junit(&summary, &repro)),
     }
     if let Some(path) = &args.update_known_failures {
-        let failing: Vec<(&str, String)> = results
-            .iter()
-            .filter_map(|r| match &r.outcome {
-                judge::Outcome::Fail(d) | judge::Outcome::Error(d)
-                    if r.required || matches!(r.outcome, judge::Outcome::Error(_)) =>
-                {
-                    Some((r.case.id.as_str(), d.clone()))
-                }
-                judge::Outcome::ExpectedFailure(_) => Some((r.case.id.as_str(), String::new())),
-                _ => None,
-            })
-            .collect();
-        std::fs::write(path, known::updated(known.as_ref(), &failing))
-            .map_err(|e| Failure::usage(format!("{}: cannot write: {e}", path.display())))?;
+        let text = known::updated(
+            known.as_ref(),
+            &summary.results,
+            &subject.ops(),
+            &subject.features(),
+        );
+        std::fs::write(path, &text).map_err(|e| Failure::io(path, "write", e))?;
+        let entries = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .count();
         eprintln!(
-            "wrote {} known failure(s) to {}",
-            failing.len(),
+            "wrote {entries} known-failures entries to {}",
             path.display()
         );
     }
-    let totals = report::Totals::of(&results);
-    let unexpected_ok = args.allow_unexpected_pass || totals.unexpected_passes == 0;
-    if totals.failed == 0
-        && totals.errors == 0
-        && unexpected_ok
-        && stale.is_empty()
-        && faults.is_empty()
-    {
+    let verdict = summary.verdict();
+    if verdict.passed() {
         Ok(())
+    } else if args.format == Format::Pretty {
+        Err(Failure::reported())
     } else {
-        Err(Failure {
-            code: 1,
-            message: String::new(),
-        })
+        // The report went to stdout for a machine; say why on stderr too.
+        Err(Failure::failed(format!(
+            "the run fails:\n  - {}",
+            verdict.reasons.join("\n  - ")
+        )))
     }
 }
 
 fn list(args: ListArgs) -> Result<(), Failure> {
     let corpus = load_clean(&args.corpus)?;
-    for c in select(&corpus, &args.filter)? {
+    let cases = args
+        .filter
+        .selection(None)
+        .apply(&corpus)
+        .map_err(Failure::usage)?;
+    for c in cases {
         println!(
             "{}\t{}\t{}\t{}",
             c.id,
@@ -549,51 +495,17 @@ fn list(args: ListArgs) -> Result<(), Failure> {
 
 fn lint(args: CorpusArgs) -> Result<(), Failure> {
     let corpus = corpus::load(&args.sources());
-    let mut problems: Vec<String> = corpus.errors.iter().map(|e| e.to_string()).collect();
-    let mut citations: BTreeMap<&str, usize> =
-        corpus.rules.keys().map(|r| (r.as_str(), 0)).collect();
-    for c in &corpus.cases {
-        for r in &c.spec {
-            if let Some(n) = citations.get_mut(r.as_str()) {
-                *n += 1;
-            }
-        }
-    }
+    let lint = corpus::lint(&corpus);
     println!("{:<10} {:>6}  defined in", "rule", "cases");
-    for (rule, n) in &citations {
-        let file = corpus
-            .rules
-            .get(*rule)
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
-        match corpus.tested_by.get(*rule) {
-            Some(tests) => {
-                let named = tests
-                    .iter()
-                    .any(|t| std::fs::read_to_string(t).is_ok_and(|text| names_rule(&text, rule)));
-                println!(
-                    "{rule:<10} {:>6}  {file} (checked by the harness's tests)",
-                    "-"
-                );
-                if !named {
-                    let list: Vec<String> = tests.iter().map(|t| t.display().to_string()).collect();
-                    problems.push(format!(
-                        "{file}: rule {rule} is named by none of its tests ({})",
-                        list.join(", ")
-                    ));
-                }
-            }
-            None => {
-                println!("{rule:<10} {n:>6}  {file}");
-                if *n == 0 {
-                    problems.push(format!("{file}: rule {rule} is cited by no case"));
-                }
-            }
-        }
-    }
-    for op in ptc_conformance::ops::OPS {
-        if !corpus.cases.iter().any(|c| c.op.name == op.name) {
-            problems.push(format!("op {} has no case", op.name));
+    for r in &lint.rules {
+        match r.cases {
+            Some(n) => println!("{:<10} {n:>6}  {}", r.rule, r.file.display()),
+            None => println!(
+                "{:<10} {:>6}  {} (checked by the harness's tests)",
+                r.rule,
+                "-",
+                r.file.display()
+            ),
         }
     }
     println!(
@@ -603,28 +515,22 @@ fn lint(args: CorpusArgs) -> Result<(), Failure> {
         corpus.rules.len(),
         ptc_conformance::ops::OPS.len()
     );
-    if problems.is_empty() {
+    if lint.problems.is_empty() {
         println!("lint: ok");
         Ok(())
     } else {
-        let mut msg = format!("lint: {} problem(s):\n", problems.len());
-        for p in &problems {
+        let mut msg = format!("lint: {} problem(s):\n", lint.problems.len());
+        for p in &lint.problems {
             msg.push_str(&format!("  {p}\n"));
         }
         Err(Failure::usage(msg.trim_end().to_owned()))
     }
 }
 
-/// Whether `text` names `rule` (not as the prefix of a longer id: `AP-1` is not named by `AP-12`).
-fn names_rule(text: &str, rule: &str) -> bool {
-    text.match_indices(rule)
-        .any(|(i, _)| !text[i + rule.len()..].starts_with(|c: char| c.is_ascii_digit()))
-}
-
 fn bench(args: BenchArgs) -> Result<(), Failure> {
     let corpus = load_clean(&args.corpus)?;
     let exe = std::env::current_exe()
-        .map_err(|e| Failure::usage(format!("cannot find this program: {e}")))?;
+        .map_err(|e| Failure::failed(format!("cannot find this program: {e}")))?;
     let others: Vec<Vec<String>> = if args.command.is_empty() {
         Vec::new()
     } else {
@@ -646,10 +552,7 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
         &exe.display().to_string(),
         &others,
     )
-    .map_err(|e| Failure {
-        code: 1,
-        message: format!("bench: {e}"),
-    })?;
+    .map_err(|e| Failure::failed(format!("bench: {e}")))?;
     print!("{}", crate::bench::table(&measures));
     Ok(())
 }
@@ -657,24 +560,25 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
 fn bless(args: BlessArgs) -> Result<(), Failure> {
     use crate::bless::{recompute, replace_expect, show, Change};
     let corpus = load_clean(&args.corpus)?;
-    let cases = select(&corpus, &args.filter)?;
+    let selection = args.filter.selection(None);
+    let cases = selection.apply(&corpus).map_err(Failure::usage)?;
     if cases.is_empty() {
-        return Err(Failure::usage("no case matches the filter"));
+        return Err(Failure::usage(format!(
+            "no case matches {}",
+            selection.describe()
+        )));
     }
     let changes = match (args.from_adapter, args.command.is_empty()) {
         (false, true) => recompute(&mut Reference, &cases),
         (true, false) => {
-            let mut adapter =
-                Adapter::start(AdapterConfig::new(args.command.clone())).map_err(|e| Failure {
-                    code: 1,
-                    message: format!("adapter: {e}"),
-                })?;
+            let mut adapter = start(AdapterConfig::new(args.command.clone()))?;
             let changes = recompute(&mut adapter, &cases);
-            if !adapter.faults.is_empty() {
-                return Err(Failure {
-                    code: 1,
-                    message: format!("adapter faults:\n{}", adapter.faults.join("\n")),
-                });
+            let faults = crate::subject::faults_of(&adapter);
+            if !faults.is_empty() {
+                return Err(Failure::failed(format!(
+                    "adapter faults:\n  {}",
+                    faults.join("\n  ")
+                )));
             }
             changes
         }
@@ -702,14 +606,12 @@ fn bless(args: BlessArgs) -> Result<(), Failure> {
                     show(old_text, new_text)
                 );
                 if args.write {
-                    let text = std::fs::read_to_string(&case.file).map_err(|e| {
-                        Failure::usage(format!("{}: cannot read: {e}", case.file.display()))
-                    })?;
+                    let text = std::fs::read_to_string(&case.file)
+                        .map_err(|e| Failure::io(&case.file, "read", e))?;
                     let new = replace_expect(&text, new_text)
                         .map_err(|e| Failure::usage(format!("{}: {e}", case.file.display())))?;
-                    std::fs::write(&case.file, new).map_err(|e| {
-                        Failure::usage(format!("{}: cannot write: {e}", case.file.display()))
-                    })?;
+                    std::fs::write(&case.file, new)
+                        .map_err(|e| Failure::io(&case.file, "write", e))?;
                 }
             }
         }
@@ -727,32 +629,93 @@ fn bless(args: BlessArgs) -> Result<(), Failure> {
         println!("(dry run: --write applies the changes)");
     }
     if args.check && (updates > 0 || problems > 0) {
-        return Err(Failure {
-            code: 1,
-            message: String::new(),
-        });
+        return Err(Failure::reported());
     }
     Ok(())
 }
 
-fn fuzz(args: FuzzArgs) -> Result<(), Failure> {
-    use std::io::IsTerminal;
-    let corpus = crate::corpus::load(&args.corpus.sources());
-    let seed = args.seed.unwrap_or_else(|| {
+fn seed_or_now(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1)
+    })
+}
+
+/// A progress display for `total` generated inputs: a bar on a terminal, a
+/// line every two seconds otherwise.
+fn progress_display(total: usize) -> (Option<indicatif::ProgressBar>, impl FnMut(usize)) {
+    use std::io::IsTerminal;
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(total as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} inputs, {per_sec}, {elapsed}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
     });
-    let time_limit = match args.time {
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(t) => {
-            return Err(Failure::usage(format!(
-                "--time must be a positive number of seconds, got {t}"
-            )))
+    let shown = bar.clone();
+    let mut last_line = std::time::Instant::now();
+    let progress = move |n: usize| match &shown {
+        Some(b) => b.set_position(n as u64),
+        None => {
+            if last_line.elapsed() >= Duration::from_secs(2) {
+                eprintln!("{n} inputs checked");
+                last_line = std::time::Instant::now();
+            }
         }
-        None => None,
     };
+    (bar, progress)
+}
+
+fn print_fuzz_totals(report: &crate::fuzz::FuzzReport) {
+    let rate = report.checked as f64 / report.elapsed.as_secs_f64().max(1e-9);
+    println!(
+        "{} inputs checked in {:.2}s ({rate:.0}/s), {} declined by the subject",
+        report.checked,
+        report.elapsed.as_secs_f64(),
+        report.declined
+    );
+    let w = report.ops.iter().map(|o| o.len()).max().unwrap_or(2);
+    for op in &report.ops {
+        let n = report.checked_per_op.get(op).copied().unwrap_or(0);
+        println!("  {op:<w$}  {n:>8} inputs");
+    }
+}
+
+fn print_finding(f: &crate::fuzz::Finding, expected_label: &str, subject_label: &str) {
+    let args_text: Vec<String> = f.args.iter().map(ptc_conformance::tagged::encode).collect();
+    let w = expected_label.len().max(subject_label.len()).max(4);
+    println!(
+        "DISAGREEMENT on {}, shrunk in {} steps",
+        f.op.name, f.shrink_steps
+    );
+    println!("  {:<w$}  [{}]", "args:", args_text.join(", "));
+    println!(
+        "  {:<w$}  {}",
+        format!("{expected_label}:"),
+        crate::fuzz::describe(&f.expected)
+    );
+    println!(
+        "  {:<w$}  {}",
+        format!("{subject_label}:"),
+        crate::fuzz::describe(&f.actual)
+    );
+    for line in f.diff.lines() {
+        println!("  {line}");
+    }
+    if let Some(p) = &f.emitted {
+        println!("  case written to {}", p.display());
+    }
+}
+
+fn fuzz(args: FuzzArgs) -> Result<(), Failure> {
+    let corpus = crate::corpus::load(&args.corpus.sources());
+    let seed = seed_or_now(args.seed);
+    let time_limit = args.time.map(|t| seconds("time", t)).transpose()?;
     if args.cases == 0 {
         return Err(Failure::usage("--cases must be at least 1"));
     }
@@ -763,82 +726,169 @@ fn fuzz(args: FuzzArgs) -> Result<(), Failure> {
         time_limit,
         batch: 256,
         emit: args.emit.clone(),
+        one_per_op: false,
     };
     let mut adapter;
-    let mut reference = Reference;
     let subject: &mut dyn Subject = match args.adapter.config()? {
         Some(c) => {
-            adapter = Adapter::start(c).map_err(|e| Failure {
-                code: 1,
-                message: format!("adapter: {e}"),
-            })?;
+            adapter = start(c)?;
             &mut adapter
         }
-        None => &mut reference,
+        None => &mut Reference,
     };
+    let ops = crate::fuzz::plan(&cfg.ops, &subject.ops()).map_err(Failure::usage)?;
+    let names: Vec<&str> = ops.iter().map(|o| o.name).collect();
     eprintln!(
-        "fuzzing {} with seed {seed} (replay: --seed {seed})",
-        subject.name()
+        "fuzzing {} with seed {seed} (replay: --seed {seed})\nops ({}): {}",
+        subject.name(),
+        names.len(),
+        names.join(", ")
     );
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new(args.cases as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} inputs, {per_sec}, {elapsed}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        Some(bar)
-    } else {
-        None
-    };
-    let mut last_line = std::time::Instant::now();
-    let mut progress = |n: usize| match &bar {
-        Some(b) => b.set_position(n as u64),
-        None => {
-            if last_line.elapsed() >= Duration::from_secs(2) {
-                eprintln!("{n} inputs checked");
-                last_line = std::time::Instant::now();
-            }
-        }
-    };
+    let (bar, mut progress) = progress_display(args.cases);
+    // The ops were checked above; what can go wrong now is writing the case.
     let report = crate::fuzz::run(subject, &cfg, &corpus.cases, &mut progress)
-        .map_err(|e| Failure::usage(format!("fuzz: {e}")))?;
+        .map_err(|e| Failure::failed(format!("fuzz: {e}")))?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let rate = report.checked as f64 / report.elapsed.as_secs_f64().max(1e-9);
-    println!(
-        "{} inputs checked in {:.2}s ({rate:.0}/s), {} declined by the subject",
-        report.checked,
-        report.elapsed.as_secs_f64(),
-        report.declined
-    );
-    match &report.finding {
-        None => {
+    print_fuzz_totals(&report);
+    let faults = crate::subject::faults_of(subject);
+    for f in &faults {
+        println!("ADAPTER FAULT {f}");
+    }
+    match report.findings.first() {
+        None if faults.is_empty() => {
             println!("no disagreement found (seed {seed})");
             Ok(())
         }
+        None => Err(Failure::reported()),
         Some(f) => {
-            let args_text: Vec<String> =
-                f.args.iter().map(ptc_conformance::tagged::encode).collect();
-            println!(
-                "DISAGREEMENT on {} (seed {seed}), shrunk in {} steps",
-                f.op.name, f.shrink_steps
-            );
-            println!("  args:      [{}]", args_text.join(", "));
-            println!("  reference: {}", crate::fuzz::describe(&f.expected));
-            println!("  subject:   {}", crate::fuzz::describe(&f.actual));
-            for line in f.diff.lines() {
-                println!("  {line}");
-            }
-            if let Some(p) = &f.emitted {
-                println!("  case written to {}", p.display());
-            }
-            Err(Failure {
-                code: 1,
-                message: String::new(),
-            })
+            print_finding(f, "reference", "subject");
+            println!("  (seed {seed})");
+            Err(Failure::reported())
         }
+    }
+}
+
+fn compare(args: CompareArgs) -> Result<(), Failure> {
+    let corpus = load_clean(&args.corpus)?;
+    let selection = args.filter.selection(None);
+    let cases = selection.apply(&corpus).map_err(Failure::usage)?;
+    if cases.is_empty() {
+        return Err(Failure::usage(format!(
+            "no case matches {} ({} cases in the corpus)",
+            selection.describe(),
+            corpus.cases.len()
+        )));
+    }
+    let side = |name: &str, line: &str| -> Result<AdapterConfig, Failure> {
+        let argv = shlex::split(line)
+            .filter(|a| !a.is_empty())
+            .ok_or_else(|| Failure::usage(format!("--{name} {line:?}: not a command line")))?;
+        let mut cfg = AdapterConfig::new(argv);
+        cfg.timeout = seconds("timeout", args.timeout)?;
+        cfg.startup_timeout = seconds("startup-timeout", args.startup_timeout)?;
+        Ok(cfg)
+    };
+    let (base_cfg, head_cfg) = (side("base", &args.base)?, side("head", &args.head)?);
+    let seed = seed_or_now(args.seed);
+    let fuzz = (args.cases > 0)
+        .then(|| -> Result<crate::fuzz::FuzzConfig, Failure> {
+            Ok(crate::fuzz::FuzzConfig {
+                ops: args.filter.op.clone(),
+                cases: args.cases,
+                seed,
+                time_limit: args.time.map(|t| seconds("time", t)).transpose()?,
+                batch: 256,
+                emit: None,
+                one_per_op: true,
+            })
+        })
+        .transpose()?;
+    let cfg = crate::compare::CompareConfig {
+        strictness: args.level,
+        emit: args.emit.clone(),
+        fuzz,
+    };
+    let mut base = start(base_cfg)?;
+    let mut head = start(head_cfg)?;
+    println!("base: {}\nhead: {}", base.name(), head.name());
+    if args.cases > 0 {
+        println!("fuzz seed {seed} (replay: --seed {seed})");
+    }
+    let (bar, mut progress) = progress_display(args.cases);
+    let c = crate::compare::compare(
+        &mut base,
+        &mut head,
+        &cases,
+        &corpus.cases,
+        &cfg,
+        &mut progress,
+    )
+    .map_err(|e| Failure::failed(format!("compare: {e}")))?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    for o in c.one_sided_ops.iter().chain(&c.one_sided_features) {
+        let kind = if c.one_sided_ops.contains(o) {
+            "op"
+        } else {
+            "feature"
+        };
+        println!(
+            "ONLY {} DECLARES {kind} {} ({} selected case(s) run on neither side)",
+            o.declared_by.to_uppercase(),
+            o.name,
+            o.cases
+        );
+    }
+    for d in &c.differences {
+        println!("\nDIFFERENT {} ({})", d.case.id, d.case.file.display());
+        println!("  spec: {}", d.case.spec.join(", "));
+        println!("  base: {}", crate::fuzz::describe(&d.base));
+        println!("  head: {}", crate::fuzz::describe(&d.head));
+        for line in d.diff.lines() {
+            println!("  {line}");
+        }
+        if let Some(p) = &d.emitted {
+            println!("  case written to {}", p.display());
+        }
+    }
+    if let Some(f) = &c.fuzz {
+        println!();
+        print_fuzz_totals(f);
+        if f.unanswered > 0 {
+            println!(
+                "  ({} inputs base could not answer, not compared)",
+                f.unanswered
+            );
+        }
+        for finding in &f.findings {
+            println!();
+            print_finding(finding, "base", "head");
+        }
+    }
+    for fault in &c.faults {
+        println!("\nADAPTER FAULT {fault}");
+    }
+    let fuzz_found = c.fuzz.as_ref().map_or(0, |f| f.findings.len());
+    println!(
+        "\ncompare: {} cases selected, {} answered alike, {} answered differently, {} run on neither side, {} unanswered by both; {} generated input(s) answered differently; {} op(s) and {} feature(s) declared by one side only",
+        c.selected,
+        c.agreed,
+        c.differences.len(),
+        c.skipped,
+        c.unanswered,
+        fuzz_found,
+        c.one_sided_ops.len(),
+        c.one_sided_features.len()
+    );
+    if c.compared() == 0 {
+        println!("compare: nothing was compared: neither the selected cases nor generated inputs were answered by both sides");
+    }
+    if c.passed() {
+        Ok(())
+    } else {
+        Err(Failure::reported())
     }
 }

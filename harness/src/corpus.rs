@@ -4,7 +4,8 @@
 //! is its id, and the file's `id` field must say the same. Loading collects
 //! every problem (malformed file, unknown op, wrong argument count, unknown
 //! spec rule, undeclared feature, duplicated id) instead of stopping at the
-//! first, and each names the file and the case.
+//! first, and each names the file and the case. [`lint`] adds the checks
+//! across the corpus: every rule cited, every op covered.
 
 use ptc_conformance::features;
 use ptc_conformance::ops::{self, Op};
@@ -129,9 +130,9 @@ impl Sources {
     /// directory, else from where the harness was built.
     pub fn default_for_repo() -> Sources {
         let base = if Path::new("golden").is_dir() && Path::new("spec").is_dir() {
-            PathBuf::from(".")
+            PathBuf::new()
         } else {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+            crate::paths::relative(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
         };
         Sources {
             roots: vec![base.join("golden")],
@@ -183,9 +184,11 @@ pub fn load_rules(
                 continue;
             }
         };
-        let tests: Option<Vec<PathBuf>> = marker
-            .captures(&text)
-            .map(|c| c[1].split_whitespace().map(|f| base.join(f)).collect());
+        let tests: Option<Vec<PathBuf>> = marker.captures(&text).map(|c| {
+            c[1].split_whitespace()
+                .map(|f| crate::paths::relative(&base.join(f)))
+                .collect()
+        });
         for cap in re.captures_iter(&text) {
             let id = cap[1].to_owned();
             if let Some(files) = &tests {
@@ -212,6 +215,16 @@ pub fn rule_regex() -> regex::Regex {
 /// Loads every case under the roots, checking each against the registry,
 /// the spec rules and the feature list.
 pub fn load(sources: &Sources) -> Corpus {
+    // Every path a report shows is derived from these: normalized and
+    // relative to the current directory.
+    let sources = &Sources {
+        roots: sources
+            .roots
+            .iter()
+            .map(|r| crate::paths::relative(r))
+            .collect(),
+        spec: crate::paths::relative(&sources.spec),
+    };
     let mut corpus = Corpus::default();
     corpus.rules = load_rules(&sources.spec, &mut corpus.errors, &mut corpus.tested_by);
     if corpus.rules.is_empty() && corpus.errors.is_empty() {
@@ -304,6 +317,91 @@ pub fn load(sources: &Sources) -> Corpus {
     }
     corpus.cases.sort_by(|a, b| a.id.cmp(&b.id));
     corpus
+}
+
+/// One row of the lint table: a rule, how many cases cite it, where it is defined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleUse {
+    /// The rule id.
+    pub rule: String,
+    /// The spec file that defines it.
+    pub file: PathBuf,
+    /// How many cases cite it; `None` when the harness's own tests check it.
+    pub cases: Option<usize>,
+}
+
+/// What `ptc-conformance lint` found.
+#[derive(Clone, Debug, Default)]
+pub struct Lint {
+    /// Every rule, in id order.
+    pub rules: Vec<RuleUse>,
+    /// Every problem: the corpus's load errors, then rules cited by no case
+    /// (or named by none of the tests that check them), then ops without a case.
+    pub problems: Vec<String>,
+}
+
+/// Checks the corpus as a whole: every rule is cited by a case or named by
+/// one of the tests its spec file says check it, every op has a case.
+pub fn lint(corpus: &Corpus) -> Lint {
+    let mut problems: Vec<String> = corpus.errors.iter().map(|e| e.to_string()).collect();
+    let mut citations: BTreeMap<&str, usize> =
+        corpus.rules.keys().map(|r| (r.as_str(), 0)).collect();
+    for c in &corpus.cases {
+        for r in &c.spec {
+            if let Some(n) = citations.get_mut(r.as_str()) {
+                *n += 1;
+            }
+        }
+    }
+    let mut rules = Vec::new();
+    for (rule, n) in citations {
+        let file = corpus.rules.get(rule).cloned().unwrap_or_default();
+        match corpus.tested_by.get(rule) {
+            Some(tests) => {
+                let named = tests
+                    .iter()
+                    .any(|t| std::fs::read_to_string(t).is_ok_and(|text| names_rule(&text, rule)));
+                if !named {
+                    let list: Vec<String> = tests.iter().map(|t| t.display().to_string()).collect();
+                    problems.push(format!(
+                        "{}: rule {rule} is named by none of its tests ({})",
+                        file.display(),
+                        list.join(", ")
+                    ));
+                }
+                rules.push(RuleUse {
+                    rule: rule.to_owned(),
+                    file,
+                    cases: None,
+                });
+            }
+            None => {
+                if n == 0 {
+                    problems.push(format!(
+                        "{}: rule {rule} is cited by no case",
+                        file.display()
+                    ));
+                }
+                rules.push(RuleUse {
+                    rule: rule.to_owned(),
+                    file,
+                    cases: Some(n),
+                });
+            }
+        }
+    }
+    for op in ops::OPS {
+        if !corpus.cases.iter().any(|c| c.op.name == op.name) {
+            problems.push(format!("op {} has no case", op.name));
+        }
+    }
+    Lint { rules, problems }
+}
+
+/// Whether `text` names `rule` (not as the prefix of a longer id: `AP-1` is not named by `AP-12`).
+pub fn names_rule(text: &str, rule: &str) -> bool {
+    text.match_indices(rule)
+        .any(|(i, _)| !text[i + rule.len()..].starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// `root/a/b/c.json` → `a/b/c`.

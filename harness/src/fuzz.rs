@@ -1,7 +1,8 @@
 //! `ptc-conformance fuzz`: differential fuzzing of a subject against the
-//! reference. Arguments are generated per op ([`args_for`]), run through
-//! both, and on the first disagreement the input is shrunk (proptest's
-//! shrinking) to a small one, which becomes a ready-to-review case file.
+//! reference (or, for `ptc-conformance compare`, against another subject).
+//! Arguments are generated per op ([`args_for`]), run through both, and on
+//! the first disagreement the input is shrunk (proptest's shrinking) to a
+//! small one, which becomes a ready-to-review case file.
 
 use crate::corpus::{Case, Expect, Level};
 use crate::gen;
@@ -178,6 +179,9 @@ pub struct FuzzConfig {
     pub batch: usize,
     /// Write the minimal disagreement as a case file under this directory.
     pub emit: Option<PathBuf>,
+    /// Go on after a disagreement: shrink the first one of each op and stop
+    /// fuzzing that op only (`compare`); otherwise stop at the first.
+    pub one_per_op: bool,
 }
 
 /// A disagreement, shrunk.
@@ -187,7 +191,7 @@ pub struct Finding {
     pub op: &'static Op,
     /// The minimal arguments found.
     pub args: Vec<Term>,
-    /// What the reference answered.
+    /// What the expected side (the reference) answered.
     pub expected: Answer,
     /// What the subject answered.
     pub actual: Answer,
@@ -208,21 +212,35 @@ pub struct FuzzReport {
     pub declined: usize,
     /// Wall-clock time.
     pub elapsed: Duration,
-    /// The first disagreement, shrunk.
-    pub finding: Option<Finding>,
+    /// The ops fuzzed, in the order their batches are scheduled.
+    pub ops: Vec<&'static str>,
+    /// Inputs checked per op.
+    pub checked_per_op: std::collections::BTreeMap<&'static str, usize>,
+    /// Inputs the expected side could not answer (`unsupported` or no valid
+    /// answer): nothing to compare with, so never a disagreement.
+    pub unanswered: usize,
+    /// The disagreements, shrunk: the first only, or the first of each op
+    /// with [`FuzzConfig::one_per_op`].
+    pub findings: Vec<Finding>,
+}
+
+/// The expectation an answer sets, if it sets one: a value, or an exception
+/// with its message (except `Protocol.UndefinedError`'s, which lists the
+/// protocol's implementations loaded in the VM: platform noise).
+pub fn expectation(answer: &Answer) -> Option<Expect> {
+    match answer {
+        Answer::Ok(t) => Some(Expect::Ok(t.clone())),
+        Answer::Raised(r) => Some(Expect::Raised {
+            class: r.class.clone(),
+            message: (r.class != "Protocol.UndefinedError").then(|| r.message.clone()),
+        }),
+        Answer::Unsupported(_) | Answer::Error(_) => None,
+    }
 }
 
 /// A case expecting `expected` for `args`, to judge an answer with.
 fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
-    let expect = match expected {
-        Answer::Ok(t) => Expect::Ok(t.clone()),
-        Answer::Raised(r) => Expect::Raised {
-            class: r.class.clone(),
-            // Its message lists the protocol's implementations loaded in the VM: platform noise.
-            message: (r.class != "Protocol.UndefinedError").then(|| r.message.clone()),
-        },
-        _ => return None,
-    };
+    let expect = expectation(expected)?;
     Some(Case {
         args_json: String::new(),
         id: format!("fuzz/{}", op.name),
@@ -264,21 +282,19 @@ pub fn rng(seed: u64) -> TestRng {
     TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
-/// Runs the fuzzer; `progress(checked)` is called after each batch.
-pub fn run(
-    subject: &mut dyn Subject,
-    cfg: &FuzzConfig,
-    corpus: &[Case],
-    progress: &mut dyn FnMut(usize),
-) -> Result<FuzzReport, String> {
-    let declared = subject.ops();
-    let ops: Vec<&'static Op> = if cfg.ops.is_empty() {
+/// The ops a run fuzzes: those asked for (each must exist, have a
+/// generator and be declared), or every op with a generator in `declared`.
+pub fn plan(
+    asked: &[String],
+    declared: &std::collections::BTreeSet<String>,
+) -> Result<Vec<&'static Op>, String> {
+    let ops: Vec<&'static Op> = if asked.is_empty() {
         ops::OPS
             .iter()
             .filter(|o| declared.contains(o.name) && args_for(o.name).is_some())
             .collect()
     } else {
-        cfg.ops
+        asked
             .iter()
             .map(|name| {
                 let op = ops::find(name).ok_or_else(|| format!("--op {name:?}: no such op"))?;
@@ -295,11 +311,46 @@ pub fn run(
     if ops.is_empty() {
         return Err("nothing to fuzz: the subject declares no op that has a generator".into());
     }
+    Ok(ops)
+}
+
+/// Runs the fuzzer against the reference; `progress(checked)` is called
+/// after each batch.
+pub fn run(
+    subject: &mut dyn Subject,
+    cfg: &FuzzConfig,
+    corpus: &[Case],
+    progress: &mut dyn FnMut(usize),
+) -> Result<FuzzReport, String> {
+    run_between(&mut Reference, subject, cfg, corpus, progress)
+}
+
+/// Runs the fuzzer with `expected`'s answers as the expectation (the
+/// reference, or the first of two builds being compared); only ops both
+/// declare are fuzzed.
+pub fn run_between(
+    expected: &mut dyn Subject,
+    subject: &mut dyn Subject,
+    cfg: &FuzzConfig,
+    corpus: &[Case],
+    progress: &mut dyn FnMut(usize),
+) -> Result<FuzzReport, String> {
+    let expected_ops = expected.ops();
+    let declared: std::collections::BTreeSet<String> = subject
+        .ops()
+        .into_iter()
+        .filter(|o| expected_ops.contains(o))
+        .collect();
+    let ops = plan(&cfg.ops, &declared)?;
     let names: Vec<&'static str> = ops.iter().map(|o| o.name).collect();
     let batch = cfg.batch.max(1);
     let batches = cfg.cases.div_ceil(batch);
     let started = Instant::now();
-    let mut report = FuzzReport::default();
+    let mut report = FuzzReport {
+        ops: names.clone(),
+        ..FuzzReport::default()
+    };
+    let mut done: std::collections::BTreeSet<&'static str> = std::collections::BTreeSet::new();
     let stop = std::sync::atomic::AtomicBool::new(false);
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -348,32 +399,48 @@ pub fn run(
                     },
                 }?;
                 let op = ops[next % ops.len()];
+                next += 1;
+                if done.contains(op.name) {
+                    continue;
+                }
                 let requests: Vec<Request<'_>> =
                     inputs.iter().map(|a| Request::new(op.name, a)).collect();
-                let expected: Vec<Answer> =
-                    requests.iter().map(|r| Reference::answer(*r)).collect();
+                let expected_answers = expected.call_many(&requests);
                 let actual = subject.call_many(&requests);
                 report.checked += inputs.len();
+                *report.checked_per_op.entry(op.name).or_default() += inputs.len();
                 report.declined += actual
                     .iter()
                     .filter(|a| matches!(a, Answer::Unsupported(_)))
                     .count();
+                report.unanswered += expected_answers
+                    .iter()
+                    .filter(|a| matches!(a, Answer::Unsupported(_) | Answer::Error(_)))
+                    .count();
                 progress(report.checked);
-                if let Some(i) = (0..inputs.len())
-                    .find(|&i| disagreement(op, &inputs[i], &expected[i], &actual[i]).is_some())
-                {
+                if let Some(i) = (0..inputs.len()).find(|&i| {
+                    disagreement(op, &inputs[i], &expected_answers[i], &actual[i]).is_some()
+                }) {
                     // Regenerate the batch's trees from its seed to shrink input `i`.
                     let strategy = args_for(op.name).ok_or("generator vanished")?;
-                    let tree = generate(&strategy, cfg.seed, next, i + 1)?.swap_remove(i);
-                    let mut finding = shrink(subject, op, tree);
+                    let tree = generate(&strategy, cfg.seed, next - 1, i + 1)?.swap_remove(i);
+                    let mut finding = shrink(expected, subject, op, tree);
                     if let Some(dir) = &cfg.emit {
-                        finding.emitted =
-                            Some(emit(dir, &finding, cfg.seed, &subject.name(), corpus)?);
+                        finding.emitted = Some(emit(
+                            dir,
+                            &finding,
+                            cfg.seed,
+                            &expected.name(),
+                            &subject.name(),
+                            corpus,
+                        )?);
                     }
-                    report.finding = Some(finding);
-                    return Ok(());
+                    report.findings.push(finding);
+                    done.insert(op.name);
+                    if !cfg.one_per_op || done.len() == ops.len() {
+                        return Ok(());
+                    }
                 }
-                next += 1;
             }
             Ok(())
         })();
@@ -407,17 +474,18 @@ type BoxedTree = Box<dyn ValueTree<Value = Vec<Term>>>;
 /// Shrinks a disagreeing input: simplify while the disagreement stays,
 /// complicate when it goes (proptest's shrinking loop), 5000 steps at most.
 fn shrink(
+    expected_side: &mut dyn Subject,
     subject: &mut dyn Subject,
     op: &'static Op,
     mut tree: impl ValueTree<Value = Vec<Term>>,
 ) -> Finding {
-    let check = |subject: &mut dyn Subject, args: &[Term]| {
-        let expected = Reference::answer(Request::new(op.name, args));
+    let mut check = |args: &[Term]| {
+        let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
         disagreement(op, args, &expected, &actual).map(|d| (expected, actual, d))
     };
     let first = tree.current();
-    let (mut expected, mut actual, mut diff) = check(subject, &first).unwrap_or((
+    let (mut expected, mut actual, mut diff) = check(&first).unwrap_or((
         Answer::Error("the disagreement did not reproduce".into()),
         Answer::Error("the disagreement did not reproduce".into()),
         "the disagreement did not reproduce when sent alone".into(),
@@ -429,7 +497,7 @@ fn shrink(
         while budget > 0 {
             budget -= 1;
             let candidate = tree.current();
-            match check(subject, &candidate) {
+            match check(&candidate) {
                 Some((e, a, d)) => {
                     (expected, actual, diff) = (e, a, d);
                     best = candidate;
@@ -473,6 +541,7 @@ fn emit(
     dir: &Path,
     finding: &Finding,
     seed: u64,
+    expected: &str,
     subject: &str,
     corpus: &[Case],
 ) -> Result<PathBuf, String> {
@@ -503,7 +572,7 @@ fn emit(
             s.push_str("}}");
             s
         }
-        other => return Err(format!("the reference gave no expectation: {other:?}")),
+        other => return Err(format!("the expected side gave no expectation: {other:?}")),
     };
     let mut used = std::collections::BTreeSet::new();
     finding
@@ -521,7 +590,7 @@ fn emit(
     };
     let features: Vec<String> = used.iter().map(|f| q(f)).collect();
     let notes = format!(
-        "Found by `ptc-conformance fuzz --seed {seed}` against {subject}; shrunk in {} steps. The expectation is the reference's: check it against PtcRunner v0.13.0 (the Elixir adapter) and the cited rule before adding the case to golden/.",
+        "Found by fuzzing (seed {seed}) {subject} against {expected}; shrunk in {} steps. The expectation is the answer of {expected}: check it against PtcRunner v0.13.0 (the Elixir adapter) and the cited rule before adding the case to golden/.",
         finding.shrink_steps
     );
     // Fields in the corpus's order, indented as the corpus is written.

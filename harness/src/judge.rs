@@ -6,6 +6,7 @@ use ptc_conformance::diff::{diff, plain_json_to_term, render};
 use ptc_conformance::ops::Output;
 use ptc_conformance::tagged::encode;
 use ptc_conformance::Term;
+use std::fmt;
 
 /// How strictly to compare.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -24,7 +25,10 @@ pub enum Outcome {
     /// The answer differs; the text explains where.
     Fail(String),
     /// Not run: the reason.
-    Skip(String),
+    Skip(Skip),
+    /// Not run, and the known-failures file does not list it as an expected
+    /// skip: the port's coverage shrank.
+    UnexpectedSkip(Skip),
     /// Failed, and listed in the known-failures file with this reason.
     ExpectedFailure(String),
     /// Passed, but listed in the known-failures file.
@@ -42,7 +46,43 @@ impl Outcome {
             Outcome::Skip(_) => "skip",
             Outcome::ExpectedFailure(_) => "expected_failure",
             Outcome::UnexpectedPass => "unexpected_pass",
+            Outcome::UnexpectedSkip(_) => "unexpected_skip",
             Outcome::Error(_) => "error",
+        }
+    }
+
+    /// Whether the case was answered (not skipped, expected or not).
+    pub fn executed(&self) -> bool {
+        !matches!(self, Outcome::Skip(_) | Outcome::UnexpectedSkip(_))
+    }
+}
+
+/// Why a case was not run.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Skip {
+    /// The subject does not declare the case's op.
+    Op(String),
+    /// The subject does not declare these features the case needs.
+    Features(Vec<String>),
+    /// The subject answered `unsupported`, saying why.
+    Unsupported(String),
+    /// The run stopped early (`--fail-fast`, `--max-fail`) before sending it.
+    Stopped,
+}
+
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Skip::Op(op) => write!(f, "op {op} not declared by the subject"),
+            Skip::Features(fs) => write!(
+                f,
+                "needs features the subject does not declare: {}",
+                fs.join(", ")
+            ),
+            Skip::Unsupported(why) => write!(f, "unsupported: {why}"),
+            Skip::Stopped => {
+                f.write_str("not run: the run stopped early (--fail-fast / --max-fail)")
+            }
         }
     }
 }
@@ -56,7 +96,7 @@ pub fn is_required(case: &Case, strictness: Strictness) -> bool {
 pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {
     match (answer, &case.expect) {
         (Answer::Error(e), _) => Outcome::Error(e.clone()),
-        (Answer::Unsupported(why), _) => Outcome::Skip(format!("unsupported: {why}")),
+        (Answer::Unsupported(why), _) => Outcome::Skip(Skip::Unsupported(why.clone())),
         (Answer::Ok(actual), Expect::Ok(expected)) => {
             compare_ok(case, expected, actual, strictness)
         }
@@ -121,17 +161,145 @@ fn compare_json_text(expected: &str, actual: &str, strictness: Strictness) -> Ou
         }
     };
     let d = diff(&e, &a);
-    if d.is_empty() {
-        match strictness {
-            Strictness::Default => Outcome::Pass,
-            Strictness::Strict => Outcome::Fail(format!(
-                "equal as JSON, but not byte for byte (strict level):\n  expected {expected}\n  got      {actual}"
-            )),
-        }
-    } else {
-        Outcome::Fail(format!(
+    match (d.is_empty(), strictness) {
+        (true, Strictness::Default) => Outcome::Pass,
+        (true, Strictness::Strict) => Outcome::Fail(format!(
+            "equal as JSON, but not byte for byte (strict level):\n{}",
+            first_difference(expected, actual)
+        )),
+        (false, Strictness::Default) => Outcome::Fail(format!(
             "rendered JSON differs (paths into the payload):\n{}",
             render(&d)
-        ))
+        )),
+        (false, Strictness::Strict) => Outcome::Fail(format!(
+            "rendered JSON differs (paths into the payload):\n{}\nbytes (strict level):\n{}",
+            render(&d),
+            first_difference(expected, actual)
+        )),
+    }
+}
+
+/// Characters of context shown before and after the first difference.
+const WINDOW_BEFORE: usize = 24;
+const WINDOW_AFTER: usize = 40;
+
+/// The byte offset of the first difference between two texts and a short
+/// window of each around it, with a marker under the first differing byte
+/// (control characters escaped so the marker lines up):
+///
+/// ```text
+/// first difference at byte 9 of 14 (expected) and 17 (got):
+///   expected {"a":1,"b":2.0}
+///   got      {"a":1,"b":2.00001}
+///                     ^
+/// ```
+pub fn first_difference(expected: &str, actual: &str) -> String {
+    let at = expected
+        .bytes()
+        .zip(actual.bytes())
+        .position(|(e, a)| e != a)
+        .unwrap_or(expected.len().min(actual.len()));
+    // The window starts and the marker sits on character boundaries; a
+    // difference inside a multi-byte character marks that character.
+    let mut mark = at;
+    while !expected.is_char_boundary(mark) || !actual.is_char_boundary(mark) {
+        mark -= 1;
+    }
+    let start = expected[..mark]
+        .char_indices()
+        .rev()
+        .nth(WINDOW_BEFORE - 1)
+        .map_or(0, |(i, _)| i);
+    let side = |text: &str| {
+        let mut out = String::new();
+        if start > 0 {
+            out.push('…');
+        }
+        let mut col = usize::from(start > 0);
+        let mut mark_col = None;
+        let mut shown = 0usize;
+        for (i, c) in text[start..].char_indices() {
+            if start + i >= mark && mark_col.is_none() {
+                mark_col = Some(col);
+            }
+            if mark_col.is_some() {
+                shown += 1;
+                if shown > WINDOW_AFTER {
+                    out.push('…');
+                    break;
+                }
+            }
+            let piece = match c {
+                '\n' => "\\n".to_owned(),
+                '\r' => "\\r".to_owned(),
+                '\t' => "\\t".to_owned(),
+                c if c.is_control() => c.escape_unicode().to_string(),
+                c => c.to_string(),
+            };
+            col += piece.chars().count();
+            out.push_str(&piece);
+        }
+        (out, mark_col.unwrap_or(col))
+    };
+    let (e, col) = side(expected);
+    let (a, _) = side(actual);
+    let end = |t: &str| if t.len() == at { " (ends here)" } else { "" };
+    format!(
+        "first difference at byte {at} (expected is {} bytes, got {}):\n  expected {e}{}\n  got      {a}{}\n           {}^",
+        expected.len(),
+        actual.len(),
+        end(expected),
+        end(actual),
+        " ".repeat(col)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_difference_is_marked_in_a_window() {
+        let e = format!(
+            "{{\"pad\":\"{}\",\"v\":1.0e4,\"tail\":\"{}\"}}",
+            "x".repeat(100),
+            "y".repeat(100)
+        );
+        let a = e.replace("1.0e4", "10000.0");
+        let text = first_difference(&e, &a);
+        let at = e.find("1.0e4").unwrap() + 1;
+        assert!(
+            text.starts_with(&format!("first difference at byte {at} ")),
+            "{text}"
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        let (exp, got, marker) = (lines[1], lines[2], lines[3]);
+        assert!(
+            exp.starts_with("  expected …") && exp.ends_with('…'),
+            "{text}"
+        );
+        assert!(exp.chars().count() < 90, "the window is short: {text}");
+        let col = marker.chars().count() - 1;
+        assert_eq!(marker.trim(), "^");
+        assert_eq!(exp.chars().nth(col), Some('.'), "{text}");
+        assert_eq!(got.chars().nth(col), Some('0'), "{text}");
+        let before = |l: &str| l.chars().skip(11).take(col - 11).collect::<String>();
+        assert_eq!(before(exp), before(got), "the same text up to the marker");
+    }
+
+    #[test]
+    fn escapes_and_multibyte_characters_keep_the_marker_aligned() {
+        let text = first_difference("a\nbé1", "a\nbé2");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "  expected a\\nbé1");
+        assert_eq!(lines[3].chars().count() - 1, lines[1].chars().count() - 1);
+        // A difference inside a multi-byte character marks the character.
+        let text = first_difference("é", "è");
+        assert!(text.starts_with("first difference at byte 1 "), "{text}");
+        assert_eq!(text.lines().nth(3), Some("           ^"));
+        // One text is a prefix of the other.
+        let text = first_difference("abc", "abcd");
+        assert!(text.contains("expected abc (ends here)"), "{text}");
+        assert_eq!(text.lines().nth(3), Some("              ^"));
     }
 }

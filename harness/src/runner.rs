@@ -1,11 +1,14 @@
 //! Running cases against a subject: skipping what it does not declare,
 //! calling it for the rest, judging the answers, applying the
-//! known-failures list, and stopping early when asked.
+//! known-failures file (expected failures and expected skips), and
+//! stopping early when asked. [`session`] gathers everything a report
+//! needs, and the report's [`Summary::verdict`] decides the run.
 
 use crate::corpus::Case;
-use crate::judge::{is_required, judge, Outcome, Strictness};
+use crate::judge::{is_required, judge, Outcome, Skip, Strictness};
 use crate::known::KnownFailures;
-use crate::subject::{Flow, Request, Subject};
+use crate::report::Summary;
+use crate::subject::{self, Flow, Request, Subject};
 use std::collections::BTreeSet;
 
 /// The result of one case.
@@ -19,6 +22,19 @@ pub struct CaseResult<'c> {
     pub required: bool,
 }
 
+impl CaseResult<'_> {
+    /// Whether this result alone fails the run: a required failure, an
+    /// error, an unexpected skip, or an unexpected pass (unless allowed).
+    pub fn fails_run(&self, allow_unexpected_pass: bool) -> bool {
+        match &self.outcome {
+            Outcome::Fail(_) => self.required,
+            Outcome::Error(_) | Outcome::UnexpectedSkip(_) => true,
+            Outcome::UnexpectedPass => !allow_unexpected_pass,
+            Outcome::Pass | Outcome::Skip(_) | Outcome::ExpectedFailure(_) => false,
+        }
+    }
+}
+
 /// How to run.
 #[derive(Clone, Copy, Debug)]
 pub struct RunOptions<'k> {
@@ -26,7 +42,8 @@ pub struct RunOptions<'k> {
     pub strictness: Strictness,
     /// Stop sending requests after this many failures and errors.
     pub max_fail: Option<usize>,
-    /// Cases expected to fail.
+    /// Cases expected to fail or to be skipped. When given, every skip must
+    /// be listed: the file pins the port's coverage.
     pub known: Option<&'k KnownFailures>,
 }
 
@@ -46,23 +63,29 @@ pub fn skip_reason(
     case: &Case,
     ops: &BTreeSet<String>,
     features: &BTreeSet<String>,
-) -> Option<String> {
+) -> Option<Skip> {
     if !ops.contains(case.op.name) {
-        return Some(format!("op {} not declared by the subject", case.op.name));
+        return Some(Skip::Op(case.op.name.to_owned()));
     }
-    let missing: Vec<&str> = case
+    let missing: Vec<String> = case
         .features
         .iter()
         .filter(|f| !features.contains(*f))
-        .map(String::as_str)
+        .cloned()
         .collect();
     if !missing.is_empty() {
-        return Some(format!(
-            "needs features the subject does not declare: {}",
-            missing.join(", ")
-        ));
+        return Some(Skip::Features(missing));
     }
     None
+}
+
+/// A skip, made unexpected when a known-failures file pins coverage and
+/// does not list it.
+fn skipped(case: &Case, why: Skip, known: Option<&KnownFailures>) -> Outcome {
+    match known {
+        Some(k) if !k.expects_skip(&case.id, &why) => Outcome::UnexpectedSkip(why),
+        _ => Outcome::Skip(why),
+    }
 }
 
 /// Runs `cases` against `subject`; one result per case, in order.
@@ -77,7 +100,7 @@ pub fn run<'c>(
     let mut to_call: Vec<usize> = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         match skip_reason(case, &ops, &features) {
-            Some(why) => outcomes[i] = Some(Outcome::Skip(why)),
+            Some(why) => outcomes[i] = Some(skipped(case, why, opts.known)),
             None => to_call.push(i),
         }
     }
@@ -93,7 +116,10 @@ pub fn run<'c>(
     subject.run_batch(&requests, &mut |n, answer| {
         let i = to_call[n];
         let case = cases[i];
-        let mut outcome = judge(case, &answer, opts.strictness);
+        let mut outcome = match judge(case, &answer, opts.strictness) {
+            Outcome::Skip(why) => skipped(case, why, opts.known),
+            other => other,
+        };
         if let Some(reason) = opts.known.and_then(|k| k.reason_for(&case.id)) {
             outcome = match outcome {
                 Outcome::Fail(_) | Outcome::Error(_) => Outcome::ExpectedFailure(reason.to_owned()),
@@ -122,15 +148,12 @@ pub fn run<'c>(
         .map(|(case, o)| {
             let outcome = o.unwrap_or_else(|| {
                 if stopped {
-                    Outcome::Skip(
-                        "not run: the run stopped early (--fail-fast / --max-fail)".into(),
-                    )
+                    Outcome::Skip(Skip::Stopped)
                 } else {
                     Outcome::Error("the subject gave no answer".into())
                 }
             });
-            let required =
-                !matches!(outcome, Outcome::Skip(_)) && is_required(case, opts.strictness);
+            let required = outcome.executed() && is_required(case, opts.strictness);
             CaseResult {
                 case,
                 outcome,
@@ -138,4 +161,32 @@ pub fn run<'c>(
             }
         })
         .collect()
+}
+
+/// Runs `cases` against `subject` and gathers what the report shows: the
+/// results, the subject's faults (including ops and features its handshake
+/// declares that the kit does not know), and the known-failures entries
+/// that no longer hold. `corpus_ids` are all the corpus's ids, so that a
+/// filtered run does not call entries for unselected cases stale.
+pub fn session<'c>(
+    subject: &mut dyn Subject,
+    corpus_ids: &[&str],
+    cases: &[&'c Case],
+    opts: RunOptions<'_>,
+) -> Summary<'c> {
+    let results = run(subject, cases, opts);
+    let faults = subject::faults_of(subject);
+    let stale = match opts.known {
+        Some(k) => k.stale(corpus_ids, &subject.ops(), &subject.features(), &results),
+        None => Vec::new(),
+    };
+    Summary {
+        subject: subject.name(),
+        strictness: opts.strictness,
+        results,
+        faults,
+        stale_known: stale,
+        allow_unexpected_pass: false,
+        selection: String::new(),
+    }
 }

@@ -79,6 +79,11 @@ pub trait Subject {
             .map(|a| a.unwrap_or_else(|| Answer::Error("the subject gave no answer".into())))
             .collect()
     }
+    /// Faults not tied to one request (answers to unknown ids, lines that
+    /// are not answers, restarts), for the report; each fails the run.
+    fn faults(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// Answers one request.
     fn call(&mut self, request: Request<'_>) -> Answer {
         self.call_many(&[request])
@@ -127,5 +132,94 @@ impl Subject for Reference {
                 return;
             }
         }
+    }
+}
+
+/// What a subject declares that the kit does not know: an op missing from
+/// the registry or a feature `spec/terms.md` does not define. Each is an
+/// adapter fault (a misspelt name would otherwise silently skip every case
+/// it was meant to run), named with the closest known name.
+pub fn unknown_declarations(ops: &BTreeSet<String>, features: &BTreeSet<String>) -> Vec<String> {
+    let known_ops: Vec<&str> = ops::OPS.iter().map(|o| o.name).collect();
+    let mut out = Vec::new();
+    for op in ops.iter().filter(|o| ops::find(o).is_none()) {
+        out.push(format!(
+            "the handshake declares op {op:?}, which the kit does not know{} (ops: `ptc-conformance list`)",
+            did_you_mean(op, &known_ops)
+        ));
+    }
+    let known_features = ptc_conformance::features::ALL;
+    for f in features
+        .iter()
+        .filter(|f| !ptc_conformance::features::is_feature(f))
+    {
+        out.push(format!(
+            "the handshake declares feature {f:?}, which spec/terms.md does not define{} (features: {})",
+            did_you_mean(f, known_features),
+            known_features.join(", ")
+        ));
+    }
+    out
+}
+
+/// Every fault of `subject` for a report: what its handshake declares that
+/// the kit does not know, then its own faults ([`Subject::faults`]).
+pub fn faults_of(subject: &dyn Subject) -> Vec<String> {
+    let mut out = unknown_declarations(&subject.ops(), &subject.features());
+    out.extend(subject.faults());
+    out
+}
+
+/// `; did you mean "x"?` for the closest of `names` to `name`, if one is close.
+fn did_you_mean(name: &str, names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| (edit_distance(name, n), *n))
+        .filter(|(d, n)| {
+            *d <= name.len().max(n.len()) / 3 || n.starts_with(name) || name.starts_with(n)
+        })
+        .min()
+        .map(|(_, n)| format!("; did you mean {n:?}?"))
+        .unwrap_or_default()
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_ops_and_features_are_named_with_a_suggestion() {
+        let set = |xs: &[&str]| xs.iter().map(|x| (*x).to_owned()).collect::<BTreeSet<_>>();
+        let faults = unknown_declarations(
+            &set(&["protocol.to_json", "key_normalizer.normalize_key"]),
+            &set(&["atom", "tuples"]),
+        );
+        assert_eq!(faults.len(), 2, "{faults:?}");
+        assert!(
+            faults[0].contains("op \"protocol.to_json\"")
+                && faults[0].contains("did you mean \"protocol.to_json_value\"?"),
+            "{faults:?}"
+        );
+        assert!(
+            faults[1].contains("feature \"atom\"") && faults[1].contains("did you mean \"atoms\"?"),
+            "{faults:?}"
+        );
+        assert!(unknown_declarations(&set(&["term.inspect"]), &set(&["atoms"])).is_empty());
     }
 }

@@ -1,4 +1,4 @@
-//! Adapter protocol v1 messages (`spec/protocol.md`): writing requests and
+//! Adapter protocol v1 messages (`spec/adapter_protocol.md`): writing requests and
 //! reading answers, shared by the harness's client and the reference's own
 //! adapter.
 

@@ -342,3 +342,458 @@ fn usage_errors_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
     }
 }
+
+fn misbehave(env: &[(&str, &str)]) -> Vec<String> {
+    let mut cmd = vec!["env".to_owned()];
+    cmd.extend(env.iter().map(|(k, v)| format!("{k}={v}")));
+    cmd.push("python3".into());
+    cmd.push(
+        repo()
+            .join("harness/tests/adapters/misbehave.py")
+            .display()
+            .to_string(),
+    );
+    cmd
+}
+
+fn with_adapter<'a>(more: &[&'a str], cmd: &'a [String]) -> Vec<&'a str> {
+    let mut v: Vec<&str> = more.to_vec();
+    v.push("--adapter");
+    v.push("--");
+    v.extend(cmd.iter().map(String::as_str));
+    v
+}
+
+/// AP-2, AP-11: a handshake naming an op or a feature the kit does not know
+/// is an adapter fault in every report format, with the likely name, and
+/// the run fails although every case it runs passes.
+#[test]
+fn unknown_ops_and_features_in_the_handshake_fail_the_run() {
+    let dir = scratch("unknown-hello", &[]);
+    let cmd = misbehave(&[("MISBEHAVE_HELLO", "unknown")]);
+    for format in ["pretty", "json", "junit"] {
+        let out = run_on(&dir, "run", &with_adapter(&["--format", format], &cmd));
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{format}: {t}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        for says in [
+            "op \\\"protocol.to_json\\\"",
+            "protocol.to_json_value",
+            "feature \\\"atom\\\"",
+        ] {
+            let says = if format == "json" {
+                says.to_owned()
+            } else {
+                says.replace("\\\"", "\"")
+            };
+            let says = if format == "junit" {
+                says.replace('"', "&quot;")
+            } else {
+                says
+            };
+            assert!(
+                stdout.contains(&says),
+                "{format} report must say {says:?}: {stdout}"
+            );
+        }
+        if format == "json" {
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["totals"]["passed"], 1, "{v}");
+            assert_eq!(v["verdict"]["passed"], false, "{v}");
+            assert_eq!(v["verdict"]["exit"], 1, "{v}");
+        }
+    }
+}
+
+/// AP-8, AP-13: a run in which every selected case is skipped fails,
+/// naming the selection and the skip reasons.
+#[test]
+fn a_run_that_executes_no_case_fails() {
+    let python = repo().join("harness/adapters/python/adapter.py");
+    let out = bin()
+        .args(["run", "--op", "protocol.render_error", "--adapter", "--"])
+        .arg("python3")
+        .arg(&python)
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("no case was executed: 65 case(s) selected (--op protocol.render_error), all skipped: 65 × op protocol.render_error not declared by the subject"),
+        "{t}"
+    );
+    // Also in the JSON report, and on stderr for a machine-readable format.
+    let out = bin()
+        .args(["run", "--format", "json", "--op", "protocol.render_error"])
+        .args(["--adapter", "--", "python3"])
+        .arg(&python)
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["verdict"]["reasons"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("no case was executed"),
+        "{v}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no case was executed"));
+}
+
+/// AP-16: a known-failures file pins coverage. An op dropped from the
+/// handshake makes its cases unexpected skips; a feature newly declared
+/// makes its `skip feature` entry stale; `--update-known-failures` writes
+/// the skips and keeps old reasons.
+#[test]
+fn pinned_coverage_that_shrinks_fails_the_run() {
+    let dir = scratch(
+        "pinned",
+        &[
+            (
+                "key_normalizer/normalize_keys/plain.json",
+                &case_json(
+                    "key_normalizer/normalize_keys/plain",
+                    "key_normalizer.normalize_keys",
+                    "KN-1",
+                    "\"a-b\"",
+                    "\"a_b\"",
+                ),
+            ),
+            (
+                "key_normalizer/normalize_key/atom.json",
+                &case_json(
+                    "key_normalizer/normalize_key/atom",
+                    "key_normalizer.normalize_key",
+                    "KN-1",
+                    "{\"$atom\": \"a\"}",
+                    "\"a\"",
+                )
+                .replace("\"features\": []", "\"features\": [\"atoms\"]"),
+            ),
+        ],
+    );
+    let both = "key_normalizer.normalize_key,key_normalizer.normalize_keys";
+    let known = dir.join("known.txt");
+    let k = known.to_str().unwrap();
+    let cmd = misbehave(&[("MISBEHAVE_OPS", both)]);
+    let out = run_on(
+        &dir,
+        "run",
+        &with_adapter(&["--update-known-failures", k], &cmd),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let written = std::fs::read_to_string(&known).unwrap();
+    assert!(
+        written.contains("skip op tool.new  # new: not declared"),
+        "{written}"
+    );
+    assert!(
+        written.contains("skip feature atoms  # new: not declared"),
+        "{written}"
+    );
+    assert!(
+        !written.contains("skip op key_normalizer.normalize_keys"),
+        "{written}"
+    );
+    std::fs::write(
+        &known,
+        written.replace(
+            "skip feature atoms  # new: not declared",
+            "skip feature atoms  # no atoms in this port",
+        ),
+    )
+    .unwrap();
+
+    // The same coverage passes.
+    let out = run_on(&dir, "run", &with_adapter(&["--known-failures", k], &cmd));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    // normalize_keys dropped from the handshake: its case is an unexpected skip.
+    let dropped = misbehave(&[("MISBEHAVE_OPS", "key_normalizer.normalize_key")]);
+    let out = run_on(
+        &dir,
+        "run",
+        &with_adapter(&["--known-failures", k], &dropped),
+    );
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("UNEXPECTED SKIP key_normalizer/normalize_keys/plain"),
+        "{t}"
+    );
+    assert!(t.contains("coverage shrank"), "{t}");
+    // Without the file nothing is pinned.
+    let out = run_on(&dir, "run", &with_adapter(&[], &dropped));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+
+    // A feature now declared: its entry is stale.
+    let atoms = misbehave(&[("MISBEHAVE_OPS", both), ("MISBEHAVE_FEATURES", "atoms")]);
+    let out = run_on(&dir, "run", &with_adapter(&["--known-failures", k], &atoms));
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("skip feature atoms, but the subject now declares it"),
+        "{t}"
+    );
+    // Updating records the new state and keeps old reasons.
+    let updated = dir.join("updated.txt");
+    let u = updated.to_str().unwrap();
+    let _ = run_on(
+        &dir,
+        "run",
+        &with_adapter(&["--known-failures", k, "--update-known-failures", u], &cmd),
+    );
+    let text2 = std::fs::read_to_string(&updated).unwrap();
+    assert!(
+        text2.contains("skip feature atoms  # no atoms in this port"),
+        "{text2}"
+    );
+}
+
+/// Reports show case files relative to the current directory, normalized.
+#[test]
+fn reports_show_normalized_relative_paths() {
+    let dir = scratch(
+        "paths",
+        &[(
+            "key_normalizer/normalize_key/wrong.json",
+            &case_json(
+                "key_normalizer/normalize_key/wrong",
+                "key_normalizer.normalize_key",
+                "KN-2",
+                "\"a-b\"",
+                "\"a-b\"",
+            ),
+        )],
+    );
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let out = bin()
+        .args(["run", "--corpus", "./../golden", "--spec"])
+        .arg(repo().join("spec"))
+        .current_dir(&sub)
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("FAIL key_normalizer/normalize_key/wrong (../golden/key_normalizer/normalize_key/wrong.json)"),
+        "{t}"
+    );
+    // The default corpus, from outside the repository: no `..` inside a path.
+    let out = bin().arg("lint").current_dir(&sub).output().unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    let spec_line = t.lines().find(|l| l.starts_with("KN-1 ")).unwrap();
+    let path = spec_line.split_whitespace().last().unwrap();
+    assert!(path.ends_with("spec/key_normalizer.md"), "{spec_line}");
+    let inner = path.trim_start_matches("../");
+    assert!(
+        !inner.contains("..") && !inner.contains("./") && !path.starts_with('/'),
+        "{spec_line}"
+    );
+    assert!(sub.join(path).is_file(), "{path} is relative to the cwd");
+}
+
+/// AP-12: at the strict level a byte mismatch shows the offset and a marked window.
+#[test]
+fn strict_byte_mismatches_show_offset_and_window() {
+    let original =
+        std::fs::read_to_string(repo().join("golden/protocol/render_error/args-error.json"))
+            .unwrap();
+    let mut case: serde_json::Value = serde_json::from_str(&original).unwrap();
+    case["id"] = "protocol/render_error/spaced".into();
+    let rendered = case["expect"]["ok"].as_str().unwrap().to_owned();
+    // Equal as JSON, not byte for byte: a blank after the third colon.
+    let third = rendered.match_indices("\":").nth(2).unwrap().0 + 2;
+    let spaced = format!("{} {}", &rendered[..third], &rendered[third..]);
+    case["expect"]["ok"] = spaced.clone().into();
+    let dir = scratch(
+        "strict",
+        &[(
+            "protocol/render_error/spaced.json",
+            &serde_json::to_string_pretty(&case).unwrap(),
+        )],
+    );
+    let out = run_on(&dir, "run", &["--op", "protocol.render_error"]);
+    assert_eq!(out.status.code(), Some(0), "equal as JSON: {}", text(&out));
+    let out = run_on(
+        &dir,
+        "run",
+        &["--op", "protocol.render_error", "--level", "strict"],
+    );
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains(&format!(
+            "first difference at byte {third} (expected is {} bytes, got {})",
+            spaced.len(),
+            rendered.len()
+        )),
+        "{t}"
+    );
+    let lines: Vec<&str> = t.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("expected …"))
+        .unwrap();
+    let (exp, got, marker) = (lines[at], lines[at + 1], lines[at + 2]);
+    let col = marker.chars().count() - 1;
+    assert_eq!(marker.trim(), "^", "{t}");
+    assert_eq!(exp.chars().nth(col), Some(' '), "{t}");
+    assert_eq!(got.chars().nth(col), Some('"'), "{t}");
+}
+
+/// `fuzz` says which ops it fuzzes and how many inputs each got.
+#[test]
+fn fuzz_names_its_ops_and_inputs_per_op() {
+    let out = bin()
+        .args(["fuzz", "--cases", "600", "--seed", "5"])
+        .args([
+            "--op",
+            "key_normalizer.normalize_key",
+            "--op",
+            "term.inspect",
+        ])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("ops (2): key_normalizer.normalize_key, term.inspect"),
+        "{t}"
+    );
+    let per_op = |op: &str| -> usize {
+        t.lines()
+            .find(|l| l.trim_start().starts_with(op))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no count for {op}: {t}"))
+    };
+    assert_eq!(
+        per_op("key_normalizer.normalize_key") + per_op("term.inspect"),
+        600
+    );
+    assert!(per_op("term.inspect") > 0);
+}
+
+/// AP-13: a failed write is a failure (1), not a usage error (2).
+#[test]
+fn a_failed_write_exits_1() {
+    let out = bin()
+        .args(["run", "--op", "term.inspect", "--update-known-failures"])
+        .arg("/nonexistent-dir/known.txt")
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("/nonexistent-dir/known.txt: cannot write"),
+        "{t}"
+    );
+}
+
+/// `compare` holds two builds against each other: the reference served as
+/// an adapter (base) and the Python port with a planted bug (head). Ops only
+/// one declares are named; corpus cases and a shrunk generated input they
+/// answer differently are written as case files that base passes and head fails.
+#[test]
+fn compare_reports_what_two_builds_answer_differently() {
+    let me = env!("CARGO_BIN_EXE_ptc-conformance");
+    let python = repo().join("harness/adapters/python/adapter.py");
+    let head = format!("env PTC_PY_BUG=hint-order python3 {}", python.display());
+    let emit = std::env::temp_dir().join(format!("ptc-cli-compare-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&emit);
+    let out = bin()
+        .args(["compare", "--cases", "3000", "--seed", "3", "--base"])
+        .arg(format!("{me} adapter"))
+        .arg("--head")
+        .arg(&head)
+        .arg("--emit")
+        .arg(&emit)
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("ONLY BASE DECLARES op term.inspect (78 selected case(s) run on neither side)"),
+        "{t}"
+    );
+    assert!(t.contains("ONLY BASE DECLARES feature structs"), "{t}");
+    assert!(
+        t.contains("DIFFERENT native_preview/cache_hint/nested-map (golden/native_preview/cache_hint/nested-map.json)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("DISAGREEMENT on native_preview.cache_hint"),
+        "{t}"
+    );
+    assert!(
+        t.contains("1 generated input(s) answered differently; 15 op(s) and 4 feature(s) declared by one side only"),
+        "{t}"
+    );
+    let differing = t.lines().filter(|l| l.starts_with("DIFFERENT ")).count();
+    assert!(differing > 5, "{t}");
+    // The written cases: base passes every one, head fails every one.
+    let against = |cmd: &[&str]| {
+        let out = bin()
+            .args(["run", "--level", "strict", "--format", "json", "--corpus"])
+            .arg(&emit)
+            .arg("--adapter")
+            .arg("--")
+            .args(cmd)
+            .current_dir(repo())
+            .output()
+            .unwrap();
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["totals"].clone()
+    };
+    let python = python.to_str().unwrap();
+    let base = against(&[me, "adapter"]);
+    let head = against(&["env", "PTC_PY_BUG=hint-order", "python3", python]);
+    assert_eq!(
+        base["total"],
+        differing + 1,
+        "the corpus cases and the fuzz finding: {base}"
+    );
+    assert_eq!(base["passed"], base["total"], "{base}");
+    assert_eq!(head["passed"], 0, "{head}");
+}
+
+/// Two identical builds: nothing differs, status 0.
+#[test]
+fn compare_of_one_build_with_itself_passes() {
+    let me = env!("CARGO_BIN_EXE_ptc-conformance");
+    let out = bin()
+        .args(["compare", "--cases", "500", "--seed", "1", "--base"])
+        .arg(format!("{me} adapter"))
+        .arg("--head")
+        .arg(format!("{me} adapter"))
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("compare: 1159 cases selected, 1159 answered alike, 0 answered differently"),
+        "{t}"
+    );
+    // A comparison that compares nothing does not pass.
+    let python = repo().join("harness/adapters/python/adapter.py");
+    let out = bin()
+        .args(["compare", "--cases", "0", "--op", "term.inspect", "--base"])
+        .arg(format!("{me} adapter"))
+        .arg("--head")
+        .arg(format!("python3 {}", python.display()))
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.contains("compare: nothing was compared"), "{t}");
+}

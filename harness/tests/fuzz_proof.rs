@@ -36,12 +36,15 @@ fn prove(bug: &str, op: &str, max_nodes: usize) {
         time_limit: None,
         batch: 256,
         emit: Some(emit.clone()),
+        one_per_op: false,
     };
 
     let mut buggy = Adapter::start(python_port(bug)).expect("the Python port starts");
     let report = fuzz::run(&mut buggy, &cfg, &corpus.cases, &mut |_| {}).expect("fuzzing runs");
     let finding = report
-        .finding
+        .findings
+        .first()
+        .cloned()
         .unwrap_or_else(|| panic!("{bug}: no disagreement in {} inputs", report.checked));
     let nodes: usize = finding.args.iter().map(fuzz::size).sum();
     assert!(

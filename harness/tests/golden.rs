@@ -7,17 +7,18 @@
 //! the selected cases run against that adapter instead, pipelined through
 //! one process, at the level `PTC_LEVEL` (`default` unless `strict`), with
 //! `PTC_KNOWN_FAILURES` naming an optional known-failures file. Cases the
-//! adapter cannot run are reported as ignored.
+//! adapter cannot run are reported as ignored. A trial fails exactly when its
+//! result fails the run, and the trial `run/verdict` carries the verdict of
+//! `ptc-conformance run` on the same cases (`Summary::verdict`).
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use ptc_conformance::tagged::encode;
 use ptc_conformance_harness::adapter::{Adapter, AdapterConfig};
 use ptc_conformance_harness::corpus::{self, Case, Expect, Sources};
-use ptc_conformance_harness::judge::{judge, Outcome, Strictness};
+use ptc_conformance_harness::judge::{Outcome, Strictness};
 use ptc_conformance_harness::known::KnownFailures;
-use ptc_conformance_harness::runner::{self, RunOptions};
-use ptc_conformance_harness::subject::{Reference, Request};
-use std::collections::HashMap;
+use ptc_conformance_harness::runner::{self, CaseResult, RunOptions};
+use ptc_conformance_harness::subject::{Reference, Subject};
 
 fn explain(case: &Case, why: &str) -> String {
     let args: Vec<String> = case.args.iter().map(encode).collect();
@@ -42,22 +43,35 @@ fn explain(case: &Case, why: &str) -> String {
     )
 }
 
-fn verdict(case: &Case, outcome: &Outcome) -> Result<(), Failed> {
-    match outcome {
-        Outcome::Pass | Outcome::ExpectedFailure(_) => Ok(()),
-        Outcome::Fail(d) => Err(explain(case, d).into()),
-        Outcome::Error(e) => Err(explain(case, &format!("error: {e}")).into()),
-        Outcome::UnexpectedPass => {
-            Err(explain(case, "listed as a known failure, but passes").into())
-        }
-        Outcome::Skip(why) => Err(explain(case, &format!("skipped: {why}")).into()),
+/// The trial's result: it fails exactly when the result fails the run
+/// (`CaseResult::fails_run`, the rule `ptc-conformance run` applies).
+fn trial_result(r: &CaseResult<'_>) -> Result<(), Failed> {
+    if !r.fails_run(false) {
+        return Ok(());
     }
+    let why = match &r.outcome {
+        Outcome::Fail(d) => d.clone(),
+        Outcome::Error(e) => format!("error: {e}"),
+        Outcome::UnexpectedPass => "listed as a known failure, but passes".to_owned(),
+        Outcome::UnexpectedSkip(why) => {
+            format!("skipped ({why}), and the known-failures file lists no expected skip for it")
+        }
+        other => other.name().to_owned(),
+    };
+    Err(explain(r.case, &why).into())
 }
 
-/// Runs the selected cases against the adapter; outcome per case id.
-fn adapter_outcomes(command: &str, cases: &[&Case]) -> Result<HashMap<String, Outcome>, String> {
+/// A subject, the level to judge at, and the known-failures file.
+type Setup = (Box<dyn Subject>, Strictness, Option<KnownFailures>);
+
+/// The subject the trials run against: the reference in process, or the
+/// adapter `PTC_ADAPTER` names, with `PTC_LEVEL` and `PTC_KNOWN_FAILURES`.
+fn subject() -> Result<Setup, String> {
+    let Ok(command) = std::env::var("PTC_ADAPTER") else {
+        return Ok((Box::new(Reference), Strictness::Strict, None));
+    };
     let argv =
-        shlex::split(command).ok_or_else(|| format!("PTC_ADAPTER: cannot split {command:?}"))?;
+        shlex::split(&command).ok_or_else(|| format!("PTC_ADAPTER: cannot split {command:?}"))?;
     let known = match std::env::var_os("PTC_KNOWN_FAILURES") {
         Some(p) => Some(KnownFailures::load(std::path::Path::new(&p))?),
         None => None,
@@ -69,23 +83,7 @@ fn adapter_outcomes(command: &str, cases: &[&Case]) -> Result<HashMap<String, Ou
     let mut cfg = AdapterConfig::new(argv);
     // Relative paths in PTC_ADAPTER are relative to the repository root.
     cfg.cwd = Some(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".."));
-    let mut adapter = Adapter::start(cfg)?;
-    let results = runner::run(
-        &mut adapter,
-        cases,
-        RunOptions {
-            strictness,
-            max_fail: None,
-            known: known.as_ref(),
-        },
-    );
-    if !adapter.faults.is_empty() {
-        return Err(format!("adapter faults:\n{}", adapter.faults.join("\n")));
-    }
-    Ok(results
-        .into_iter()
-        .map(|r| (r.case.id.clone(), r.outcome))
-        .collect())
+    Ok((Box::new(Adapter::start(cfg)?), strictness, known))
 }
 
 fn main() -> std::process::ExitCode {
@@ -98,40 +96,44 @@ fn main() -> std::process::ExitCode {
             Err(Failed::from(msg.join("\n")))
         }));
     }
-    match std::env::var("PTC_ADAPTER") {
-        Ok(command) => {
-            // Run only what the filter selects, in one pipelined batch.
-            let selected: Vec<&Case> = corpus
-                .cases
-                .iter()
-                .filter(|c| match &args.filter {
-                    Some(f) if args.exact => c.id == *f,
-                    Some(f) => c.id.contains(f.as_str()),
-                    None => true,
-                })
-                .collect();
-            match adapter_outcomes(&command, &selected) {
-                Err(e) => trials.push(Trial::test("adapter/start", move || Err(Failed::from(e)))),
-                Ok(mut outcomes) => {
-                    for case in corpus.cases.iter().cloned() {
-                        let outcome = outcomes.remove(&case.id);
-                        let ignored = matches!(outcome, Some(Outcome::Skip(_)));
-                        let trial = Trial::test(case.id.clone(), move || match &outcome {
-                            Some(o) => verdict(&case, o),
-                            None => Err("not run".into()),
-                        });
-                        trials.push(trial.with_ignored_flag(ignored));
-                    }
+    // Run what the filter selects in one batch (pipelined through an adapter).
+    let selected: Vec<&Case> = corpus
+        .cases
+        .iter()
+        .filter(|c| match &args.filter {
+            Some(f) if args.exact => c.id == *f,
+            Some(f) => c.id.contains(f.as_str()),
+            None => true,
+        })
+        .collect();
+    match subject() {
+        Err(e) => trials.push(Trial::test("adapter/start", move || Err(Failed::from(e)))),
+        Ok((mut subject, strictness, known)) => {
+            let ids: Vec<&str> = corpus.cases.iter().map(|c| c.id.as_str()).collect();
+            let opts = RunOptions {
+                strictness,
+                max_fail: None,
+                known: known.as_ref(),
+            };
+            let summary = runner::session(subject.as_mut(), &ids, &selected, opts);
+            for r in &summary.results {
+                let result = trial_result(r);
+                let ignored = matches!(r.outcome, Outcome::Skip(_));
+                let trial = Trial::test(r.case.id.clone(), move || result);
+                trials.push(trial.with_ignored_flag(ignored));
+            }
+            // The run as a whole: faults, stale entries, nothing executed.
+            let verdict = summary.verdict();
+            trials.push(Trial::test("run/verdict", move || {
+                if verdict.passed() {
+                    Ok(())
+                } else {
+                    Err(Failed::from(format!(
+                        "the run fails:\n  - {}",
+                        verdict.reasons.join("\n  - ")
+                    )))
                 }
-            }
-        }
-        Err(_) => {
-            for case in corpus.cases {
-                trials.push(Trial::test(case.id.clone(), move || {
-                    let answer = Reference::answer(Request::new(case.op.name, &case.args));
-                    verdict(&case, &judge(&case, &answer, Strictness::Strict))
-                }));
-            }
+            }));
         }
     }
     libtest_mimic::run(&args, trials).exit_code()

@@ -1,5 +1,5 @@
 //! `PtcRunner.Lisp.Format.to_clojure/2`: PTC-Lisp values printed the way a
-//! Clojure REPL would show them, for LLM feedback (`spec/protocol_from_step.md`,
+//! Clojure REPL would show them, for LLM feedback (`spec/ptc_tool_protocol_from_step.md`,
 //! rules PP-120 and up). Results and memory previews of
 //! `render_success_from_step` are built from it.
 //!

@@ -1,6 +1,6 @@
 //! `PtcRunner.PtcToolProtocol.render_success_from_step/2`: the `lisp_eval`
 //! success payload built straight from an execution step
-//! (`spec/protocol_from_step.md`, PP-100 and up). It builds the execution
+//! (`spec/ptc_tool_protocol_from_step.md`, PP-100 and up). It builds the execution
 //! map with [`turn_feedback::execution_feedback`] for a synthetic agent and
 //! renders it through [`protocol::render_success`], as v0.13.0 does.
 

@@ -1,5 +1,5 @@
 //! `PtcRunner.PtcToolProtocol.validate_program/1`: the check on the
-//! `program` argument of a `lisp_eval` call (`spec/protocol_validate_program.md`,
+//! `program` argument of a `lisp_eval` call (`spec/ptc_tool_protocol_validate_program.md`,
 //! `PP-50`..). The rest of the protocol module lives in `protocol`.
 
 use crate::inspect::inspect;

@@ -1,7 +1,7 @@
 //! `PtcRunner.SubAgent.Loop.TurnFeedback.execution_feedback/3`: the
 //! execution map a `lisp_eval` success payload is rendered from: the
 //! LLM-facing feedback text, the result preview, the memory previews and
-//! the truncation flags (`spec/protocol_from_step.md`, PP-101..112).
+//! the truncation flags (`spec/ptc_tool_protocol_from_step.md`, PP-101..112).
 
 use crate::elixir_string;
 use crate::lisp_format::{string_chars, to_clojure};

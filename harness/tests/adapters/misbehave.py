@@ -11,7 +11,11 @@ names a fault:
   huge      answer with a 100 MB line          flood     write 50 MB to stderr, then answer
   crash-once  crash the first time only (a marker file in $MISBEHAVE_STATE)
 
-MISBEHAVE_HELLO=bad makes the handshake fail (protocol 99).
+MISBEHAVE_HELLO=bad makes the handshake fail (protocol 99);
+MISBEHAVE_HELLO=unknown declares an op and a feature the kit does not know
+(protocol.to_json, atom) besides its own. MISBEHAVE_OPS and
+MISBEHAVE_FEATURES (comma-separated) replace the declared ops and features;
+every op is answered as normalize_key is.
 """
 import json
 import os
@@ -30,9 +34,14 @@ def main():
         if op == "bye":
             return 0
         if op == "hello":
-            proto = 99 if os.environ.get("MISBEHAVE_HELLO") == "bad" else 1
+            mode = os.environ.get("MISBEHAVE_HELLO")
+            proto = 99 if mode == "bad" else 1
+            ops = os.environ.get("MISBEHAVE_OPS", "key_normalizer.normalize_key").split(",")
+            features = [f for f in os.environ.get("MISBEHAVE_FEATURES", "").split(",") if f]
+            if mode == "unknown":
+                ops, features = ops + ["protocol.to_json"], ["atom"]
             answer({"id": rid, "ok": {"name": "misbehave", "version": "0", "language": "python",
-                                      "protocol": proto, "ops": ["key_normalizer.normalize_key"], "features": []}})
+                                      "protocol": proto, "ops": ops, "features": features}})
             continue
         arg = req["args"][0]
         if not isinstance(arg, str):

@@ -1,0 +1,264 @@
+//! `ptc-conformance compare`: two builds side by side. The corpus and the
+//! fuzzer run against two subjects (typically two adapters of PtcRunner:
+//! the released build, *base*, and a branch, *head*), and every case and
+//! every shrunk generated input on which they answer differently is
+//! reported and can be written as a case file whose expectation is base's
+//! answer. Ops and features that only one side declares are counted and
+//! named. The Rust reference is not involved.
+
+use crate::corpus::{Case, Expect, Level};
+use crate::fuzz::{self, FuzzConfig, FuzzReport};
+use crate::judge::{judge, Outcome, Strictness};
+use crate::runner::skip_reason;
+use crate::subject::{self, Answer, Request, Subject};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// How to compare.
+#[derive(Clone, Debug)]
+pub struct CompareConfig {
+    /// `strict` compares rendered JSON byte for byte, `default` as JSON.
+    pub strictness: Strictness,
+    /// Write each difference as a case file under this directory.
+    pub emit: Option<PathBuf>,
+    /// The fuzzing part; `None` runs the corpus only.
+    pub fuzz: Option<FuzzConfig>,
+}
+
+/// A corpus case on which the two sides answer differently.
+#[derive(Clone, Debug)]
+pub struct CaseDifference<'c> {
+    /// The case.
+    pub case: &'c Case,
+    /// Base's answer.
+    pub base: Answer,
+    /// Head's answer.
+    pub head: Answer,
+    /// How head's answer differs from base's.
+    pub diff: String,
+    /// The case file written, if any.
+    pub emitted: Option<PathBuf>,
+}
+
+/// Something declared by one side only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OneSided {
+    /// The op or feature.
+    pub name: String,
+    /// `base` or `head`: the side that declares it.
+    pub declared_by: &'static str,
+    /// Selected cases that therefore ran on neither side.
+    pub cases: usize,
+}
+
+/// What a comparison found.
+#[derive(Debug)]
+pub struct Comparison<'c> {
+    /// Base's name.
+    pub base: String,
+    /// Head's name.
+    pub head: String,
+    /// Selected cases.
+    pub selected: usize,
+    /// Cases both answered alike.
+    pub agreed: usize,
+    /// Cases neither side answered (both `unsupported` or both without a valid answer).
+    pub unanswered: usize,
+    /// Cases one side cannot run (an op or feature the other side declares).
+    pub skipped: usize,
+    /// Cases answered differently, in corpus order.
+    pub differences: Vec<CaseDifference<'c>>,
+    /// Ops only one side declares.
+    pub one_sided_ops: Vec<OneSided>,
+    /// Features only one side declares.
+    pub one_sided_features: Vec<OneSided>,
+    /// Faults of either side, prefixed with the side.
+    pub faults: Vec<String>,
+    /// The fuzzing part, if it ran.
+    pub fuzz: Option<FuzzReport>,
+}
+
+impl Comparison<'_> {
+    /// Cases and generated inputs both sides answered and were compared on.
+    pub fn compared(&self) -> usize {
+        self.agreed + self.differences.len() + self.fuzz.as_ref().map_or(0, |f| f.checked)
+    }
+
+    /// Whether the comparison passes: something was compared, the two sides
+    /// answered alike on everything both declare, declare the same ops and
+    /// features, and committed no fault.
+    pub fn passed(&self) -> bool {
+        self.compared() > 0
+            && self.differences.is_empty()
+            && self.one_sided_ops.is_empty()
+            && self.one_sided_features.is_empty()
+            && self.faults.is_empty()
+            && self.fuzz.as_ref().is_none_or(|f| f.findings.is_empty())
+    }
+}
+
+/// How `head` answers differently from `base` on `case`, if it does.
+pub fn difference(
+    case: &Case,
+    base: &Answer,
+    head: &Answer,
+    strictness: Strictness,
+) -> Option<String> {
+    let Some(mut expect) = fuzz::expectation(base) else {
+        return if std::mem::discriminant(base) == std::mem::discriminant(head) {
+            None
+        } else {
+            Some(format!(
+                "base gave no answer ({}), head answered {}",
+                fuzz::describe(base),
+                fuzz::describe(head)
+            ))
+        };
+    };
+    // A message the case leaves open is left open here too.
+    if let (Expect::Raised { message, .. }, Expect::Raised { message: None, .. }) =
+        (&mut expect, &case.expect)
+    {
+        *message = None;
+    }
+    let probe = Case {
+        expect,
+        level: Level::Required,
+        ..case.clone()
+    };
+    match judge(&probe, head, strictness) {
+        Outcome::Pass => None,
+        Outcome::Fail(d) => Some(d),
+        other => Some(format!(
+            "head: {}",
+            match other {
+                Outcome::Skip(why) => why.to_string(),
+                Outcome::Error(e) => format!("error: {e}"),
+                o => o.name().to_owned(),
+            }
+        )),
+    }
+}
+
+fn one_sided(
+    base: &BTreeSet<String>,
+    head: &BTreeSet<String>,
+    count: impl Fn(&str) -> usize,
+) -> Vec<OneSided> {
+    base.symmetric_difference(head)
+        .map(|name| OneSided {
+            name: name.clone(),
+            declared_by: if base.contains(name) { "base" } else { "head" },
+            cases: count(name),
+        })
+        .collect()
+}
+
+/// Runs `cases` and (when configured) the fuzzer against both sides.
+/// `corpus` lets emitted fuzz cases cite the op's most cited rule.
+pub fn compare<'c>(
+    base: &mut dyn Subject,
+    head: &mut dyn Subject,
+    cases: &[&'c Case],
+    corpus: &[Case],
+    cfg: &CompareConfig,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Comparison<'c>, String> {
+    let (base_ops, head_ops) = (base.ops(), head.ops());
+    let (base_features, head_features) = (base.features(), head.features());
+    let one_sided_ops = one_sided(&base_ops, &head_ops, |op| {
+        cases.iter().filter(|c| c.op.name == op).count()
+    });
+    let one_sided_features = one_sided(&base_features, &head_features, |f| {
+        cases
+            .iter()
+            .filter(|c| c.features.iter().any(|x| x == f))
+            .count()
+    });
+    let both_ops: BTreeSet<String> = base_ops.intersection(&head_ops).cloned().collect();
+    let both_features: BTreeSet<String> = base_features
+        .intersection(&head_features)
+        .cloned()
+        .collect();
+    let runnable: Vec<&'c Case> = cases
+        .iter()
+        .copied()
+        .filter(|c| skip_reason(c, &both_ops, &both_features).is_none())
+        .collect();
+    let requests: Vec<Request<'_>> = runnable
+        .iter()
+        .map(|c| Request {
+            op: c.op.name,
+            args: &c.args,
+            args_json: Some(&c.args_json),
+        })
+        .collect();
+    let base_answers = base.call_many(&requests);
+    let head_answers = head.call_many(&requests);
+    let mut out = Comparison {
+        base: base.name(),
+        head: head.name(),
+        selected: cases.len(),
+        agreed: 0,
+        unanswered: 0,
+        skipped: cases.len() - runnable.len(),
+        differences: Vec::new(),
+        one_sided_ops,
+        one_sided_features,
+        faults: Vec::new(),
+        fuzz: None,
+    };
+    for ((case, b), h) in runnable.iter().zip(base_answers).zip(head_answers) {
+        match difference(case, &b, &h, cfg.strictness) {
+            None if matches!(b, Answer::Unsupported(_) | Answer::Error(_)) => out.unanswered += 1,
+            None => out.agreed += 1,
+            Some(diff) => {
+                let emitted = match &cfg.emit {
+                    Some(dir) => emit_case(dir, case, &b)?,
+                    None => None,
+                };
+                out.differences.push(CaseDifference {
+                    case,
+                    base: b,
+                    head: h,
+                    diff,
+                    emitted,
+                });
+            }
+        }
+    }
+    if let Some(fcfg) = &cfg.fuzz {
+        let fcfg = FuzzConfig {
+            emit: cfg.emit.clone(),
+            one_per_op: true,
+            ..fcfg.clone()
+        };
+        out.fuzz = Some(fuzz::run_between(base, head, &fcfg, corpus, progress)?);
+    }
+    for (side, s) in [("base", &*base), ("head", &*head)] {
+        let faults = subject::faults_of(s);
+        out.faults
+            .extend(faults.into_iter().map(|f| format!("{side}: {f}")));
+    }
+    Ok(out)
+}
+
+/// Writes `case` with base's answer as its expectation to `dir/<id>.json`
+/// (every other byte of the case file kept), so that `ptc-conformance run
+/// --corpus DIR` replays it; `None` when base's answer gives no expectation.
+fn emit_case(dir: &Path, case: &Case, base: &Answer) -> Result<Option<PathBuf>, String> {
+    let Ok(expect) = crate::bless::new_expect(base, &case.expect) else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(&case.file)
+        .map_err(|e| format!("{}: cannot read: {e}", case.file.display()))?;
+    let new = crate::bless::replace_expect(&text, &expect)
+        .map_err(|e| format!("{}: {e}", case.file.display()))?;
+    let path = dir.join(format!("{}.json", case.id));
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("{}: cannot create: {e}", parent.display()))?;
+    }
+    std::fs::write(&path, new).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    Ok(Some(path))
+}
