@@ -5,6 +5,7 @@
 //! ([`chars`]), float text and exact truncation ([`num`]), grapheme
 //! clusters as OTP 25 splits them ([`string`]).
 
+pub mod algebra;
 pub mod chars;
 pub mod inspect;
 pub mod jason;
