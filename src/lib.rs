@@ -39,7 +39,7 @@ pub mod ops;
 pub mod ptc;
 
 pub use elixir::string as elixir_string;
-pub use elixir::{chars, inspect, jason, num};
+pub use elixir::{algebra, chars, errors, inspect, jason, keyword, num};
 pub use model::{diff, features, raised, structs, tagged, term};
 pub use ptc::{
     exposure, key_normalizer, lisp_format, lisp_formatter, native_preview, protocol,

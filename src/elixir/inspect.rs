@@ -39,7 +39,18 @@ pub fn inspect(term: &Term) -> String {
 
 /// `inspect(term, pretty: true)`: laid out at width 80 (IN-9).
 pub fn inspect_pretty(term: &Term) -> String {
-    algebra::format(&Doc::group(to_doc(term, DEFAULT)), Some(PRETTY_WIDTH))
+    inspect_with(term, true, Some(LIMIT))
+}
+
+/// `inspect(term, pretty: pretty, limit: limit)`; a `limit` of `None` is
+/// `:infinity` (as `KeyError` prints its term).
+pub fn inspect_with(term: &Term, pretty: bool, limit: Option<usize>) -> String {
+    let opts = Opts {
+        limit: limit.unwrap_or(usize::MAX),
+        ..DEFAULT
+    };
+    let width = if pretty { Some(PRETTY_WIDTH) } else { None };
+    algebra::format(&Doc::group(to_doc(term, opts)), width)
 }
 
 /// `Inspect.Opts`' default `width`, used when `pretty: true`.
@@ -563,8 +574,9 @@ fn structure(s: &Struct, opts: Opts) -> Doc {
             );
         }
     }
-    if let Some(text) = display_struct(s) {
-        return Doc::text(text);
+    // `PtcRunner.Lisp.Format`'s display structs inspect as their `String.Chars` text.
+    if let Some(Ok(text)) = crate::chars::display_struct(s) {
+        return Doc::text(String::from_utf8_lossy(&text).into_owned());
     }
     let order: Vec<&str> = match structs::fields_of(&s.module) {
         Some(rows) => rows.iter().map(|(f, _)| *f).collect(),
@@ -575,23 +587,6 @@ fn structure(s: &Struct, opts: Opts) -> Doc {
         .filter_map(|f| s.field(f).map(|v| (Term::atom(f), v.clone())))
         .collect();
     map(&pairs, &atom_literal(&format!("Elixir.{}", s.module)), opts)
-}
-
-/// The `Inspect` implementations of `PtcRunner.Lisp.Format`'s display
-/// structs: their field interpolated into a fixed frame.
-fn display_struct(s: &Struct) -> Option<String> {
-    let field = |name: &str| {
-        let bytes = crate::chars::to_string(s.field(name).unwrap_or(&Term::Nil)).ok()?;
-        String::from_utf8(bytes).ok()
-    };
-    Some(match s.module.as_str() {
-        "PtcRunner.Lisp.Format.Fn" => format!("#fn[{}]", field("params")?),
-        "PtcRunner.Lisp.Format.Builtin" => "#<builtin>".to_owned(),
-        "PtcRunner.Lisp.Format.Var" => format!("#'{}", field("name")?),
-        "PtcRunner.Lisp.Format.SymbolRef" => format!("'{}", field("name")?),
-        "PtcRunner.Lisp.Format.RegexLiteral" => format!("#\"{}\"", field("source")?),
-        _ => return None,
-    })
 }
 
 /// `~D[...]`, `~T[...]`, `~N[...]`, `~U[...]`, or `#DateTime<...>` for a

@@ -7,7 +7,9 @@
 
 pub mod algebra;
 pub mod chars;
+pub mod errors;
 pub mod inspect;
 pub mod jason;
+pub mod keyword;
 pub mod num;
 pub mod string;

@@ -332,18 +332,6 @@ impl Term {
         }
     }
 
-    /// `Keyword.get(list, key)`: the first value under `key`.
-    pub fn kw_get(&self, key: &str) -> Option<&Term> {
-        match self {
-            Term::List(items) => items
-                .iter()
-                .filter_map(Term::as_kw_pair)
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
     /// Short name of the term's kind, for messages.
     pub fn kind_name(&self) -> &'static str {
         match self {

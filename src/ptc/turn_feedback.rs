@@ -5,7 +5,7 @@
 
 use crate::elixir_string;
 use crate::lisp_format::{string_chars, to_clojure};
-use crate::protocol::dot;
+use crate::keyword::{self, dot};
 use crate::term::{term_cmp, Int, Map, Term};
 use crate::untrusted_renderer::{wrap, PREAMBLE};
 use crate::Raised;
@@ -33,8 +33,8 @@ pub fn execution_feedback(
     prior_memory: &Term,
     lisp_step: &Term,
 ) -> Result<Term, Raised> {
-    let max_chars = keyword_get(agent.format_options, "feedback_max_chars", 512)?;
-    let preview_max = keyword_get(agent.format_options, "preview_max_chars", 250)?;
+    let max_chars = limit_option(agent.format_options, "feedback_max_chars", 512)?;
+    let preview_max = limit_option(agent.format_options, "preview_max_chars", 250)?;
 
     let step_prints = dot(lisp_step, "prints")?;
     let (prints_output, prints_truncated) = format_prints(step_prints, &max_chars)?;
@@ -132,8 +132,8 @@ impl Limit {
 }
 
 /// `Keyword.get(options, key, default)`.
-fn keyword_get(options: &Term, key: &str, default: i64) -> Result<Limit, Raised> {
-    let found = crate::protocol::keyword_get(options, key, "get/3")?;
+fn limit_option(options: &Term, key: &str, default: i64) -> Result<Limit, Raised> {
+    let found = keyword::get(options, key)?;
     Ok(Limit(found.cloned().unwrap_or(Term::int(default))))
 }
 
@@ -206,8 +206,7 @@ fn memory_section(
     let prior = match prior {
         Term::Nil | Term::Bool(false) => &no_prior,
         Term::Map(m) => m,
-        // Elixir's message adds inspect/1 of the term; the corpus does not pin it.
-        _ => return Err(Raised::new("BadMapError", "expected a map")),
+        other => return Err(crate::errors::bad_map(other)),
     };
     // Changed means `Map.get(prior, k) != v`: numbers compare by value,
     // and a missing key reads as nil.
