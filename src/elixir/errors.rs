@@ -93,13 +93,19 @@ impl Protocol {
 
 /// The text `Jason.Encoder`'s fallback adds for a struct without an
 /// implementation (Jason 1.4's `Any` implementation).
-const JASON_STRUCT_HINT: &str = "Jason.Encoder protocol must always be explicitly implemented.\n\n\
-If you own the struct, you can derive the implementation specifying which fields should be encoded to JSON:\n\n\
-    @derive {Jason.Encoder, only: [....]}\n    defstruct ...\n\n\
-It is also possible to encode all fields, although this should be used carefully to avoid accidentally leaking private information when new fields are added:\n\n\
-    @derive Jason.Encoder\n    defstruct ...\n\n\
-Finally, if you don't own the struct you want to encode to JSON, you may use Protocol.derive/3 placed outside of any module:\n\n\
-    Protocol.derive(Jason.Encoder, NameOfTheStruct, only: [...])\n    Protocol.derive(Jason.Encoder, NameOfTheStruct)\n";
+const JASON_STRUCT_HINT: &str = concat!(
+    "Jason.Encoder protocol must always be explicitly implemented.\n\n",
+    "If you own the struct, you can derive the implementation specifying which fields ",
+    "should be encoded to JSON:\n\n",
+    "    @derive {Jason.Encoder, only: [....]}\n    defstruct ...\n\n",
+    "It is also possible to encode all fields, although this should be used carefully ",
+    "to avoid accidentally leaking private information when new fields are added:\n\n",
+    "    @derive Jason.Encoder\n    defstruct ...\n\n",
+    "Finally, if you don't own the struct you want to encode to JSON, you may use ",
+    "Protocol.derive/3 placed outside of any module:\n\n",
+    "    Protocol.derive(Jason.Encoder, NameOfTheStruct, only: [...])\n",
+    "    Protocol.derive(Jason.Encoder, NameOfTheStruct)\n",
+);
 
 /// `Protocol.UndefinedError` for `protocol` and `value`: the value's type,
 /// the description (Jason's), the implementations and the value as

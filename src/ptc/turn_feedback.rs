@@ -3,7 +3,7 @@
 //! LLM-facing feedback text, the result preview, the memory previews and
 //! the truncation flags (`spec/protocol_from_step.md`, PP-101..112).
 
-use crate::elixir_string;
+use crate::{chars, elixir_string};
 use crate::lisp_format::{string_chars, to_clojure};
 use crate::keyword::{self, dot};
 use crate::term::{term_cmp, Int, Map, Term};
@@ -55,25 +55,29 @@ pub fn execution_feedback(
         Term::Map(_) if multi_turn => memory.hint.as_deref(),
         _ => None,
     };
-    let prints_with_hint = prints_output.map(|p| {
+    let prints_with_hint = prints_output.map(|mut p| {
         if prints_truncated {
-            format!("{p}\n... (truncated at {max_chars} chars; print specific fields instead)")
-        } else {
-            p
+            p.extend(
+                format!("\n... (truncated at {max_chars} chars; print specific fields instead)")
+                    .into_bytes(),
+            );
         }
+        p
     });
-    let parts: Vec<String> = [
-        wrap(result_for_feedback, "result"),
+    let parts: Vec<Vec<u8>> = [
+        wrap(result_for_feedback.map(str::as_bytes), "result"),
         wrap(prints_with_hint.as_deref(), "println"),
-        wrap(memory_for_feedback, "memory"),
+        wrap(memory_for_feedback.map(str::as_bytes), "memory"),
     ]
     .into_iter()
     .flatten()
     .collect();
     let feedback = if parts.is_empty() {
-        String::new()
+        Vec::new()
     } else {
-        format!("{PREAMBLE}\n\n{}", parts.join("\n\n"))
+        let mut text = format!("{PREAMBLE}\n\n").into_bytes();
+        text.extend(parts.join(&b"\n\n"[..]));
+        text
     };
 
     let visible_truncated = prints_truncated || result_truncated;
@@ -83,7 +87,7 @@ pub fn execution_feedback(
     };
     let atom = Term::atom;
     Ok(Term::map(vec![
-        (atom("feedback"), Term::Str(feedback)),
+        (atom("feedback"), Term::binary(feedback)),
         (atom("prints"), prints),
         (atom("result"), result_preview.map_or(Term::Nil, Term::Str)),
         (
@@ -120,12 +124,21 @@ impl std::fmt::Display for Limit {
 impl Limit {
     /// `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}`.
     fn cut<'s>(&self, s: &'s str) -> Result<Option<&'s str>, Raised> {
-        let len = Term::Int(Int::Small(elixir_string::length(s) as i64));
+        Ok(self
+            .cut_bytes(s.as_bytes())?
+            .map(|b| std::str::from_utf8(b).unwrap_or_default()))
+    }
+
+    /// [`Limit::cut`] of any binary (invalid bytes count one each).
+    fn cut_bytes<'s>(&self, s: &'s [u8]) -> Result<Option<&'s [u8]>, Raised> {
+        let len = Term::Int(Int::Small(elixir_string::length_bytes(s) as i64));
         if term_cmp(&len, &self.0) != Ordering::Greater {
             return Ok(None);
         }
         match &self.0 {
-            Term::Int(Int::Small(n)) if *n >= 0 => Ok(Some(elixir_string::take(s, *n as usize))),
+            Term::Int(Int::Small(n)) if *n >= 0 => {
+                Ok(Some(elixir_string::take_bytes(s, *n as usize)))
+            }
             _ => Err(Raised::function_clause("String", "slice", 3)),
         }
     }
@@ -139,18 +152,18 @@ fn limit_option(options: &Term, key: &str, default: i64) -> Result<Limit, Raised
 
 /// Prints joined by line feeds and cut at `max_chars` (PP-102); `None`
 /// unless `prints` is a non-empty list.
-fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<String>, bool), Raised> {
+fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<Vec<u8>>, bool), Raised> {
     let items = match prints {
         Term::List(items) if !items.is_empty() => items,
         _ => return Ok((None, false)),
     };
     let joined = items
         .iter()
-        .map(string_chars)
+        .map(chars::to_string)
         .collect::<Result<Vec<_>, _>>()?
-        .join("\n");
-    Ok(match max_chars.cut(&joined)? {
-        Some(cut) => (Some(cut.to_owned()), true),
+        .join(&b'\n');
+    Ok(match max_chars.cut_bytes(&joined)? {
+        Some(cut) => (Some(cut.to_vec()), true),
         None => (Some(joined), false),
     })
 }
