@@ -216,6 +216,9 @@ mod tests {
             "no case clause matching: {:a, #Function<x/1>}",
             "no case clause matching: {:b, #Function<x/1>}"
         ));
-        assert!(!messages_match("key :a not found in: %{}", "key :b not found in: %{}"));
+        assert!(!messages_match(
+            "key :a not found in: %{}",
+            "key :b not found in: %{}"
+        ));
     }
 }

@@ -2,7 +2,7 @@
 //! that `inspect/2` uses (strings, strict and flex breaks, nesting, groups
 //! and `container_doc/6`). `inspect(term, pretty: true)` formats at width 80;
 //! `inspect/1` formats at an infinite width, so nothing ever breaks
-//! (`spec/inspect.md`, IN-9).
+//! (`spec/inspect.md`, IN-19).
 //!
 //! Text is measured in bytes, as the layout measures a plain binary.
 
@@ -210,7 +210,7 @@ pub fn format(doc: &Doc, width: Option<usize>) -> String {
 
 fn newline(out: &mut String, indent: usize) {
     out.push('\n');
-    out.extend(std::iter::repeat_n(' ', indent));
+    out.push_str(&" ".repeat(indent));
 }
 
 /// `fits/4`: whether what is on `stack` fits in `w` from column `k` up to

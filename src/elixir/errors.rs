@@ -34,7 +34,10 @@ fn key_error_message(key: &str, term: &Term) -> String {
 
 /// `BadMapError`: `expected a map, got: <inspect(term)>`.
 pub fn bad_map(term: &Term) -> Raised {
-    Raised::new("BadMapError", format!("expected a map, got: {}", inspect(term)))
+    Raised::new(
+        "BadMapError",
+        format!("expected a map, got: {}", inspect(term)),
+    )
 }
 
 /// `CaseClauseError`: `no case clause matching: <inspect(term)>`.
@@ -113,7 +116,9 @@ const JASON_STRUCT_HINT: &str = concat!(
 pub fn protocol_undefined(protocol: Protocol, value: &Term) -> Raised {
     let description = match (protocol, value) {
         (Protocol::JasonEncoder, Term::Struct(_) | Term::Temporal(_)) => JASON_STRUCT_HINT,
-        (Protocol::JasonEncoder, _) => "Jason.Encoder protocol must always be explicitly implemented",
+        (Protocol::JasonEncoder, _) => {
+            "Jason.Encoder protocol must always be explicitly implemented"
+        }
         _ => "",
     };
     let mut message = format!(
@@ -147,7 +152,10 @@ pub fn protocol_undefined(protocol: Protocol, value: &Term) -> Raised {
 /// `Protocol.UndefinedError`'s name for the type of a value.
 fn value_type(value: &Term) -> String {
     match value {
-        Term::Struct(s) => format!("{} (a struct)", inspect(&Term::atom(&format!("Elixir.{}", s.module)))),
+        Term::Struct(s) => format!(
+            "{} (a struct)",
+            inspect(&Term::atom(&format!("Elixir.{}", s.module)))
+        ),
         Term::Temporal(t) => format!("{} (a struct)", t.kind.module()),
         Term::Nil | Term::Bool(_) | Term::Atom(_) => "Atom".to_owned(),
         Term::Str(_) | Term::Bytes(_) => "BitString".to_owned(),

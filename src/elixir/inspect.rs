@@ -37,7 +37,7 @@ pub fn inspect(term: &Term) -> String {
     algebra::format(&Doc::group(to_doc(term, DEFAULT)), None)
 }
 
-/// `inspect(term, pretty: true)`: laid out at width 80 (IN-9).
+/// `inspect(term, pretty: true)`: laid out at width 80 (IN-19).
 pub fn inspect_pretty(term: &Term) -> String {
     inspect_with(term, true, Some(LIMIT))
 }
@@ -541,16 +541,23 @@ fn map(pairs: &[(Term, Term)], name: &str, opts: Opts) -> Doc {
         .iter()
         .all(|(k, _)| k.as_atom().is_some_and(|a| !a.starts_with("Elixir.")));
     let open = format!("%{name}{{");
-    algebra::container_doc(&open, pairs, "}", opts.limit, Breaks::Strict, |(k, v), limit| {
-        let opts = Opts { limit, ..opts };
-        match k.as_atom().filter(|_| keyword) {
-            Some(key) => keyword_item(key, v, opts),
-            None => Doc::concat(
-                Doc::concat(to_doc(k, opts), Doc::text(" => ")),
-                to_doc(v, opts),
-            ),
-        }
-    })
+    algebra::container_doc(
+        &open,
+        pairs,
+        "}",
+        opts.limit,
+        Breaks::Strict,
+        |(k, v), limit| {
+            let opts = Opts { limit, ..opts };
+            match k.as_atom().filter(|_| keyword) {
+                Some(key) => keyword_item(key, v, opts),
+                None => Doc::concat(
+                    Doc::concat(to_doc(k, opts), Doc::text(" => ")),
+                    to_doc(v, opts),
+                ),
+            }
+        },
+    )
 }
 
 /// A struct: `MapSet.new([...])` for a set, the Lisp printer's display
@@ -568,10 +575,7 @@ fn structure(s: &Struct, opts: Opts) -> Doc {
                     ..opts
                 },
             );
-            return Doc::concat(
-                Doc::concat(Doc::text("MapSet.new("), inner),
-                Doc::text(")"),
-            );
+            return Doc::concat(Doc::concat(Doc::text("MapSet.new("), inner), Doc::text(")"));
         }
     }
     // `PtcRunner.Lisp.Format`'s display structs inspect as their `String.Chars` text.

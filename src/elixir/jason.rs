@@ -88,7 +88,10 @@ fn string(bytes: &[u8], out: &mut String) -> Result<(), Raised> {
             let bad = bytes[e.valid_up_to()];
             return Err(Raised::new(
                 "Jason.EncodeError",
-                format!("invalid byte 0x{bad:X} in {}", crate::inspect::inspect_binary(bytes)),
+                format!(
+                    "invalid byte 0x{bad:X} in {}",
+                    crate::inspect::inspect_binary(bytes)
+                ),
             ));
         }
     };

@@ -217,10 +217,8 @@ pub fn build(module: &str, given: Vec<(&str, Term)>) -> Struct {
 pub fn temporal_fields(t: &Temporal) -> Vec<(String, Term)> {
     let iso = t.iso.as_str();
     let num = |s: &str| Term::int(s.parse::<i64>().unwrap_or(0));
-    let mut fields: Vec<(String, Term)> = vec![(
-        "calendar".to_owned(),
-        Term::atom("Elixir.Calendar.ISO"),
-    )];
+    let mut fields: Vec<(String, Term)> =
+        vec![("calendar".to_owned(), Term::atom("Elixir.Calendar.ISO"))];
     let mut put = |k: &str, v: Term| fields.push((k.to_owned(), v));
     let (date, time) = match t.kind {
         TemporalKind::Date => (Some(iso), None),

@@ -138,9 +138,9 @@ fn format(value: &Term, limit: Option<usize>) -> Result<(String, bool), Raised> 
             _ => format!(":{a}"),
         }),
         Term::Float(x) => plain(num::float_to_binary_compact_10(*x)?),
-        Term::Str(_) | Term::Bytes(_) => {
-            plain(inspect::inspect_binary(value.as_binary().unwrap_or_default()))
-        }
+        Term::Str(_) | Term::Bytes(_) => plain(inspect::inspect_binary(
+            value.as_binary().unwrap_or_default(),
+        )),
         Term::Fun(_) => plain("#<fn>".into()),
         Term::Temporal(t) => plain(format!("\"{}\"", t.iso)),
         Term::Struct(s) => format_struct(s, limit),
@@ -230,7 +230,9 @@ fn format_key(k: &Term) -> Result<String, Raised> {
             ":{}",
             string_chars(s.field("name").unwrap_or(&Term::Nil))?
         )),
-        Term::Str(_) | Term::Bytes(_) => Ok(inspect::inspect_binary(k.as_binary().unwrap_or_default())),
+        Term::Str(_) | Term::Bytes(_) => {
+            Ok(inspect::inspect_binary(k.as_binary().unwrap_or_default()))
+        }
         _ => format(k, None).map(|(s, _)| s),
     }
 }
@@ -274,4 +276,3 @@ fn collection(
 pub fn string_chars(t: &Term) -> Result<String, Raised> {
     chars::to_string(t).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }
-

@@ -2,8 +2,8 @@
 //! (`spec/lisp_formatter.md`, `LF-`). The native preview's `cache_hint`
 //! uses it for the argument fragment of its `(tool/...)` example.
 
-use crate::term::{Map, Term};
 use crate::errors::{protocol_undefined, Protocol};
+use crate::term::{Map, Term};
 use crate::{chars, Raised};
 
 const MODULE: &str = "PtcRunner.Lisp.Formatter";
@@ -25,7 +25,9 @@ fn node(ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
         Term::Nil => out.extend_from_slice(b"nil"),
         Term::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
         Term::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
-        Term::Float(x) => out.extend_from_slice(crate::num::float_to_binary_compact_10(*x)?.as_bytes()),
+        Term::Float(x) => {
+            out.extend_from_slice(crate::num::float_to_binary_compact_10(*x)?.as_bytes())
+        }
         Term::Atom(a) => match a.as_str() {
             "infinity" => out.extend_from_slice(b"##Inf"),
             "negative_infinity" => out.extend_from_slice(b"##-Inf"),

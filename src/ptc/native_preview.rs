@@ -3,8 +3,8 @@
 //! `cache_hint` sentence (`spec/native_preview.md`, `NP-`). Includes
 //! `PtcRunner.Temporal.walk/1`, which the rows preview applies.
 
-use crate::keyword;
 use crate::key_normalizer::canonical_cache_key;
+use crate::keyword;
 use crate::term::{FunSpec, Map, Term};
 use crate::{chars, jason, lisp_formatter, Raised};
 

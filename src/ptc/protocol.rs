@@ -7,8 +7,8 @@
 //! raise as `Keyword` does), and read the `:execution` map with Elixir's
 //! `map.field` semantics, so that every way v0.13.0 raises is reproduced.
 
-use crate::term::{Map, Term};
 use crate::keyword::{self, dot, map_get};
+use crate::term::{Map, Term};
 use crate::{errors, jason, Raised};
 
 const MODULE: &str = "PtcRunner.PtcToolProtocol";

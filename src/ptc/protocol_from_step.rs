@@ -15,8 +15,7 @@ use crate::Raised;
 /// `prior_memory`, default `%{}`; `format_options`, default the agent
 /// defaults; `validated`); other keys are ignored.
 pub fn render_success_from_step(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
-    let include_memory =
-        keyword::get(opts, "include_memory")?.unwrap_or(&Term::Bool(false));
+    let include_memory = keyword::get(opts, "include_memory")?.unwrap_or(&Term::Bool(false));
     let prior_memory = keyword::get(opts, "prior_memory")?.unwrap_or(&Term::Nil);
     let format_options = match keyword::get(opts, "format_options")? {
         None | Some(Term::Nil | Term::Bool(false)) => default_format_options(),

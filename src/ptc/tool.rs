@@ -3,8 +3,8 @@
 //! checks agent construction makes (`PtcRunner.SubAgent.Validator`,
 //! `spec/tool_validate.md`, `TV-`).
 
-use crate::keyword;
 use crate::inspect::inspect;
+use crate::keyword;
 use crate::structs;
 use crate::term::{FunSpec, Struct, Term};
 use crate::Raised;

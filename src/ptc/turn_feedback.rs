@@ -3,12 +3,12 @@
 //! LLM-facing feedback text, the result preview, the memory previews and
 //! the truncation flags (`spec/protocol_from_step.md`, PP-101..112).
 
-use crate::{chars, elixir_string};
-use crate::lisp_format::{string_chars, to_clojure};
 use crate::keyword::{self, dot};
+use crate::lisp_format::{string_chars, to_clojure};
 use crate::term::{term_cmp, Int, Map, Term};
 use crate::untrusted_renderer::{wrap, PREAMBLE};
 use crate::Raised;
+use crate::{chars, elixir_string};
 use std::cmp::Ordering;
 
 /// Collections in previews show at most this many items.

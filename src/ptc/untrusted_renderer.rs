@@ -17,7 +17,10 @@ pub fn wrap(content: Option<&[u8]>, source: &str) -> Option<Vec<u8>> {
     }
     let mut out = format!("<untrusted_ptc_output source=\"{source}\">\n").into_bytes();
     let mut rest = text;
-    while let Some(at) = rest.windows(CLOSE.len()).position(|w| w == CLOSE.as_bytes()) {
+    while let Some(at) = rest
+        .windows(CLOSE.len())
+        .position(|w| w == CLOSE.as_bytes())
+    {
         out.extend_from_slice(&rest[..at]);
         out.extend_from_slice(b"</untrusted_ptc_output (escaped)>");
         rest = &rest[at + CLOSE.len()..];
