@@ -15,10 +15,12 @@
 //!   and defaults), [`features`] (what a port must represent), [`diff`]
 //!   (path-level differences).
 //! - [`elixir`] (`src/elixir/`), the Elixir layer, each borrowed function
-//!   ported once: [`inspect`] (`Kernel.inspect/2`), [`jason`]
-//!   (`Jason.encode/1`), [`chars`] (`String.Chars`, chardata), [`num`]
-//!   (float text, exact truncation), [`elixir_string`] (grapheme clusters,
-//!   `src/elixir/string/`).
+//!   ported once: [`inspect`] (`Kernel.inspect/2`), [`algebra`]
+//!   (`Inspect.Algebra`'s layout), [`jason`] (`Jason.encode/1`), [`chars`]
+//!   (`String.Chars`, chardata), [`num`] (float text, exact truncation),
+//!   [`keyword`] (`Keyword` and `term.field`), [`errors`] (exception
+//!   messages), [`elixir_string`] (grapheme clusters, `src/elixir/string/`).
+//!   Erlang term order lives with the terms, in [`term`].
 //! - [`ptc`] (`src/ptc/`), the PtcRunner ports: [`key_normalizer`],
 //!   [`lisp_formatter`], [`lisp_format`], [`native_preview`], [`protocol`],
 //!   [`protocol_from_step`], [`protocol_validate`], [`signature`],
@@ -39,7 +41,7 @@ pub mod ops;
 pub mod ptc;
 
 pub use elixir::string as elixir_string;
-pub use elixir::{chars, inspect, jason, num};
+pub use elixir::{algebra, chars, errors, inspect, jason, keyword, num};
 pub use model::{diff, features, raised, structs, tagged, term};
 pub use ptc::{
     exposure, key_normalizer, lisp_format, lisp_formatter, native_preview, protocol,

@@ -38,8 +38,10 @@ pub fn recompute(source: &mut dyn Subject, cases: &[&Case]) -> Vec<Change> {
         .zip(answers)
         .map(
             |(case, answer)| match judge(case, &answer, Strictness::Strict) {
-                Outcome::Pass => Change::Same,
-                _ => match new_expect(&answer, &case.expect) {
+                // An expected exception without its message is filled in:
+                // messages are compared, never the class alone.
+                Outcome::Pass if !lacks_message(&case.expect, &answer) => Change::Same,
+                _ => match new_expect(&answer) {
                     Ok(new_text) => Change::Update {
                         old_text: expect_text(&case.expect),
                         new_text,
@@ -51,20 +53,23 @@ pub fn recompute(source: &mut dyn Subject, cases: &[&Case]) -> Vec<Change> {
         .collect()
 }
 
+fn lacks_message(expect: &Expect, answer: &Answer) -> bool {
+    matches!(
+        (expect, answer),
+        (Expect::Raised { message: None, .. }, Answer::Raised(_))
+    )
+}
+
 /// The `expect` value (compact JSON) that `answer` implies; an exception
-/// keeps its message unless `old` expected the same class without one.
-pub fn new_expect(answer: &Answer, old: &Expect) -> Result<String, String> {
+/// always carries its message.
+pub fn new_expect(answer: &Answer) -> Result<String, String> {
     Ok(match answer {
         Answer::Ok(t) => format!("{{\"ok\":{}}}", tagged::encode(t)),
         Answer::Raised(r) => {
-            let keep_message =
-                !matches!(old, Expect::Raised { message: None, class } if *class == r.class);
             let mut s = String::from("{\"raised\":{\"class\":");
             tagged::push_json_str(&r.class, &mut s);
-            if keep_message {
-                s.push_str(",\"message\":");
-                tagged::push_json_str(&r.message, &mut s);
-            }
+            s.push_str(",\"message\":");
+            tagged::push_json_str(&r.message, &mut s);
             s.push_str("}}");
             s
         }

@@ -6,7 +6,8 @@
 //! Jason's key rule: `to_string(nil)` is `""`, while Jason writes a `nil`
 //! key as `"nil"`.
 
-use crate::term::{Int, TemporalKind, Term};
+use crate::errors::{protocol_undefined, Protocol};
+use crate::term::{Int, Struct, TemporalKind, Term};
 use crate::Raised;
 
 /// `String.Chars.to_string/1`: the bytes of the resulting binary.
@@ -24,48 +25,128 @@ pub fn to_string(t: &Term) -> Result<Vec<u8>, Raised> {
         Term::Atom(a) => a.as_bytes().to_vec(),
         Term::Int(i) => i.to_string().into_bytes(),
         Term::Float(x) => crate::num::short_float(*x).into_bytes(),
-        Term::List(items) => {
-            let mut out = String::new();
-            list_to_string(items, &mut out)?;
-            out.into_bytes()
-        }
+        Term::List(items) => list_to_string(items)?,
+        Term::Struct(s) => match display_struct(s) {
+            Some(text) => text?,
+            None => return Err(protocol_undefined(Protocol::StringChars, t)),
+        },
         Term::Temporal(tm) => temporal_to_string(tm.kind, &tm.iso).into_bytes(),
-        other => return Err(undefined(other)),
+        other => return Err(protocol_undefined(Protocol::StringChars, other)),
     })
 }
 
-/// `List.to_string/1`: code points and UTF-8 binaries, nested at any depth.
-fn list_to_string(items: &[Term], out: &mut String) -> Result<(), Raised> {
+/// `List.to_string/1` (`:unicode.characters_to_binary/1` on OTP 25):
+/// code points and binaries, nested at any depth.
+///
+/// Any element that is no integer, binary or list makes the whole list
+/// raise `ArgumentError` first. Then the list is converted in order: a
+/// binary that ends inside a UTF-8 sequence (a lead byte followed by fewer
+/// continuation bytes than it needs) carries those bytes over to the next
+/// binary; a code point outside Unicode raises `invalid code point N`; bad
+/// bytes raise `invalid encoding starting at <bytes>` (the carried bytes,
+/// or the binary from the bad byte on); carried bytes at the end raise
+/// `incomplete encoding starting at <bytes>` (`spec/lisp_formatter.md`, LF-13).
+pub fn list_to_string(items: &[Term]) -> Result<Vec<u8>, Raised> {
+    if !is_chardata(items) {
+        return Err(Raised::argument(format!(
+            "cannot convert the given list to a string.\n\n\
+             To be converted to a string, a list must either be empty or only\n\
+             contain the following elements:\n\n  \
+             * strings\n  \
+             * integers representing Unicode code points\n  \
+             * a list containing one of these three elements\n\n\
+             Please check the given list or call inspect/1 to get the list representation, got:\n\n\
+             {}\n",
+            crate::inspect::inspect(&Term::List(items.to_vec()))
+        )));
+    }
+    let mut out = Vec::new();
+    let mut carried = Vec::new();
+    convert(items, &mut out, &mut carried)?;
+    if carried.is_empty() {
+        Ok(out)
+    } else {
+        Err(conversion_error("incomplete", &carried))
+    }
+}
+
+fn is_chardata(items: &[Term]) -> bool {
+    items.iter().all(|item| match item {
+        Term::Int(_) | Term::Str(_) | Term::Bytes(_) => true,
+        Term::List(inner) => is_chardata(inner),
+        _ => false,
+    })
+}
+
+fn convert(items: &[Term], out: &mut Vec<u8>, carried: &mut Vec<u8>) -> Result<(), Raised> {
     for item in items {
         match item {
-            Term::Int(Int::Small(n)) => match u32::try_from(*n).ok().and_then(char::from_u32) {
-                Some(c) => out.push(c),
-                None => return Err(invalid_code_point(&n.to_string())),
-            },
-            Term::Int(big) => return Err(invalid_code_point(&big.to_string())),
-            Term::Str(s) => out.push_str(s),
-            Term::Bytes(b) => {
-                // Never valid UTF-8: the message shows the bytes from the first bad one on.
-                let bad = std::str::from_utf8(b).err().map_or(0, |e| e.valid_up_to());
-                let rest = crate::inspect::inspect(&Term::binary(b[bad..].to_vec()));
-                return Err(Raised::new(
-                    "UnicodeConversionError",
-                    format!("invalid encoding starting at {rest}"),
-                ));
+            Term::Int(n) => {
+                if !carried.is_empty() {
+                    return Err(conversion_error("invalid", carried));
+                }
+                let c = match n {
+                    Int::Small(n) => u32::try_from(*n).ok().and_then(char::from_u32),
+                    Int::Big(_) => None,
+                };
+                match c {
+                    Some(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                    None => {
+                        return Err(Raised::new(
+                            "UnicodeConversionError",
+                            format!("invalid code point {n}"),
+                        ))
+                    }
+                }
             }
-            Term::List(inner) => list_to_string(inner, out)?,
-            _ => {
-                return Err(Raised::argument(
-                    "cannot convert the given list to a string",
-                ))
+            Term::Str(_) | Term::Bytes(_) => {
+                let b = item.as_binary().unwrap_or_default();
+                let mut data = std::mem::take(carried);
+                let from_carry = data.len();
+                data.extend_from_slice(b);
+                let valid = match std::str::from_utf8(&data) {
+                    Ok(_) => data.len(),
+                    Err(e) => e.valid_up_to(),
+                };
+                out.extend_from_slice(&data[..valid]);
+                let rest = &data[valid..];
+                if rest.is_empty() {
+                    continue;
+                }
+                if truncated_sequence(rest) {
+                    *carried = rest.to_vec();
+                } else if valid < from_carry {
+                    return Err(conversion_error("invalid", &data[valid..from_carry]));
+                } else {
+                    return Err(conversion_error("invalid", rest));
+                }
             }
+            Term::List(inner) => convert(inner, out, carried)?,
+            _ => unreachable!("checked by is_chardata"),
         }
     }
     Ok(())
 }
 
-fn invalid_code_point(n: &str) -> Raised {
-    Raised::new("UnicodeConversionError", format!("invalid code point {n}"))
+/// A lead byte followed by fewer continuation bytes than it announces.
+fn truncated_sequence(rest: &[u8]) -> bool {
+    let needed = match rest[0] {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => return false,
+    };
+    rest.len() < needed && rest[1..].iter().all(|b| (0x80..=0xBF).contains(b))
+}
+
+fn conversion_error(kind: &str, bytes: &[u8]) -> Raised {
+    Raised::new(
+        "UnicodeConversionError",
+        format!(
+            "{kind} encoding starting at {}",
+            crate::inspect::inspect_binary(bytes)
+        ),
+    )
 }
 
 /// `to_string/1` of a calendar struct: ISO 8601 with a space instead of
@@ -83,12 +164,23 @@ fn temporal_to_string(kind: TemporalKind, iso: &str) -> String {
     }
 }
 
-fn undefined(t: &Term) -> Raised {
-    Raised::new(
-        "Protocol.UndefinedError",
-        format!(
-            "protocol String.Chars not implemented for type {}",
-            t.kind_name()
-        ),
+/// `String.Chars` of `PtcRunner.Lisp.Format`'s display structs: their
+/// field interpolated into a fixed frame (the same text as their `Inspect`).
+pub fn display_struct(s: &Struct) -> Option<Result<Vec<u8>, Raised>> {
+    let (open, field, close): (&str, &str, &str) = match s.module.as_str() {
+        "PtcRunner.Lisp.Format.Fn" => ("#fn[", "params", "]"),
+        "PtcRunner.Lisp.Format.Builtin" => return Some(Ok(b"#<builtin>".to_vec())),
+        "PtcRunner.Lisp.Format.Var" => ("#'", "name", ""),
+        "PtcRunner.Lisp.Format.SymbolRef" => ("'", "name", ""),
+        "PtcRunner.Lisp.Format.RegexLiteral" => ("#\"", "source", "\""),
+        _ => return None,
+    };
+    Some(
+        to_string(s.field(field).unwrap_or(&Term::Nil)).map(|inner| {
+            let mut out = open.as_bytes().to_vec();
+            out.extend(inner);
+            out.extend_from_slice(close.as_bytes());
+            out
+        }),
     )
 }

@@ -8,8 +8,9 @@
 //! `pretty: true`). Nested containers get the limit that remains where they
 //! stand, as `Inspect.Algebra.container_doc/6` passes it down.
 
+use crate::elixir::algebra::{self, Breaks, Doc};
 use crate::structs;
-use crate::term::{FunSpec, Map, OpaqueKind, Struct, Temporal, TemporalKind, Term};
+use crate::term::{FunSpec, OpaqueKind, Struct, Temporal, TemporalKind, Term};
 
 /// `opts.limit` of `Inspect.Opts`: items per container.
 pub const LIMIT: usize = 50;
@@ -25,71 +26,67 @@ struct Opts {
     lists_as_lists: bool,
 }
 
-/// `inspect(term)`: the text Elixir 1.18.4 prints with default options.
+const DEFAULT: Opts = Opts {
+    limit: LIMIT,
+    lists_as_lists: false,
+};
+
+/// `inspect(term)`: the text Elixir 1.18.4 prints with default options,
+/// on one line (an infinite width).
 pub fn inspect(term: &Term) -> String {
-    let mut out = String::new();
-    write_term(
-        term,
-        Opts {
-            limit: LIMIT,
-            lists_as_lists: false,
-        },
-        &mut out,
-    );
-    out
+    algebra::format(&Doc::group(to_doc(term, DEFAULT)), None)
 }
 
-fn write_term(term: &Term, opts: Opts, out: &mut String) {
+/// `inspect(term, pretty: true)`: laid out at width 80 (IN-19).
+pub fn inspect_pretty(term: &Term) -> String {
+    inspect_with(term, true, Some(LIMIT))
+}
+
+/// `inspect(term, pretty: pretty, limit: limit)`; a `limit` of `None` is
+/// `:infinity` (as `KeyError` prints its term).
+pub fn inspect_with(term: &Term, pretty: bool, limit: Option<usize>) -> String {
+    let opts = Opts {
+        limit: limit.unwrap_or(usize::MAX),
+        ..DEFAULT
+    };
+    let width = if pretty { Some(PRETTY_WIDTH) } else { None };
+    algebra::format(&Doc::group(to_doc(term, opts)), width)
+}
+
+/// `Inspect.Opts`' default `width`, used when `pretty: true`.
+pub const PRETTY_WIDTH: usize = 80;
+
+/// `Inspect.Algebra.to_doc/2`: the document of a term.
+fn to_doc(term: &Term, opts: Opts) -> Doc {
     match term {
-        Term::Nil => out.push_str("nil"),
-        Term::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Term::Atom(a) => out.push_str(&atom_literal(a)),
-        Term::Int(i) => out.push_str(&i.to_string()),
-        Term::Float(x) => out.push_str(&float(*x)),
-        Term::Str(s) => binary(s.as_bytes(), opts, out),
-        Term::Bytes(b) => binary(b, opts, out),
-        Term::List(items) => list(items, opts, out),
-        Term::Tuple(items) => container("{", items, "}", opts, out, write_term),
-        Term::Map(m) => map(m, opts, out),
-        Term::Struct(s) => structure(s, opts, out),
-        Term::Temporal(t) => out.push_str(&temporal(t)),
-        Term::Fun(f) => out.push_str(&function(f)),
+        Term::Nil => Doc::text("nil"),
+        Term::Bool(b) => Doc::text(if *b { "true" } else { "false" }),
+        Term::Atom(a) => Doc::text(atom_literal(a)),
+        Term::Int(i) => Doc::text(i.to_string()),
+        Term::Float(x) => Doc::text(float(*x)),
+        Term::Str(s) => binary(s.as_bytes(), opts),
+        Term::Bytes(b) => binary(b, opts),
+        Term::List(items) => list(items, opts),
+        Term::Tuple(items) => {
+            algebra::container_doc("{", items, "}", opts.limit, Breaks::Flex, |t, limit| {
+                to_doc(t, Opts { limit, ..opts })
+            })
+        }
+        Term::Map(m) => map(m.pairs(), "", opts),
+        Term::Struct(s) => structure(s, opts),
+        Term::Temporal(t) => Doc::text(temporal(t)),
+        Term::Fun(f) => Doc::text(function(f)),
         Term::Opaque(kind, label) => {
-            // Platform noise (`#Reference<0.1.2.3>` etc.): never conformance-checked.
+            // VM-dependent text (`#Reference<0.1.2.3>` etc.): compared
+            // loosely (spec/README.md, LOOSE-1).
             let name = match kind {
                 OpaqueKind::Ref => "Reference",
                 OpaqueKind::Pid => "PID",
                 OpaqueKind::Port => "Port",
             };
-            out.push_str(&format!("#{name}<{label}>"));
+            Doc::text(format!("#{name}<{label}>"))
         }
     }
-}
-
-/// `container_doc/6` flattened: items joined by `", "`; once the limit is
-/// spent, `...` stands for the rest. Each item gets the decremented limit.
-fn container<T>(
-    open: &str,
-    items: &[T],
-    close: &str,
-    opts: Opts,
-    out: &mut String,
-    each: impl Fn(&T, Opts, &mut String),
-) {
-    out.push_str(open);
-    let mut limit = opts.limit;
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        if limit == 0 {
-            out.push_str("...");
-            break;
-        }
-        limit -= 1;
-        each(item, Opts { limit, ..opts }, out);
-    }
-    out.push_str(close);
 }
 
 // ---- atoms -------------------------------------------------------------
@@ -448,21 +445,36 @@ fn invisible(code: u32) -> bool {
     )
 }
 
-/// A binary: a quoted string when printable, else `<<b1, b2, ...>>`.
-fn binary(b: &[u8], opts: Opts, out: &mut String) {
+/// A binary: a quoted string when printable, else `<<b1, b2, ...>>`
+/// (`Inspect.BitString`).
+fn binary(b: &[u8], opts: Opts) -> Doc {
     if printable(b) {
         let (text, more) = escape(b, b'"', Some(PRINTABLE_LIMIT));
-        out.push('"');
-        out.push_str(&text);
-        out.push('"');
-        if more {
-            out.push_str(" <> ...");
-        }
-    } else {
-        container("<<", b, ">>", opts, out, |byte, _, out| {
-            out.push_str(&byte.to_string())
-        });
+        let tail = if more { " <> ..." } else { "" };
+        return Doc::text(format!("\"{text}\"{tail}"));
     }
+    // `each_bit/3`: bytes joined by flex breaks, `...` once the limit is spent.
+    let mut inner = Doc::Nil;
+    let shown = b.len().min(opts.limit);
+    if shown < b.len() {
+        inner = Doc::text("...");
+    }
+    for (i, byte) in b[..shown].iter().enumerate().rev() {
+        inner = if i + 1 == b.len() {
+            Doc::text(byte.to_string())
+        } else {
+            Doc::flex_glue(Doc::text(format!("{byte},")), " ", inner)
+        };
+    }
+    Doc::group(Doc::concat(
+        Doc::concat(Doc::text("<<"), Doc::nest(inner, 2)),
+        Doc::text(">>"),
+    ))
+}
+
+/// `inspect/1` of a binary (the Lisp printer shows strings with it).
+pub fn inspect_binary(b: &[u8]) -> String {
+    algebra::format(&binary(b, DEFAULT), None)
 }
 
 // ---- lists, maps, structs ----------------------------------------------
@@ -490,90 +502,95 @@ fn keyword_pair(t: &Term) -> Option<(&str, &Term)> {
     t.as_kw_pair().filter(|(k, _)| !k.starts_with("Elixir."))
 }
 
-fn keyword_item(key: &str, value: &Term, opts: Opts, out: &mut String) {
-    out.push_str(&atom_key(key));
-    out.push(' ');
-    write_term(value, opts, out);
+/// `Inspect.List.keyword/2`: `key: value`.
+fn keyword_item(key: &str, value: &Term, opts: Opts) -> Doc {
+    Doc::concat(
+        Doc::text(atom_key(key)),
+        Doc::concat(Doc::text(" "), to_doc(value, opts)),
+    )
 }
 
-fn list(items: &[Term], opts: Opts, out: &mut String) {
+fn list(items: &[Term], opts: Opts) -> Doc {
     if items.is_empty() {
-        out.push_str("[]");
-        return;
+        return Doc::text("[]");
     }
     if !opts.lists_as_lists {
         if let Some(text) = ascii_printable(items) {
             let (escaped, more) = escape(text.as_bytes(), b'"', Some(PRINTABLE_LIMIT));
-            out.push_str("~c\"");
-            out.push_str(&escaped);
-            out.push('"');
-            if more {
-                out.push_str(" ++ ...");
-            }
-            return;
+            let tail = if more { " ++ ..." } else { "" };
+            return Doc::text(format!("~c\"{escaped}\"{tail}"));
         }
     }
+    let limit = opts.limit;
     if items.iter().all(|i| keyword_pair(i).is_some()) {
-        container("[", items, "]", opts, out, |item, opts, out| {
-            if let Some((k, v)) = keyword_pair(item) {
-                keyword_item(k, v, opts, out);
-            }
-        });
+        algebra::container_doc("[", items, "]", limit, Breaks::Strict, |item, limit| {
+            let (k, v) = keyword_pair(item).unwrap_or(("", &Term::Nil));
+            keyword_item(k, v, Opts { limit, ..opts })
+        })
     } else {
-        container("[", items, "]", opts, out, write_term);
+        algebra::container_doc("[", items, "]", limit, Breaks::Maybe, |item, limit| {
+            to_doc(item, Opts { limit, ..opts })
+        })
     }
 }
 
-/// `%{...}`: keyword-style when every key is a plain atom, else `k => v`.
-fn map(m: &Map, opts: Opts, out: &mut String) {
-    let keyword = m
+/// `%name{...}` (`Inspect.Map`): keyword-style when every key is a plain
+/// atom, else `k => v`; pairs in the order given.
+fn map(pairs: &[(Term, Term)], name: &str, opts: Opts) -> Doc {
+    let keyword = pairs
         .iter()
         .all(|(k, _)| k.as_atom().is_some_and(|a| !a.starts_with("Elixir.")));
-    container("%{", m.pairs(), "}", opts, out, |(k, v), opts, out| match k
-        .as_atom()
-        .filter(|_| keyword)
-    {
-        Some(key) => keyword_item(key, v, opts, out),
-        None => {
-            write_term(k, opts, out);
-            out.push_str(" => ");
-            write_term(v, opts, out);
-        }
-    });
+    let open = format!("%{name}{{");
+    algebra::container_doc(
+        &open,
+        pairs,
+        "}",
+        opts.limit,
+        Breaks::Strict,
+        |(k, v), limit| {
+            let opts = Opts { limit, ..opts };
+            match k.as_atom().filter(|_| keyword) {
+                Some(key) => keyword_item(key, v, opts),
+                None => Doc::concat(
+                    Doc::concat(to_doc(k, opts), Doc::text(" => ")),
+                    to_doc(v, opts),
+                ),
+            }
+        },
+    )
 }
 
-/// A struct: `MapSet.new([...])` for a set, else `%Module{field: value, ...}`
+/// A struct: `MapSet.new([...])` for a set, the Lisp printer's display
+/// structs as their own `Inspect` text, else `%Module{field: value, ...}`
 /// with fields in `defstruct` order (alphabetical for modules the model
 /// does not know).
-fn structure(s: &Struct, opts: Opts, out: &mut String) {
+fn structure(s: &Struct, opts: Opts) -> Doc {
     if s.module == "MapSet" {
         if let Some(Term::Map(set)) = s.field("map") {
             let elements: Vec<Term> = set.iter().map(|(k, _)| k.clone()).collect();
-            out.push_str("MapSet.new(");
-            list(
+            let inner = list(
                 &elements,
                 Opts {
                     lists_as_lists: true,
                     ..opts
                 },
-                out,
             );
-            out.push(')');
-            return;
+            return Doc::concat(Doc::concat(Doc::text("MapSet.new("), inner), Doc::text(")"));
         }
+    }
+    // `PtcRunner.Lisp.Format`'s display structs inspect as their `String.Chars` text.
+    if let Some(Ok(text)) = crate::chars::display_struct(s) {
+        return Doc::text(String::from_utf8_lossy(&text).into_owned());
     }
     let order: Vec<&str> = match structs::fields_of(&s.module) {
         Some(rows) => rows.iter().map(|(f, _)| *f).collect(),
         None => s.fields.iter().map(|(f, _)| f.as_str()).collect(),
     };
-    let fields: Vec<(&str, &Term)> = order
+    let pairs: Vec<(Term, Term)> = order
         .into_iter()
-        .filter_map(|f| s.field(f).map(|v| (f, v)))
+        .filter_map(|f| s.field(f).map(|v| (Term::atom(f), v.clone())))
         .collect();
-    let open = format!("%{}{{", atom_literal(&format!("Elixir.{}", s.module)));
-    container(&open, &fields, "}", opts, out, |(k, v), opts, out| {
-        keyword_item(k, v, opts, out)
-    });
+    map(&pairs, &atom_literal(&format!("Elixir.{}", s.module)), opts)
 }
 
 /// `~D[...]`, `~T[...]`, `~N[...]`, `~U[...]`, or `#DateTime<...>` for a

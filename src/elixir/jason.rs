@@ -9,6 +9,7 @@
 //! `"`, `\` and control characters are escaped (`\b \t \n \f \r`, the rest
 //! `\u00XX` with upper-case hex).
 
+use crate::errors::{protocol_undefined, Protocol};
 use crate::term::Term;
 use crate::Raised;
 use std::fmt::Write as _;
@@ -63,7 +64,7 @@ fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
             out.push_str(&t.iso);
             out.push('"');
         }
-        other => return Err(undefined("Jason.Encoder", other)),
+        other => return Err(protocol_undefined(Protocol::JasonEncoder, other)),
     }
     Ok(())
 }
@@ -80,35 +81,6 @@ fn key(k: &Term, out: &mut String) -> Result<(), Raised> {
     }
 }
 
-fn undefined(protocol: &str, t: &Term) -> Raised {
-    let type_name = match t {
-        Term::Tuple(_) => "Tuple".to_owned(),
-        Term::Fun(_) => "Function".to_owned(),
-        Term::Opaque(crate::term::OpaqueKind::Ref, _) => "Reference".to_owned(),
-        Term::Opaque(crate::term::OpaqueKind::Pid, _) => "PID".to_owned(),
-        Term::Opaque(crate::term::OpaqueKind::Port, _) => "Port".to_owned(),
-        Term::Map(_) => "Map".to_owned(),
-        Term::Struct(s) => format!("{} (a struct)", s.module),
-        _ => "Any".to_owned(),
-    };
-    // Elixir goes on to list the implementations and the value (platform
-    // text); only this first clause is modelled.
-    Raised::new(
-        "Protocol.UndefinedError",
-        format!("protocol {protocol} not implemented for type {type_name}"),
-    )
-}
-
-/// `inspect/1` of a binary that is not valid UTF-8: its bytes in decimal,
-/// at most 50 of them (`inspect`'s default limit), then `...`.
-fn inspect_bytes(bytes: &[u8]) -> String {
-    let mut parts: Vec<String> = bytes.iter().take(50).map(u8::to_string).collect();
-    if bytes.len() > 50 {
-        parts.push("...".into());
-    }
-    format!("<<{}>>", parts.join(", "))
-}
-
 fn string(bytes: &[u8], out: &mut String) -> Result<(), Raised> {
     let s = match std::str::from_utf8(bytes) {
         Ok(s) => s,
@@ -116,7 +88,10 @@ fn string(bytes: &[u8], out: &mut String) -> Result<(), Raised> {
             let bad = bytes[e.valid_up_to()];
             return Err(Raised::new(
                 "Jason.EncodeError",
-                format!("invalid byte 0x{bad:X} in {}", inspect_bytes(bytes)),
+                format!(
+                    "invalid byte 0x{bad:X} in {}",
+                    crate::inspect::inspect_binary(bytes)
+                ),
             ));
         }
     };

@@ -84,6 +84,43 @@ fn shortest_digits(x: f64) -> String {
     }
 }
 
+/// `:erlang.float_to_binary(x, [:compact, decimals: 10])` on OTP 25.
+///
+/// Up to 2^53 in magnitude: the integer part, then the fraction scaled by
+/// 10^10 in double arithmetic and rounded half away from zero (a carry goes
+/// into the integer part), trailing zeros dropped but one kept; the sign
+/// follows the sign bit, so `-0.0` and tiny negatives print `-0.0`. Beyond
+/// 2^53 the float is an integer and prints exactly, with `.0`, unless the
+/// C `"%.10f"` text would not fit OTP's 256-byte buffer: then `ArgumentError`.
+pub fn float_to_binary_compact_10(x: f64) -> Result<String, crate::Raised> {
+    const SCALE: f64 = 1e10;
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    let af = x.abs();
+    if af > 9_007_199_254_740_992.0 {
+        let digits = BigInt::from_f64(af)
+            .map(|b| b.to_string())
+            .unwrap_or_default();
+        // "%.10f" writes the digits, a point and ten zeros.
+        if sign.len() + digits.len() + 11 >= 256 {
+            return Err(crate::Raised::argument(
+                "errors were found at the given arguments:\n\n  * 2nd argument: invalid option in list\n",
+            ));
+        }
+        return Ok(format!("{sign}{digits}.0"));
+    }
+    let int_f = af.floor();
+    let frac_f = ((af - int_f) * SCALE).round();
+    let (int_part, frac_part) = if frac_f >= SCALE {
+        (int_f as u64 + 1, 0)
+    } else {
+        (int_f as u64, frac_f as u64)
+    };
+    let frac = format!("{frac_part:010}");
+    let kept = frac.trim_end_matches('0');
+    let kept = if kept.is_empty() { "0" } else { kept };
+    Ok(format!("{sign}{int_part}.{kept}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,6 +149,29 @@ mod tests {
         ] {
             assert_eq!(short_float(x), text, "{x:e}");
         }
+    }
+
+    #[test]
+    fn compact_10_follows_otp_25() {
+        for (x, text) in [
+            (0.1 + 0.2, "0.3"),
+            (-0.0, "-0.0"),
+            (-1.0e-11, "-0.0"),
+            (0.000_488_281_25, "0.0004882813"),
+            (9.999_999_999_99, "10.0"),
+            (123_456_789.123_456_79, "123456789.123456791"),
+            (1.0e20, "100000000000000000000.0"),
+            (5.0e-11, "0.0000000001"),
+        ] {
+            assert_eq!(
+                float_to_binary_compact_10(x).ok().as_deref(),
+                Some(text),
+                "{x:e}"
+            );
+        }
+        assert!(float_to_binary_compact_10(1.0e244).is_err());
+        assert!(float_to_binary_compact_10(-1.0e243).is_err());
+        assert!(float_to_binary_compact_10(9.9e243).is_ok());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! `struct!/2` would raise. Structs of other modules keep the fields given.
 //! Adding a struct the boundary handles is one row in [`KNOWN`].
 
-use crate::term::{Struct, Term};
+use crate::term::{Int, Struct, Temporal, TemporalKind, Term};
 
 /// A field's default: `nil` unless listed.
 #[derive(Clone, Copy)]
@@ -207,4 +207,62 @@ pub fn complete(module: &str, given: Vec<(String, Term)>) -> Result<Struct, Stri
 pub fn build(module: &str, given: Vec<(&str, Term)>) -> Struct {
     let given = given.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
     complete(module, given).unwrap_or_else(|e| panic!("bad struct literal in the reference: {e}"))
+}
+
+/// The fields of a calendar struct (all but `__struct__`), from its ISO
+/// 8601 text as `from_iso8601/1` parses it: `calendar: Calendar.ISO`, the
+/// date and time parts, `microsecond: {value, digits}` (at most 6 digits),
+/// and for a `DateTime` its zone: `Etc/UTC`/`UTC` for `Z`, else the offset
+/// text as zone and abbreviation (the tagged codec's convention, TJ-6).
+pub fn temporal_fields(t: &Temporal) -> Vec<(String, Term)> {
+    let iso = t.iso.as_str();
+    let num = |s: &str| Term::int(s.parse::<i64>().unwrap_or(0));
+    let mut fields: Vec<(String, Term)> =
+        vec![("calendar".to_owned(), Term::atom("Elixir.Calendar.ISO"))];
+    let mut put = |k: &str, v: Term| fields.push((k.to_owned(), v));
+    let (date, time) = match t.kind {
+        TemporalKind::Date => (Some(iso), None),
+        TemporalKind::Time => (None, Some(iso)),
+        _ => (iso.get(..10), iso.get(11..)),
+    };
+    if let Some(d) = date {
+        put("year", num(d.get(..4).unwrap_or("0")));
+        put("month", num(d.get(5..7).unwrap_or("0")));
+        put("day", num(d.get(8..10).unwrap_or("0")));
+    }
+    if let Some(tm) = time {
+        put("hour", num(tm.get(..2).unwrap_or("0")));
+        put("minute", num(tm.get(3..5).unwrap_or("0")));
+        put("second", num(tm.get(6..8).unwrap_or("0")));
+        let rest = tm.get(8..).unwrap_or("");
+        let digits: String = rest
+            .strip_prefix('.')
+            .unwrap_or("")
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .take(6)
+            .collect();
+        let value = format!("{digits:0<6}").parse::<i64>().unwrap_or(0);
+        put(
+            "microsecond",
+            Term::Tuple(vec![Term::int(value), Term::int(digits.len() as i64)]),
+        );
+        if t.kind == TemporalKind::DateTime {
+            let (zone, abbr, offset) = if iso.ends_with('Z') {
+                ("Etc/UTC".to_owned(), "UTC".to_owned(), 0)
+            } else {
+                let text = &iso[iso.len().saturating_sub(6)..];
+                let sign = if text.starts_with('-') { -1 } else { 1 };
+                let h: i64 = text.get(1..3).and_then(|x| x.parse().ok()).unwrap_or(0);
+                let m: i64 = text.get(4..6).and_then(|x| x.parse().ok()).unwrap_or(0);
+                (text.to_owned(), text.to_owned(), sign * (h * 3600 + m * 60))
+            };
+            put("std_offset", Term::int(0));
+            put("time_zone", Term::str(zone));
+            put("utc_offset", Term::Int(Int::Small(offset)));
+            put("zone_abbr", Term::str(abbr));
+        }
+    }
+    fields.sort_by(|a, b| a.0.cmp(&b.0));
+    fields
 }

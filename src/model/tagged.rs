@@ -1028,6 +1028,21 @@ mod tests {
         assert_eq!(bytes_utf8, Term::str("hi"));
     }
 
+    /// TJ-11: a map keyed by dates encodes its pairs in term order, where a
+    /// date is a map compared by day first.
+    #[test]
+    fn date_keys_encode_in_term_order() {
+        let m = decode_str(
+            r#"{"$map":[[{"$date":"2024-01-02"},1],[{"$date":"2023-05-01"},2],[{"$date":"2024-01-01"},3]]}"#,
+            "",
+        )
+        .expect("decodes");
+        assert_eq!(
+            encode(&m),
+            r#"{"$map":[[{"$date":"2024-01-01"},3],[{"$date":"2023-05-01"},2],[{"$date":"2024-01-02"},1]]}"#
+        );
+    }
+
     /// TJ-6, TJ-8, TJ-9: temporal text, function specs and opaque labels survive as written.
     #[test]
     fn temporal_functions_and_opaque_terms_round_trip() {

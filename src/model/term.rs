@@ -332,18 +332,6 @@ impl Term {
         }
     }
 
-    /// `Keyword.get(list, key)`: the first value under `key`.
-    pub fn kw_get(&self, key: &str) -> Option<&Term> {
-        match self {
-            Term::List(items) => items
-                .iter()
-                .filter_map(Term::as_kw_pair)
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
     /// Short name of the term's kind, for messages.
     pub fn kind_name(&self) -> &'static str {
         match self {
@@ -469,9 +457,10 @@ fn type_rank(t: &Term) -> u8 {
 /// Erlang term order (`<`, `==` for numbers compare across int and float).
 ///
 /// Two terms the Elixir comparison operators call equal (e.g. `1` and `1.0`)
-/// compare `Equal`. Temporal and other structs order as maps of their fields
-/// only approximately (by module, then fields); no reference behaviour
-/// depends on that.
+/// compare `Equal`. Structs, the calendar ones included, order as the maps
+/// they are: by size, then keys, then values, `__struct__` among the keys
+/// (`spec/terms.md`, TJ-14). Functions, references, pids and ports order
+/// by VM internals; here by their spec or label.
 pub fn term_cmp(a: &Term, b: &Term) -> Ordering {
     cmp_with(a, b, false)
 }
@@ -513,8 +502,41 @@ fn cmp_with(a: &Term, b: &Term, exact: bool) -> Ordering {
         (Term::List(x), Term::List(y)) => cmp_seq(x, y, exact),
         _ if ra == 1 => a.as_atom().cmp(&b.as_atom()),
         _ if ra == 9 => a.as_binary().cmp(&b.as_binary()),
-        (Term::Map(x), Term::Map(y)) => cmp_maps(x, y, exact),
-        _ => cmp_struct_like(a, b),
+        _ => cmp_maps(&map_view(a), &map_view(b), exact),
+    }
+}
+
+/// The pairs of a map-like term in key order: a map's own, or a struct's
+/// fields and `__struct__` as the map the struct is.
+pub fn map_view(t: &Term) -> std::borrow::Cow<'_, [(Term, Term)]> {
+    use std::borrow::Cow;
+    let (module, fields) = match t {
+        Term::Map(m) => return Cow::Borrowed(m.pairs()),
+        Term::Struct(s) => (s.module.as_str(), s.fields.clone()),
+        Term::Temporal(tm) => (tm.kind.module(), crate::structs::temporal_fields(tm)),
+        _ => return Cow::Owned(Vec::new()),
+    };
+    let mut pairs: Vec<(Term, Term)> = fields
+        .into_iter()
+        .map(|(k, v)| (Term::atom(&k), v))
+        .collect();
+    pairs.push((
+        Term::atom("__struct__"),
+        Term::atom(&format!("Elixir.{module}")),
+    ));
+    pairs.sort_by(|x, y| map_key_cmp(&x.0, &y.0));
+    Cow::Owned(pairs)
+}
+
+impl TemporalKind {
+    /// The struct's module name.
+    pub fn module(self) -> &'static str {
+        match self {
+            TemporalKind::Date => "Date",
+            TemporalKind::Time => "Time",
+            TemporalKind::DateTime => "DateTime",
+            TemporalKind::NaiveDateTime => "NaiveDateTime",
+        }
     }
 }
 
@@ -528,12 +550,12 @@ fn cmp_seq(x: &[Term], y: &[Term], exact: bool) -> Ordering {
     x.len().cmp(&y.len())
 }
 
-fn cmp_maps(x: &Map, y: &Map, exact: bool) -> Ordering {
+fn cmp_maps(x: &[(Term, Term)], y: &[(Term, Term)], exact: bool) -> Ordering {
     // Size first, then keys in key order, then values in key order.
     x.len()
         .cmp(&y.len())
         .then_with(|| {
-            for ((ka, _), (kb, _)) in x.iter().zip(y.iter()) {
+            for ((ka, _), (kb, _)) in x.iter().zip(y) {
                 let c = map_key_cmp(ka, kb);
                 if c != Ordering::Equal {
                     return c;
@@ -542,7 +564,7 @@ fn cmp_maps(x: &Map, y: &Map, exact: bool) -> Ordering {
             Ordering::Equal
         })
         .then_with(|| {
-            for ((_, va), (_, vb)) in x.iter().zip(y.iter()) {
+            for ((_, va), (_, vb)) in x.iter().zip(y) {
                 let c = cmp_with(va, vb, exact);
                 if c != Ordering::Equal {
                     return c;
@@ -550,18 +572,6 @@ fn cmp_maps(x: &Map, y: &Map, exact: bool) -> Ordering {
             }
             Ordering::Equal
         })
-}
-
-fn cmp_struct_like(a: &Term, b: &Term) -> Ordering {
-    fn key(t: &Term) -> (u8, String) {
-        match t {
-            Term::Map(_) => (0, String::new()),
-            Term::Temporal(tm) => (1, format!("{:?}{}", tm.kind, tm.iso)),
-            Term::Struct(s) => (2, format!("{s:?}")),
-            _ => (3, String::new()),
-        }
-    }
-    key(a).cmp(&key(b))
 }
 
 impl PartialEq for Term {
@@ -691,6 +701,31 @@ mod tests {
             (Term::str("b"), Term::int(1)),
         ]);
         assert_eq!(term_cmp(&small, &large), Ordering::Less);
+    }
+
+    /// TJ-11: structs order as maps, so dates compare by day first.
+    #[test]
+    fn calendar_structs_order_as_the_maps_they_are() {
+        let t = |kind, iso: &str| {
+            Term::Temporal(Temporal {
+                kind,
+                iso: iso.to_owned(),
+            })
+        };
+        let ordered = [
+            t(TemporalKind::Date, "2024-01-01"),
+            t(TemporalKind::Date, "2023-05-01"),
+            t(TemporalKind::Date, "2024-01-02"),
+            t(TemporalKind::Time, "09:30:00.5"),
+            t(TemporalKind::Time, "10:00:00"),
+            t(TemporalKind::NaiveDateTime, "2024-01-01T10:00:00"),
+            t(TemporalKind::NaiveDateTime, "2023-12-31T23:00:00"),
+            t(TemporalKind::DateTime, "2024-01-01T10:00:00+02:00"),
+            t(TemporalKind::DateTime, "2024-01-01T10:00:00Z"),
+        ];
+        for w in ordered.windows(2) {
+            assert_eq!(term_cmp(&w[0], &w[1]), Ordering::Less, "{w:?}");
+        }
     }
 
     #[test]

@@ -119,11 +119,5 @@ fn enumerate(t: &Term) -> Result<Vec<Term>, Raised> {
 }
 
 fn not_enumerable(t: &Term) -> Raised {
-    Raised::new(
-        "Protocol.UndefinedError",
-        format!(
-            "protocol Enumerable not implemented for {}",
-            crate::inspect::inspect(t)
-        ),
-    )
+    crate::errors::protocol_undefined(crate::errors::Protocol::Enumerable, t)
 }

@@ -8,8 +8,9 @@
 //! the value. Collections longer than the `limit` option show their first
 //! `limit` items and a `(shown/total)` count, and report truncation.
 
-use crate::term::{term_cmp, Int, Map, OpaqueKind, Struct, Term};
-use crate::Raised;
+use crate::errors::{protocol_undefined, Protocol};
+use crate::term::{term_cmp, Map, Struct, Term};
+use crate::{chars, inspect, num, Raised};
 
 const FORMAT: &str = "PtcRunner.Lisp.Format";
 const FN: &str = "PtcRunner.Lisp.Format.Fn";
@@ -20,11 +21,6 @@ const REGEX: &str = "PtcRunner.Lisp.Format.RegexLiteral";
 const KEYWORD: &str = "PtcRunner.Lisp.Keyword";
 const DURATION: &str = "PtcRunner.Lisp.Runtime.Interop.Duration";
 const ENV_BUILTIN: &str = "PtcRunner.Lisp.Env.Builtin";
-
-/// `inspect/1`'s default `printable_limit` for strings.
-const PRINTABLE_LIMIT: usize = 4096;
-/// `inspect/1`'s default `limit` for the bytes of a non-printable binary.
-const BYTES_LIMIT: usize = 50;
 
 /// `to_clojure(value, limit: limit)`: the text and whether any collection
 /// in it was cut. `None` is `limit: :infinity`. Raises where Elixir does:
@@ -117,7 +113,7 @@ fn param_names(params: &Term) -> Result<String, Raised> {
             .iter()
             .map(|(k, v)| Term::Tuple(vec![k.clone(), v.clone()]))
             .collect(),
-        other => return Err(undefined("Enumerable", other)),
+        other => return Err(protocol_undefined(Protocol::Enumerable, other)),
     };
     let names = items
         .iter()
@@ -141,10 +137,10 @@ fn format(value: &Term, limit: Option<usize>) -> Result<(String, bool), Raised> 
             "nan" => "##NaN".into(),
             _ => format!(":{a}"),
         }),
-        Term::Float(x) => plain(fixed_10(*x)?),
-        Term::Str(_) | Term::Bytes(_) => {
-            plain(inspect_binary(value.as_binary().unwrap_or_default()))
-        }
+        Term::Float(x) => plain(num::float_to_binary_compact_10(*x)?),
+        Term::Str(_) | Term::Bytes(_) => plain(inspect::inspect_binary(
+            value.as_binary().unwrap_or_default(),
+        )),
         Term::Fun(_) => plain("#<fn>".into()),
         Term::Temporal(t) => plain(format!("\"{}\"", t.iso)),
         Term::Struct(s) => format_struct(s, limit),
@@ -193,7 +189,7 @@ fn format_struct(s: &Struct, limit: Option<usize>) -> Result<(String, bool), Rai
                 child_cut,
             ));
         }
-        _ => inspect_struct(s),
+        _ => inspect::inspect(&Term::Struct(Box::new(s.clone()))),
     };
     Ok((text, false))
 }
@@ -234,7 +230,9 @@ fn format_key(k: &Term) -> Result<String, Raised> {
             ":{}",
             string_chars(s.field("name").unwrap_or(&Term::Nil))?
         )),
-        Term::Str(_) | Term::Bytes(_) => Ok(inspect_binary(k.as_binary().unwrap_or_default())),
+        Term::Str(_) | Term::Bytes(_) => {
+            Ok(inspect::inspect_binary(k.as_binary().unwrap_or_default()))
+        }
         _ => format(k, None).map(|(s, _)| s),
     }
 }
@@ -274,223 +272,7 @@ fn collection(
     }
 }
 
-/// `:erlang.float_to_binary(x, [:compact, decimals: 10])` as OTP 25 computes
-/// it (PP-123): the integer part, then the fraction times 10^10 rounded
-/// half away from zero in double arithmetic, carried into the integer part
-/// when it reaches 10^10; trailing zeros dropped down to one. A negative
-/// sign bit prints `-` even when the digits are all zero. Beyond 2^53 the
-/// exact decimal expansion is printed, and a text of 256 bytes or more
-/// raises `ArgumentError`.
-pub fn fixed_10(x: f64) -> Result<String, Raised> {
-    let sign = if x.is_sign_negative() { "-" } else { "" };
-    let ax = x.abs();
-    let text = if ax > 9_007_199_254_740_992.0 {
-        let text = format!("{x:.10}");
-        if text.len() >= 256 {
-            return Err(Raised::argument(
-                "errors were found at the given arguments:\n\n  * 2nd argument: invalid option in list\n",
-            ));
-        }
-        text
-    } else {
-        let int_f = ax.floor();
-        let frac_f = ((ax - int_f) * 1e10).round();
-        let (mut int_part, mut frac_part) = (int_f as u64, frac_f as u64);
-        if frac_f >= 1e10 {
-            int_part += 1;
-            frac_part = 0;
-        }
-        format!("{sign}{int_part}.{frac_part:010}")
-    };
-    let trimmed = text.trim_end_matches('0');
-    Ok(if trimmed.ends_with('.') {
-        format!("{trimmed}0")
-    } else {
-        trimmed.to_owned()
-    })
-}
-
-/// `inspect/1` of a binary with default options (PP-126): a printable
-/// string in double quotes with escapes, at most 4096 characters of it
-/// (then `" <> ..."`); any other binary as `<<b1, b2, ...>>`, at most 50
-/// bytes (then `...`).
-pub fn inspect_binary(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) if printable(s) => {
-            let mut out = String::from("\"");
-            let mut count = 0;
-            let mut chars = s.char_indices().peekable();
-            while let Some((i, c)) = chars.next() {
-                if count == PRINTABLE_LIMIT {
-                    out.push_str("\" <> ...");
-                    return out;
-                }
-                count += 1;
-                if c == '#' && s[i + 1..].starts_with('{') {
-                    chars.next();
-                    out.push_str("\\#{");
-                    continue;
-                }
-                escape_char(c, &mut out);
-            }
-            out.push('"');
-            out
-        }
-        _ => {
-            let shown: Vec<String> = bytes.iter().take(BYTES_LIMIT).map(u8::to_string).collect();
-            let more = if bytes.len() > BYTES_LIMIT {
-                ", ..."
-            } else {
-                ""
-            };
-            format!("<<{}{more}>>", shown.join(", "))
-        }
-    }
-}
-
-/// `String.printable?(s, 4096)`.
-fn printable(s: &str) -> bool {
-    s.chars().take(PRINTABLE_LIMIT).all(|c| {
-        matches!(c as u32,
-            0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
-            || matches!(
-                c,
-                '\n' | '\r'
-                    | '\t'
-                    | '\u{0B}'
-                    | '\u{08}'
-                    | '\u{0C}'
-                    | '\u{1B}'
-                    | '\u{7F}'
-                    | '\u{07}'
-            )
-    })
-}
-
-/// One character of a printable string as `inspect/1` writes it.
-fn escape_char(c: char, out: &mut String) {
-    let short = match c {
-        '"' => "\\\"",
-        '\\' => "\\\\",
-        '\u{07}' => "\\a",
-        '\u{08}' => "\\b",
-        '\u{7F}' => "\\d",
-        '\u{1B}' => "\\e",
-        '\u{0C}' => "\\f",
-        '\n' => "\\n",
-        '\r' => "\\r",
-        '\t' => "\\t",
-        '\u{0B}' => "\\v",
-        _ => "",
-    };
-    if !short.is_empty() {
-        out.push_str(short);
-        return;
-    }
-    let cp = c as u32;
-    let confusing = matches!(cp,
-        0xFEFF | 0x2061..=0x2064 | 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069
-        | 0xFFF9..=0xFFFC | 0x200C | 0x200D | 0x034F | 0x00A0 | 0x200B | 0x2060 | 0x2028 | 0x2029
-        | 0x2000..=0x200A | 0x205F);
-    if confusing {
-        out.push_str(&format!("\\u{cp:04X}"));
-    } else {
-        out.push(c);
-    }
-}
-
-/// `String.Chars.to_string/1` as string interpolation uses it: binaries as
-/// they are, `nil` as the empty string, other atoms by name, numbers as
-/// `to_string/1` prints them, lists as chardata.
+/// `String.Chars.to_string/1` (interpolation), as text: [`chars::to_string`].
 pub fn string_chars(t: &Term) -> Result<String, Raised> {
-    match t {
-        Term::Nil => Ok(String::new()),
-        Term::Str(s) => Ok(s.clone()),
-        Term::Bytes(b) => Ok(String::from_utf8_lossy(b).into_owned()),
-        Term::Int(i) => Ok(i.to_string()),
-        Term::Float(x) => Ok(crate::num::short_float(*x)),
-        Term::List(_) => {
-            chardata(t).ok_or_else(|| Raised::argument("cannot convert the given list to a string"))
-        }
-        _ => match t.as_atom() {
-            Some(a) => Ok(a.to_owned()),
-            None => Err(undefined("String.Chars", t)),
-        },
-    }
-}
-
-fn chardata(t: &Term) -> Option<String> {
-    let mut out = String::new();
-    let Term::List(items) = t else { return None };
-    for item in items {
-        match item {
-            Term::Int(Int::Small(c)) => out.push(char::from_u32(u32::try_from(*c).ok()?)?),
-            Term::Str(s) => out.push_str(s),
-            Term::List(_) => out.push_str(&chardata(item)?),
-            _ => return None,
-        }
-    }
-    Some(out)
-}
-
-/// A best-effort `inspect/1` of a struct the printer has no display form
-/// for: `%Module{field: value, ...}` with the fields in name order. The
-/// corpus does not pin these (their text depends on field declaration
-/// order and on `inspect/1` of every field value).
-fn inspect_struct(s: &Struct) -> String {
-    let fields: Vec<String> = s
-        .fields
-        .iter()
-        .map(|(k, v)| {
-            let text = match v {
-                Term::Nil => "nil".to_owned(),
-                Term::Str(_) | Term::Bytes(_) => inspect_binary(v.as_binary().unwrap_or_default()),
-                Term::Atom(a) => format!(":{a}"),
-                other => format(other, None).map(|(s, _)| s).unwrap_or_default(),
-            };
-            format!("{k}: {text}")
-        })
-        .collect();
-    format!("%{}{{{}}}", s.module, fields.join(", "))
-}
-
-/// `Protocol.UndefinedError` for `protocol` on `t`.
-fn undefined(protocol: &str, t: &Term) -> Raised {
-    let kind = match t {
-        Term::Tuple(_) => "Tuple",
-        Term::Map(_) => "Map",
-        Term::Fun(_) => "Function",
-        Term::Opaque(OpaqueKind::Ref, _) => "Reference",
-        Term::Opaque(OpaqueKind::Pid, _) => "PID",
-        Term::Opaque(OpaqueKind::Port, _) => "Port",
-        _ => "Any",
-    };
-    Raised::new(
-        "Protocol.UndefinedError",
-        format!("protocol {protocol} not implemented for type {kind}"),
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fixed_10_follows_otp_25() {
-        for (x, text) in [
-            (0.1 + 0.2, "0.3"),
-            (-0.0, "-0.0"),
-            (-1.0e-11, "-0.0"),
-            (0.000_488_281_25, "0.0004882813"),
-            (9.999_999_999_99, "10.0"),
-            (123_456_789.123_456_79, "123456789.123456791"),
-            (1.0e20, "100000000000000000000.0"),
-            (5.0e-11, "0.0000000001"),
-        ] {
-            assert_eq!(fixed_10(x).ok().as_deref(), Some(text), "{x:e}");
-        }
-        assert!(fixed_10(1.0e244).is_err());
-        assert!(fixed_10(-1.0e243).is_err());
-        assert!(fixed_10(9.9e243).is_ok());
-    }
+    chars::to_string(t).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }

@@ -2,10 +2,9 @@
 //! (`spec/lisp_formatter.md`, `LF-`). The native preview's `cache_hint`
 //! uses it for the argument fragment of its `(tool/...)` example.
 
+use crate::errors::{protocol_undefined, Protocol};
 use crate::term::{Map, Term};
 use crate::{chars, Raised};
-use num_bigint::BigInt;
-use num_traits::FromPrimitive;
 
 const MODULE: &str = "PtcRunner.Lisp.Formatter";
 
@@ -26,7 +25,9 @@ fn node(ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
         Term::Nil => out.extend_from_slice(b"nil"),
         Term::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
         Term::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
-        Term::Float(x) => out.extend_from_slice(float_compact_10(*x)?.as_bytes()),
+        Term::Float(x) => {
+            out.extend_from_slice(crate::num::float_to_binary_compact_10(*x)?.as_bytes())
+        }
         Term::Atom(a) => match a.as_str() {
             "infinity" => out.extend_from_slice(b"##Inf"),
             "negative_infinity" => out.extend_from_slice(b"##-Inf"),
@@ -122,13 +123,7 @@ fn enumerate(t: &Term) -> Result<Vec<Term>, Raised> {
     match t {
         Term::List(items) => Ok(items.clone()),
         Term::Map(m) => Ok(pairs_of(m)),
-        other => Err(Raised::new(
-            "Protocol.UndefinedError",
-            format!(
-                "protocol Enumerable not implemented for type {}",
-                other.kind_name()
-            ),
-        )),
+        other => Err(protocol_undefined(Protocol::Enumerable, other)),
     }
 }
 
@@ -156,43 +151,6 @@ fn escape_string(s: &Term) -> Result<Vec<u8>, Raised> {
         }
     }
     Ok(out)
-}
-
-/// `:erlang.float_to_binary(x, [:compact, decimals: 10])` on OTP 25.
-///
-/// Up to 2^53 in magnitude: the integer part, then the fraction scaled by
-/// 10^10 in double arithmetic and rounded half away from zero (a carry goes
-/// into the integer part), trailing zeros dropped but one kept; the sign
-/// follows the sign bit, so `-0.0` and tiny negatives print `-0.0`. Beyond
-/// 2^53 the float is an integer and prints exactly, with `.0`, unless the
-/// C `"%.10f"` text would not fit OTP's 256-byte buffer: then `ArgumentError`.
-pub fn float_compact_10(x: f64) -> Result<String, Raised> {
-    const SCALE: f64 = 1e10;
-    let sign = if x.is_sign_negative() { "-" } else { "" };
-    let af = x.abs();
-    if af > 9_007_199_254_740_992.0 {
-        let digits = BigInt::from_f64(af)
-            .map(|b| b.to_string())
-            .unwrap_or_default();
-        // "%.10f" writes the digits, a point and ten zeros.
-        if sign.len() + digits.len() + 11 >= 256 {
-            return Err(Raised::argument(
-                "errors were found at the given arguments:\n\n  * 2nd argument: invalid option in list\n",
-            ));
-        }
-        return Ok(format!("{sign}{digits}.0"));
-    }
-    let int_f = af.floor();
-    let frac_f = ((af - int_f) * SCALE).round();
-    let (int_part, frac_part) = if frac_f >= SCALE {
-        (int_f as u64 + 1, 0)
-    } else {
-        (int_f as u64, frac_f as u64)
-    };
-    let frac = format!("{frac_part:010}");
-    let kept = frac.trim_end_matches('0');
-    let kept = if kept.is_empty() { "0" } else { kept };
-    Ok(format!("{sign}{int_part}.{kept}"))
 }
 
 fn no_clause() -> Raised {

@@ -4,6 +4,7 @@
 //! `PtcRunner.Temporal.walk/1`, which the rows preview applies.
 
 use crate::key_normalizer::canonical_cache_key;
+use crate::keyword;
 use crate::term::{FunSpec, Map, Term};
 use crate::{chars, jason, lisp_formatter, Raised};
 
@@ -79,30 +80,14 @@ fn preview_kind(native_result: &Term) -> Result<Kind, Raised> {
         Term::List(opts) => opts,
         _ => return Err(Raised::function_clause(MODULE, "preview_kind", 1)),
     };
-    let preview = keyword_get(opts, "preview")?.unwrap_or(Term::atom("metadata"));
+    let preview = keyword::get_in(opts, "preview")?.unwrap_or(Term::atom("metadata"));
     Ok(match preview {
         Term::Atom(a) if a == "rows" => {
-            Kind::Rows(keyword_get(opts, "limit")?.unwrap_or(Term::int(DEFAULT_ROW_LIMIT)))
+            Kind::Rows(keyword::get_in(opts, "limit")?.unwrap_or(Term::int(DEFAULT_ROW_LIMIT)))
         }
         Term::Fun(f) if f.arity() == Some(1) => Kind::Custom(*f),
         _ => Kind::Metadata,
     })
-}
-
-/// `Keyword.get/2`: the first tuple whose first element is the atom `key`
-/// (`:lists.keyfind/3`); one that is not a pair raises `CaseClauseError`.
-fn keyword_get(opts: &[Term], key: &str) -> Result<Option<Term>, Raised> {
-    for item in opts {
-        if let Term::Tuple(t) = item {
-            if t.first().and_then(Term::as_atom) == Some(key) {
-                return match t.as_slice() {
-                    [_, v] => Ok(Some(v.clone())),
-                    _ => Err(Raised::new("CaseClauseError", "no case clause matching")),
-                };
-            }
-        }
-    }
-    Ok(None)
 }
 
 /// Runs a custom preview function (its argument, the full result, plays no

@@ -7,8 +7,9 @@
 //! raise as `Keyword` does), and read the `:execution` map with Elixir's
 //! `map.field` semantics, so that every way v0.13.0 raises is reproduced.
 
+use crate::keyword::{self, dot, map_get};
 use crate::term::{Map, Term};
-use crate::{jason, Raised};
+use crate::{errors, jason, Raised};
 
 const MODULE: &str = "PtcRunner.PtcToolProtocol";
 
@@ -49,7 +50,7 @@ pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, 
         Some(name) if message.is_binary() => name,
         _ => return Err(Raised::function_clause(MODULE, "render_error", 3)),
     };
-    let feedback = keyword_get(opts, "feedback", "get/3")?.unwrap_or(message);
+    let feedback = keyword::get(opts, "feedback")?.unwrap_or(message);
     let mut payload = vec![
         (Term::str("status"), Term::str("error")),
         (Term::str("reason"), Term::str(reason_name)),
@@ -57,7 +58,7 @@ pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, 
         (Term::str("feedback"), feedback.clone()),
     ];
     if reason_name == "fail" {
-        let result = keyword_get(opts, "result", "get/3")?.unwrap_or(&Term::Nil);
+        let result = keyword::get(opts, "result")?.unwrap_or(&Term::Nil);
         payload.push((Term::str("result"), result.clone()));
     }
     render(payload)
@@ -74,8 +75,8 @@ pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, 
 /// `lisp_step` is only consulted (and must only be a map) in that case.
 /// `validated:` adds `"validated"` whenever the key is present.
 pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
-    let execution = keyword_fetch_bang(opts, "execution")?;
-    let include_memory = keyword_get(opts, "include_memory", "get/3")?.map_or(true, truthy);
+    let execution = keyword::fetch_bang(opts, "execution")?;
+    let include_memory = keyword::get(opts, "include_memory")?.map_or(true, truthy);
     let truncated = dot(execution, "truncated")?;
     let truncated_flag = if include_memory {
         truncated
@@ -101,18 +102,13 @@ pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
     if matches!(result, Term::Nil) {
         let step_return = match lisp_step {
             Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => map_get(lisp_step, "return"),
-            other => {
-                return Err(Raised::new(
-                    "BadMapError",
-                    format!("expected a map, got: {}", inspect_brief(other)),
-                ))
-            }
+            other => return Err(errors::bad_map(other)),
         };
         if matches!(step_return, None | Some(Term::Nil)) {
             payload.retain(|(k, _)| k.as_binary() != Some(b"result"));
         }
     }
-    if let Some(validated) = keyword_get(opts, "validated", "fetch/2")? {
+    if let Some(validated) = keyword::fetch(opts, "validated")? {
         payload.push((Term::str("validated"), validated.clone()));
     }
     render(payload)
@@ -224,144 +220,4 @@ fn render(pairs: Vec<(Term, Term)>) -> Result<Term, Raised> {
 /// Elixir truthiness: everything but `nil` and `false`.
 pub(crate) fn truthy(t: &Term) -> bool {
     !matches!(t, Term::Nil | Term::Bool(false))
-}
-
-/// The entry `Keyword.get/3` and `Keyword.fetch/2` find: the first element
-/// of `opts` that is a tuple whose first element is the atom `key`
-/// (`:lists.keyfind/3`; other elements are skipped). `None` when there is
-/// none. A found tuple that is not a pair raises `CaseClauseError`; `opts`
-/// that is not a list raises `FunctionClauseError` in `Keyword.<fun>`.
-pub(crate) fn keyword_get<'a>(
-    opts: &'a Term,
-    key: &str,
-    fun: &str,
-) -> Result<Option<&'a Term>, Raised> {
-    let Term::List(items) = opts else {
-        return Err(Raised::new(
-            "FunctionClauseError",
-            format!("no function clause matching in Keyword.{fun}"),
-        ));
-    };
-    let found = items.iter().find_map(|item| match item {
-        Term::Tuple(t) if t.first().and_then(Term::as_atom) == Some(key) => Some(t),
-        _ => None,
-    });
-    match found {
-        None => Ok(None),
-        Some(t) if t.len() == 2 => Ok(Some(&t[1])),
-        Some(t) => Err(Raised::new(
-            "CaseClauseError",
-            format!(
-                "no case clause matching: {}",
-                inspect_brief(&Term::Tuple(t.clone()))
-            ),
-        )),
-    }
-}
-
-/// `Keyword.fetch!/2`: as [`keyword_get`], and a missing key raises `KeyError`.
-fn keyword_fetch_bang<'a>(opts: &'a Term, key: &str) -> Result<&'a Term, Raised> {
-    keyword_get(opts, key, "fetch!/2")?.ok_or_else(|| {
-        Raised::new(
-            "KeyError",
-            format!("key :{key} not found in: {}", inspect_brief(opts)),
-        )
-    })
-}
-
-/// `Map.get(map, key)` for an atom key on a map or struct (`None` if absent).
-fn map_get<'a>(map: &'a Term, key: &str) -> Option<&'a Term> {
-    match map {
-        Term::Map(m) => m.get_atom(key),
-        Term::Struct(s) => s.field(key),
-        _ => None,
-    }
-}
-
-/// Elixir's `term.field`: the value under the atom key on a map or struct;
-/// `KeyError` when a map lacks it (with a hint about the dot syntax when
-/// `term` is not a map); `UndefinedFunctionError` for an atom other than
-/// `nil`/`true`/`false`, which Elixir takes for a module and calls `field/0` on.
-pub(crate) fn dot<'a>(term: &'a Term, field: &str) -> Result<&'a Term, Raised> {
-    if let Some(v) = map_get(term, field) {
-        return Ok(v);
-    }
-    let mut message = format!("key :{field} not found in: {}", inspect_brief(term));
-    match term {
-        Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => {}
-        Term::Atom(a) => {
-            let module = inspect_brief(term);
-            let mut message = format!(
-                "function {module}.{field}/0 is undefined (module {module} is not available)"
-            );
-            if a.starts_with("Elixir.") {
-                message.push_str(
-                    ". Make sure the module name is correct and has been specified in full \
-                     (or that an alias has been defined)",
-                );
-            }
-            return Err(Raised::new("UndefinedFunctionError", message));
-        }
-        _ => message.push_str(
-            "\n\nIf you are using the dot syntax, such as map.field, make sure the \
-             left-hand side of the dot is a map",
-        ),
-    }
-    Err(Raised::new("KeyError", message))
-}
-
-/// `inspect/1` of the simple terms error messages here embed (`nil`,
-/// booleans, numbers, plain atoms and module names, printable ASCII strings,
-/// dates, empty collections, tuples of those). Other terms are written
-/// `#<kind>`: their `inspect/1` text is the `IN` rules' business, and the
-/// corpus does not pin messages that embed them.
-fn inspect_brief(t: &Term) -> String {
-    inspect_simple(t).unwrap_or_else(|| format!("#<{}>", t.kind_name()))
-}
-
-fn inspect_simple(t: &Term) -> Option<String> {
-    use crate::term::TemporalKind;
-    Some(match t {
-        Term::Int(i) => i.to_string(),
-        Term::Float(x) => crate::num::short_float(*x),
-        Term::Str(s)
-            if s.bytes()
-                .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
-                && !s.contains("#{") =>
-        {
-            format!("\"{s}\"")
-        }
-        Term::List(v) if v.is_empty() => "[]".into(),
-        Term::Map(m) if m.is_empty() => "%{}".into(),
-        Term::Tuple(v) => {
-            let items: Option<Vec<String>> = v.iter().map(inspect_simple).collect();
-            format!("{{{}}}", items?.join(", "))
-        }
-        Term::Temporal(tm) if tm.kind == TemporalKind::Date => format!("~D[{}]", tm.iso),
-        _ => match t.as_atom()? {
-            a @ ("nil" | "true" | "false") => a.to_owned(),
-            a if a.strip_prefix("Elixir.").is_some_and(is_alias) => a[7..].to_owned(),
-            a if is_plain_atom(a) => format!(":{a}"),
-            _ => return None,
-        },
-    })
-}
-
-/// `Foo.Bar`: segments that start with an ASCII capital and go on with
-/// alphanumerics and `_`.
-fn is_alias(s: &str) -> bool {
-    s.split('.').all(|seg| {
-        let mut cs = seg.chars();
-        cs.next().is_some_and(|c| c.is_ascii_uppercase())
-            && cs.all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
-}
-
-/// An atom `inspect/1` writes as `:name`: ASCII identifier, optional `?`/`!`.
-fn is_plain_atom(s: &str) -> bool {
-    let body = s.strip_suffix(['?', '!']).unwrap_or(s);
-    let mut cs = body.chars();
-    cs.next()
-        .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
-        && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '@')
 }

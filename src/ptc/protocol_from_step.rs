@@ -4,7 +4,8 @@
 //! map with [`turn_feedback::execution_feedback`] for a synthetic agent and
 //! renders it through [`protocol::render_success`], as v0.13.0 does.
 
-use crate::protocol::{self, keyword_get, truthy};
+use crate::keyword;
+use crate::protocol::{self, truthy};
 use crate::term::Term;
 use crate::turn_feedback::{self, Agent};
 use crate::Raised;
@@ -14,10 +15,9 @@ use crate::Raised;
 /// `prior_memory`, default `%{}`; `format_options`, default the agent
 /// defaults; `validated`); other keys are ignored.
 pub fn render_success_from_step(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
-    let include_memory =
-        keyword_get(opts, "include_memory", "get/3")?.unwrap_or(&Term::Bool(false));
-    let prior_memory = keyword_get(opts, "prior_memory", "get/3")?.unwrap_or(&Term::Nil);
-    let format_options = match keyword_get(opts, "format_options", "get/3")? {
+    let include_memory = keyword::get(opts, "include_memory")?.unwrap_or(&Term::Bool(false));
+    let prior_memory = keyword::get(opts, "prior_memory")?.unwrap_or(&Term::Nil);
+    let format_options = match keyword::get(opts, "format_options")? {
         None | Some(Term::Nil | Term::Bool(false)) => default_format_options(),
         Some(given) => given.clone(),
     };
@@ -32,7 +32,7 @@ pub fn render_success_from_step(lisp_step: &Term, opts: &Term) -> Result<Term, R
         kw("execution", execution),
         kw("include_memory", include_memory.clone()),
     ];
-    forwarded.extend(keyword_take_validated(opts)?);
+    forwarded.extend(keyword::take(opts, "validated")?);
     protocol::render_success(lisp_step, &Term::List(forwarded))
 }
 
@@ -47,31 +47,6 @@ pub fn default_format_options() -> Term {
         kw("result_max_chars", Term::int(500)),
         kw("max_print_length", Term::int(2000)),
     ])
-}
-
-/// `Keyword.take(opts, [:validated])`: every `{:validated, v}` entry, in
-/// order; an element that is not a 2-tuple raises `FunctionClauseError`.
-fn keyword_take_validated(opts: &Term) -> Result<Vec<Term>, Raised> {
-    let Term::List(items) = opts else {
-        return Err(Raised::function_clause("Keyword", "take", 2));
-    };
-    let mut taken = vec![];
-    for item in items {
-        match item {
-            Term::Tuple(t) if t.len() == 2 => {
-                if t[0].as_atom() == Some("validated") {
-                    taken.push(item.clone());
-                }
-            }
-            _ => {
-                return Err(Raised::new(
-                    "FunctionClauseError",
-                    "no function clause matching in anonymous fn/1 in Keyword.take/2",
-                ))
-            }
-        }
-    }
-    Ok(taken)
 }
 
 fn kw(key: &str, value: Term) -> Term {

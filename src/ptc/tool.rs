@@ -4,6 +4,7 @@
 //! `spec/tool_validate.md`, `TV-`).
 
 use crate::inspect::inspect;
+use crate::keyword;
 use crate::structs;
 use crate::term::{FunSpec, Struct, Term};
 use crate::Raised;
@@ -186,24 +187,9 @@ fn builtin(atom: &str) -> Option<Builtin> {
     })
 }
 
-/// `Keyword.get(list, key, default)` on any list: the first tuple whose
-/// first element is the atom `key` decides; a tuple of another size than 2
-/// there raises `CaseClauseError`, as `Keyword.get/3`'s `case` does.
-pub fn keyword_get(list: &[Term], key: &str, default: Term) -> Result<Term, Raised> {
-    for item in list {
-        if let Term::Tuple(t) = item {
-            if t.first().and_then(Term::as_atom) == Some(key) {
-                return match t.len() {
-                    2 => Ok(t[1].clone()),
-                    _ => Err(Raised::new(
-                        "CaseClauseError",
-                        format!("no case clause matching: {}", inspect(item)),
-                    )),
-                };
-            }
-        }
-    }
-    Ok(default)
+/// `Keyword.get(list, key, default)` on the elements of a list.
+fn keyword_get(list: &[Term], key: &str, default: Term) -> Result<Term, Raised> {
+    Ok(keyword::get_in(list, key)?.unwrap_or(default))
 }
 
 /// `Validator.validate!(prompt: "p", tools: %{name => format})`: `:ok`, or

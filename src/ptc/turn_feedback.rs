@@ -3,12 +3,12 @@
 //! LLM-facing feedback text, the result preview, the memory previews and
 //! the truncation flags (`spec/ptc_tool_protocol_from_step.md`, PP-101..112).
 
-use crate::elixir_string;
+use crate::keyword::{self, dot};
 use crate::lisp_format::{string_chars, to_clojure};
-use crate::protocol::dot;
 use crate::term::{term_cmp, Int, Map, Term};
 use crate::untrusted_renderer::{wrap, PREAMBLE};
 use crate::Raised;
+use crate::{chars, elixir_string};
 use std::cmp::Ordering;
 
 /// Collections in previews show at most this many items.
@@ -33,8 +33,8 @@ pub fn execution_feedback(
     prior_memory: &Term,
     lisp_step: &Term,
 ) -> Result<Term, Raised> {
-    let max_chars = keyword_get(agent.format_options, "feedback_max_chars", 512)?;
-    let preview_max = keyword_get(agent.format_options, "preview_max_chars", 250)?;
+    let max_chars = limit_option(agent.format_options, "feedback_max_chars", 512)?;
+    let preview_max = limit_option(agent.format_options, "preview_max_chars", 250)?;
 
     let step_prints = dot(lisp_step, "prints")?;
     let (prints_output, prints_truncated) = format_prints(step_prints, &max_chars)?;
@@ -55,25 +55,29 @@ pub fn execution_feedback(
         Term::Map(_) if multi_turn => memory.hint.as_deref(),
         _ => None,
     };
-    let prints_with_hint = prints_output.map(|p| {
+    let prints_with_hint = prints_output.map(|mut p| {
         if prints_truncated {
-            format!("{p}\n... (truncated at {max_chars} chars; print specific fields instead)")
-        } else {
-            p
+            p.extend(
+                format!("\n... (truncated at {max_chars} chars; print specific fields instead)")
+                    .into_bytes(),
+            );
         }
+        p
     });
-    let parts: Vec<String> = [
-        wrap(result_for_feedback, "result"),
+    let parts: Vec<Vec<u8>> = [
+        wrap(result_for_feedback.map(str::as_bytes), "result"),
         wrap(prints_with_hint.as_deref(), "println"),
-        wrap(memory_for_feedback, "memory"),
+        wrap(memory_for_feedback.map(str::as_bytes), "memory"),
     ]
     .into_iter()
     .flatten()
     .collect();
     let feedback = if parts.is_empty() {
-        String::new()
+        Vec::new()
     } else {
-        format!("{PREAMBLE}\n\n{}", parts.join("\n\n"))
+        let mut text = format!("{PREAMBLE}\n\n").into_bytes();
+        text.extend(parts.join(&b"\n\n"[..]));
+        text
     };
 
     let visible_truncated = prints_truncated || result_truncated;
@@ -83,7 +87,7 @@ pub fn execution_feedback(
     };
     let atom = Term::atom;
     Ok(Term::map(vec![
-        (atom("feedback"), Term::Str(feedback)),
+        (atom("feedback"), Term::binary(feedback)),
         (atom("prints"), prints),
         (atom("result"), result_preview.map_or(Term::Nil, Term::Str)),
         (
@@ -120,37 +124,46 @@ impl std::fmt::Display for Limit {
 impl Limit {
     /// `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}`.
     fn cut<'s>(&self, s: &'s str) -> Result<Option<&'s str>, Raised> {
-        let len = Term::Int(Int::Small(elixir_string::length(s) as i64));
+        Ok(self
+            .cut_bytes(s.as_bytes())?
+            .map(|b| std::str::from_utf8(b).unwrap_or_default()))
+    }
+
+    /// [`Limit::cut`] of any binary (invalid bytes count one each).
+    fn cut_bytes<'s>(&self, s: &'s [u8]) -> Result<Option<&'s [u8]>, Raised> {
+        let len = Term::Int(Int::Small(elixir_string::length_bytes(s) as i64));
         if term_cmp(&len, &self.0) != Ordering::Greater {
             return Ok(None);
         }
         match &self.0 {
-            Term::Int(Int::Small(n)) if *n >= 0 => Ok(Some(elixir_string::take(s, *n as usize))),
+            Term::Int(Int::Small(n)) if *n >= 0 => {
+                Ok(Some(elixir_string::take_bytes(s, *n as usize)))
+            }
             _ => Err(Raised::function_clause("String", "slice", 3)),
         }
     }
 }
 
 /// `Keyword.get(options, key, default)`.
-fn keyword_get(options: &Term, key: &str, default: i64) -> Result<Limit, Raised> {
-    let found = crate::protocol::keyword_get(options, key, "get/3")?;
+fn limit_option(options: &Term, key: &str, default: i64) -> Result<Limit, Raised> {
+    let found = keyword::get(options, key)?;
     Ok(Limit(found.cloned().unwrap_or(Term::int(default))))
 }
 
 /// Prints joined by line feeds and cut at `max_chars` (PP-102); `None`
 /// unless `prints` is a non-empty list.
-fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<String>, bool), Raised> {
+fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<Vec<u8>>, bool), Raised> {
     let items = match prints {
         Term::List(items) if !items.is_empty() => items,
         _ => return Ok((None, false)),
     };
     let joined = items
         .iter()
-        .map(string_chars)
+        .map(chars::to_string)
         .collect::<Result<Vec<_>, _>>()?
-        .join("\n");
-    Ok(match max_chars.cut(&joined)? {
-        Some(cut) => (Some(cut.to_owned()), true),
+        .join(&b'\n');
+    Ok(match max_chars.cut_bytes(&joined)? {
+        Some(cut) => (Some(cut.to_vec()), true),
         None => (Some(joined), false),
     })
 }
@@ -206,8 +219,7 @@ fn memory_section(
     let prior = match prior {
         Term::Nil | Term::Bool(false) => &no_prior,
         Term::Map(m) => m,
-        // Elixir's message adds inspect/1 of the term; the corpus does not pin it.
-        _ => return Err(Raised::new("BadMapError", "expected a map")),
+        other => return Err(crate::errors::bad_map(other)),
     };
     // Changed means `Map.get(prior, k) != v`: numbers compare by value,
     // and a missing key reads as nil.

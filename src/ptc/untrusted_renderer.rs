@@ -10,14 +10,23 @@ const CLOSE: &str = "</untrusted_ptc_output>";
 /// `wrap/2`: `None` stays `None`, the empty string stays empty, anything
 /// else goes inside `<untrusted_ptc_output source="...">` tags on lines of
 /// their own, with every closing tag in the content defused.
-pub fn wrap(content: Option<&str>, source: &str) -> Option<String> {
-    match content? {
-        "" => Some(String::new()),
-        text => {
-            let safe = text.replace(CLOSE, "</untrusted_ptc_output (escaped)>");
-            Some(format!(
-                "<untrusted_ptc_output source=\"{source}\">\n{safe}\n{CLOSE}"
-            ))
-        }
+pub fn wrap(content: Option<&[u8]>, source: &str) -> Option<Vec<u8>> {
+    let text = content?;
+    if text.is_empty() {
+        return Some(Vec::new());
     }
+    let mut out = format!("<untrusted_ptc_output source=\"{source}\">\n").into_bytes();
+    let mut rest = text;
+    while let Some(at) = rest
+        .windows(CLOSE.len())
+        .position(|w| w == CLOSE.as_bytes())
+    {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(b"</untrusted_ptc_output (escaped)>");
+        rest = &rest[at + CLOSE.len()..];
+    }
+    out.extend_from_slice(rest);
+    out.push(b'\n');
+    out.extend_from_slice(CLOSE.as_bytes());
+    Some(out)
 }

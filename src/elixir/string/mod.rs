@@ -50,6 +50,36 @@ pub fn take(s: &str, n: usize) -> &str {
     offsets.get(i).map_or(s, |&o| &s[..o])
 }
 
+/// `String.length/1` of any binary: an invalid byte is a grapheme of its
+/// own, and clusters never span one.
+pub fn length_bytes(b: &[u8]) -> usize {
+    b.utf8_chunks()
+        .map(|c| length(c.valid()) + c.invalid().len())
+        .sum()
+}
+
+/// `String.slice(b, 0, n)` of any binary, counting as [`length_bytes`].
+pub fn take_bytes(b: &[u8], n: usize) -> &[u8] {
+    let mut left = n;
+    let mut end = 0;
+    for chunk in b.utf8_chunks() {
+        let valid = chunk.valid();
+        let taken = take(valid, left);
+        end += taken.len();
+        if taken.len() < valid.len() {
+            return &b[..end];
+        }
+        left -= length(valid);
+        let bad = chunk.invalid().len().min(left);
+        end += bad;
+        left -= bad;
+        if left == 0 {
+            return &b[..end];
+        }
+    }
+    b
+}
+
 fn in_ranges(cp: u32, ranges: &[(u32, u32)]) -> bool {
     ranges
         .binary_search_by(|&(lo, hi)| {

@@ -1,0 +1,124 @@
+//! `Keyword` and field access as Elixir 1.18.4 does them, for the option
+//! lists and maps PtcRunner's functions read: `Keyword.get/3`,
+//! `Keyword.fetch/2`, `Keyword.fetch!/2`, `Keyword.take/2`, `Map.get/2` and
+//! the `term.field` syntax, each raising as Elixir does.
+
+use crate::errors::{case_clause, key_error};
+use crate::inspect::{inspect, inspect_with};
+use crate::term::Term;
+use crate::Raised;
+
+/// The value `:lists.keyfind(key, 1, list)` finds under the atom `key` in
+/// a keyword list, matched against `{^key, value}`: the first tuple whose
+/// first element is `key` decides (other elements are skipped); `None` when
+/// there is none. A found tuple that is not a pair raises `CaseClauseError`;
+/// `list` that is not a list raises `FunctionClauseError` in
+/// `Keyword.<fun>` (`fun` is e.g. `get/3`).
+pub fn find<'a>(list: &'a Term, key: &str, fun: &str) -> Result<Option<&'a Term>, Raised> {
+    let Term::List(items) = list else {
+        return Err(Raised::new(
+            "FunctionClauseError",
+            format!("no function clause matching in Keyword.{fun}"),
+        ));
+    };
+    let found = items.iter().find(|item| match item {
+        Term::Tuple(t) => t.first().and_then(Term::as_atom) == Some(key),
+        _ => false,
+    });
+    match found {
+        None => Ok(None),
+        Some(Term::Tuple(t)) if t.len() == 2 => Ok(Some(&t[1])),
+        Some(other) => Err(case_clause(other)),
+    }
+}
+
+/// `Keyword.get(list, key)`: `None` when absent (the caller applies its default).
+pub fn get<'a>(list: &'a Term, key: &str) -> Result<Option<&'a Term>, Raised> {
+    find(list, key, "get/3")
+}
+
+/// `Keyword.get/3` on the elements of a list.
+pub fn get_in(items: &[Term], key: &str) -> Result<Option<Term>, Raised> {
+    let list = Term::List(items.to_vec());
+    Ok(get(&list, key)?.cloned())
+}
+
+/// `Keyword.fetch(list, key)`: `None` for `:error`.
+pub fn fetch<'a>(list: &'a Term, key: &str) -> Result<Option<&'a Term>, Raised> {
+    find(list, key, "fetch/2")
+}
+
+/// `Keyword.fetch!(list, key)`: a missing key raises `KeyError`.
+pub fn fetch_bang<'a>(list: &'a Term, key: &str) -> Result<&'a Term, Raised> {
+    find(list, key, "fetch!/2")?.ok_or_else(|| key_error(key, list))
+}
+
+/// `Keyword.take(list, [key])`: every `{key, v}` entry, in order; an
+/// element that is not a 2-tuple raises `FunctionClauseError`.
+pub fn take(list: &Term, key: &str) -> Result<Vec<Term>, Raised> {
+    let Term::List(items) = list else {
+        return Err(Raised::function_clause("Keyword", "take", 2));
+    };
+    let mut taken = vec![];
+    for item in items {
+        match item {
+            Term::Tuple(t) if t.len() == 2 => {
+                if t[0].as_atom() == Some(key) {
+                    taken.push(item.clone());
+                }
+            }
+            _ => {
+                return Err(Raised::new(
+                    "FunctionClauseError",
+                    "no function clause matching in anonymous fn/1 in Keyword.take/2",
+                ))
+            }
+        }
+    }
+    Ok(taken)
+}
+
+/// `Map.get(map, key)` for an atom key on a map or struct (`None` if absent).
+pub fn map_get<'a>(map: &'a Term, key: &str) -> Option<&'a Term> {
+    match map {
+        Term::Map(m) => m.get_atom(key),
+        Term::Struct(s) => s.field(key),
+        _ => None,
+    }
+}
+
+/// Elixir's `term.field`: the value under the atom key on a map or struct;
+/// `KeyError` when a map lacks it (with a hint about the dot syntax when
+/// `term` is not a map); `UndefinedFunctionError` for an atom other than
+/// `nil`/`true`/`false`, which Elixir takes for a module and calls `field/0` on.
+pub fn dot<'a>(term: &'a Term, field: &str) -> Result<&'a Term, Raised> {
+    if let Some(v) = map_get(term, field) {
+        return Ok(v);
+    }
+    match term {
+        Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => Err(key_error(field, term)),
+        Term::Atom(a) => {
+            let module = inspect(term);
+            let mut message = format!(
+                "function {module}.{field}/0 is undefined (module {module} is not available)"
+            );
+            if a.starts_with("Elixir.") {
+                message.push_str(
+                    ". Make sure the module name is correct and has been specified in full \
+                     (or that an alias has been defined)",
+                );
+            }
+            Err(Raised::new("UndefinedFunctionError", message))
+        }
+        // `{:badkey, key, term}` normalized for a term that is no map.
+        _ => Err(Raised::new(
+            "KeyError",
+            format!(
+                "key {} not found in: {}\n\nIf you are using the dot syntax, such as \
+                 map.field, make sure the left-hand side of the dot is a map",
+                inspect(&Term::atom(field)),
+                inspect_with(term, true, None)
+            ),
+        )),
+    }
+}
