@@ -58,12 +58,21 @@ pub fn vocabulary(seeds: &[Vec<Term>]) -> Vec<Term> {
     out
 }
 
-/// Nodes below the root in pre-order.
+/// Nodes in pre-order, `t` included. A `MapSet`'s `map` is not a node of
+/// its own: it stays a map (one that is not is no set, and inspecting it
+/// fails with the VM's stack trace), only its members change.
 fn count(t: &Term) -> usize {
     1 + match t {
         Term::List(items) | Term::Tuple(items) => items.iter().map(count).sum(),
-        Term::Map(m) => m.iter().map(|(k, v)| count(k) + count(v)).sum(),
-        Term::Struct(s) => s.fields.iter().map(|(_, v)| count(v)).sum(),
+        Term::Map(m) => pairs_count(m.pairs()),
+        Term::Struct(s) => s
+            .fields
+            .iter()
+            .map(|(_, v)| match v {
+                Term::Map(m) if s.module == "MapSet" => pairs_count(m.pairs()),
+                v => count(v),
+            })
+            .sum(),
         Term::Fun(f) => match &**f {
             FunSpec::Returns { returns, .. } => count(returns),
             _ => 0,
@@ -72,63 +81,75 @@ fn count(t: &Term) -> usize {
     }
 }
 
-/// Replaces node `n` (pre-order, `t` itself is node 0) with `new`;
-/// returns how many nodes were passed when `n` lies beyond `t`.
+fn pairs_count(pairs: &[(Term, Term)]) -> usize {
+    pairs.iter().map(|(k, v)| count(k) + count(v)).sum()
+}
+
+/// Replaces node `n` of `t` (pre-order, `t` itself is node 0) with `new`;
+/// when `n` lies beyond `t`, returns how many nodes `t` has.
 fn replace(t: &mut Term, n: usize, new: &Term) -> Result<(), usize> {
     if n == 0 {
         *t = new.clone();
         return Ok(());
     }
-    let mut seen = 1;
-    let visit = |child: &mut Term, seen: &mut usize| -> bool {
-        match replace(child, n - *seen, new) {
-            Ok(()) => true,
-            Err(c) => {
-                *seen += c;
-                false
-            }
-        }
-    };
-    match t {
-        Term::List(items) | Term::Tuple(items) => {
-            for i in items {
-                if visit(i, &mut seen) {
-                    return Ok(());
-                }
-            }
-        }
-        Term::Map(m) => {
-            let mut pairs = std::mem::take(m).into_pairs();
-            let mut done = false;
-            for (k, v) in pairs.iter_mut() {
-                if visit(k, &mut seen) || visit(v, &mut seen) {
-                    done = true;
-                    break;
-                }
-            }
-            // Rebuilt: a replaced key may now sort elsewhere or equal another.
-            *m = ptc_conformance::term::Map::from_pairs(pairs);
-            if done {
-                return Ok(());
-            }
-        }
+    let found = match t {
+        Term::List(items) | Term::Tuple(items) => in_seq(items.iter_mut(), n - 1, new),
+        Term::Map(m) => in_map(m, n - 1, new),
         Term::Struct(s) => {
+            let set = s.module == "MapSet";
+            let mut left = n - 1;
+            let mut result = Err(0);
             for (_, v) in s.fields.iter_mut() {
-                if visit(v, &mut seen) {
-                    return Ok(());
+                let r = match v {
+                    Term::Map(m) if set => in_map(m, left, new),
+                    v => replace(v, left, new),
+                };
+                match r {
+                    Ok(()) => {
+                        result = Ok(());
+                        break;
+                    }
+                    Err(c) => left -= c,
                 }
             }
+            result.map_err(|_| n - 1 - left)
         }
-        Term::Fun(f) => {
-            if let FunSpec::Returns { returns, .. } = &mut **f {
-                if visit(returns, &mut seen) {
-                    return Ok(());
-                }
+        Term::Fun(f) => match &mut **f {
+            FunSpec::Returns { returns, .. } => replace(returns, n - 1, new),
+            _ => Err(0),
+        },
+        _ => Err(0),
+    };
+    found.map_err(|below| 1 + below)
+}
+
+/// Node `n` among `items` (counted from 0), or how many nodes they have.
+fn in_seq<'a>(
+    items: impl Iterator<Item = &'a mut Term>,
+    n: usize,
+    new: &Term,
+) -> Result<(), usize> {
+    let mut left = n;
+    let mut total = 0;
+    for i in items {
+        match replace(i, left, new) {
+            Ok(()) => return Ok(()),
+            Err(c) => {
+                left -= c;
+                total += c;
             }
         }
-        _ => {}
     }
-    Err(seen)
+    Err(total)
+}
+
+/// Node `n` among a map's keys and values; the map is rebuilt, since a
+/// replaced key may sort elsewhere or equal another (the later pair wins).
+fn in_map(m: &mut ptc_conformance::term::Map, n: usize, new: &Term) -> Result<(), usize> {
+    let mut pairs = std::mem::take(m).into_pairs();
+    let r = in_seq(pairs.iter_mut().flat_map(|(k, v)| [k, v]), n, new);
+    *m = ptc_conformance::term::Map::from_pairs(pairs);
+    r
 }
 
 /// `args` with node `at` (counted over all arguments, pre-order, modulo
