@@ -203,9 +203,24 @@ fn memory_section(
         return Ok(empty);
     }
     let no_prior = Map::new();
+    let as_map;
     let prior = match prior {
         Term::Nil | Term::Bool(false) => &no_prior,
         Term::Map(m) => m,
+        // `Map.get/2` reads a struct's fields (and `:__struct__`) as a map's.
+        Term::Struct(st) => {
+            let mut pairs: Vec<(Term, Term)> = st
+                .fields
+                .iter()
+                .map(|(k, v)| (Term::atom(k), v.clone()))
+                .collect();
+            pairs.push((
+                Term::atom("__struct__"),
+                Term::atom(&format!("Elixir.{}", st.module)),
+            ));
+            as_map = Map::from_pairs(pairs);
+            &as_map
+        }
         // Elixir's message adds inspect/1 of the term; the corpus does not pin it.
         _ => return Err(Raised::new("BadMapError", "expected a map")),
     };
