@@ -396,6 +396,25 @@ fn shrink(
             }
         }
     }
+    // Then hoist nested parts out of their containers while the
+    // disagreement stays (value trees cannot), within the same budget.
+    let mut improved = true;
+    while improved && budget > 0 {
+        improved = false;
+        for candidate in gen::mutate::hoists(&best) {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            if let Some((e, a, d)) = check(subject, &candidate) {
+                (expected, actual, diff) = (e, a, d);
+                best = candidate;
+                steps += 1;
+                improved = true;
+                break;
+            }
+        }
+    }
     Finding {
         op,
         args: best,

@@ -170,6 +170,57 @@ pub fn mutate(args: &[Term], at: usize, new: &Term) -> Vec<Term> {
     out
 }
 
+/// The children of a node, as [`count`] walks them.
+fn children(t: &Term) -> Vec<&Term> {
+    match t {
+        Term::List(items) | Term::Tuple(items) => items.iter().collect(),
+        Term::Map(m) => m.iter().flat_map(|(k, v)| [k, v]).collect(),
+        Term::Struct(s) => s
+            .fields
+            .iter()
+            .flat_map(|(_, v)| match v {
+                Term::Map(m) if s.module == "MapSet" => {
+                    m.iter().flat_map(|(k, v)| [k, v]).collect()
+                }
+                v => vec![v],
+            })
+            .collect(),
+        Term::Fun(f) => match &**f {
+            FunSpec::Returns { returns, .. } => vec![returns],
+            _ => vec![],
+        },
+        _ => vec![],
+    }
+}
+
+/// Node `n` of `args` in pre-order, as [`mutate`] counts them.
+fn node_at(args: &[Term], mut n: usize) -> Option<&Term> {
+    fn walk<'a>(t: &'a Term, n: &mut usize) -> Option<&'a Term> {
+        if *n == 0 {
+            return Some(t);
+        }
+        *n -= 1;
+        children(t).into_iter().find_map(|c| walk(c, n))
+    }
+    args.iter().find_map(|a| walk(a, &mut n))
+}
+
+/// Simpler variants of `args` for shrinking past what proptest's value
+/// trees can do: each node replaced by one of its children (a nested
+/// disagreement hoisted out of its containers), outermost nodes first.
+pub fn hoists(args: &[Term]) -> Vec<Vec<Term>> {
+    let total: usize = args.iter().map(count).sum();
+    let mut out = Vec::new();
+    for n in 0..total {
+        if let Some(node) = node_at(args, n) {
+            for child in children(node) {
+                out.push(mutate(args, n, child));
+            }
+        }
+    }
+    out
+}
+
 /// Mutations of `seeds`: one case, one node, replaced by a term of the
 /// op's vocabulary, a realistic term or a [`domain::hostile_term`].
 pub fn mutations(seeds: Vec<Vec<Term>>) -> Option<BoxedStrategy<Vec<Term>>> {
@@ -214,5 +265,15 @@ mod tests {
         for (i, m) in all.iter().enumerate() {
             assert_ne!(m, &args, "node {i} was not replaced");
         }
+    }
+
+    #[test]
+    fn hoists_replace_a_node_by_a_child() {
+        let inner = Term::map(vec![(Term::str("a"), Term::int(1))]);
+        let args = vec![Term::List(vec![Term::tuple(vec![inner.clone()])])];
+        let h = hoists(&args);
+        assert!(h.contains(&vec![Term::tuple(vec![inner.clone()])]));
+        assert!(h.contains(&vec![Term::List(vec![inner.clone()])]));
+        assert!(h.contains(&vec![Term::List(vec![Term::tuple(vec![Term::int(1)])])]));
     }
 }
