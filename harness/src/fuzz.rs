@@ -17,151 +17,17 @@ use ptc_conformance::term::Term;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Argument generators, by op. Ops without one are not fuzzed.
-pub fn args_for(op: &str) -> Option<BoxedStrategy<Vec<Term>>> {
-    let name = || prop_oneof![3 => gen::key_name(), 1 => gen::text()].prop_map(Term::Str);
-    Some(match op {
-        "key_normalizer.normalize_key" => prop_oneof![3 => gen::key(), 1 => gen::term()].prop_map(|k| vec![k]).boxed(),
-        "key_normalizer.normalize_keys" => gen::term().prop_map(|t| vec![t]).boxed(),
-        "key_normalizer.canonical_cache_key" => (name(), prop_oneof![5 => gen::args_map(), 1 => gen::term()])
-            .prop_map(|(n, a)| vec![n, a])
-            .boxed(),
-        "native_preview.cache_hint" => (name(), gen::args_map()).prop_map(|(n, a)| vec![n, a]).boxed(),
-        "native_preview.build" => (name(), native_result(), result_value(), gen::args_map())
-            .prop_map(|(n, nr, r, a)| {
-                let tool = ptc_conformance::structs::build(
-                    "PtcRunner.Tool",
-                    vec![("name", n), ("expose", Term::atom("both")), ("cache", Term::Bool(true)), ("native_result", nr)],
-                );
-                vec![Term::Struct(Box::new(tool)), r, a]
-            })
-            .boxed(),
-        "lisp_formatter.format" => lisp_ast().prop_map(|t| vec![t]).boxed(),
-        "protocol.to_json_value" => gen::term().prop_map(|t| vec![t]).boxed(),
-        "protocol.render_error" => (error_reason(), gen::text(), error_opts())
-            .prop_map(|(r, m, o)| vec![r, Term::Str(m), o])
-            .boxed(),
-        "protocol.validate_program" => prop_oneof![
-            2 => "[ \t\n(+ 1 2)a-z]{0,8}".prop_map(Term::Str),
-            1 => prop::sample::select(vec!["\u{a0}", "\u{2028}", "\u{3000}", "\u{200b}", "\u{feff}", " \u{85} "]).prop_map(Term::str),
-            1 => gen::term(),
-        ]
-        .prop_map(|t| vec![t])
-        .boxed(),
-        "protocol.parse_signature" => signature().prop_map(|s| vec![Term::Str(s)]).boxed(),
-        "term.inspect" => gen::term().prop_map(|t| vec![t]).boxed(),
-        _ => return None,
-    })
-}
-
-fn native_result() -> impl Strategy<Value = Term> {
-    let kw = |pairs: Vec<(&str, Term)>| {
-        Term::List(
-            pairs
-                .into_iter()
-                .map(|(k, v)| Term::tuple(vec![Term::atom(k), v]))
-                .collect(),
-        )
-    };
-    prop_oneof![
-        Just(Term::Nil),
-        Just(kw(vec![("preview", Term::atom("metadata"))])),
-        Just(kw(vec![("preview", Term::atom("rows"))])),
-        (1i64..30).prop_map(move |n| kw(vec![
-            ("preview", Term::atom("rows")),
-            ("limit", Term::int(n))
-        ])),
-    ]
-}
-
-fn result_value() -> impl Strategy<Value = Term> {
-    let row = prop::collection::vec((gen::key_name(), gen::scalar()), 0..5)
-        .prop_map(|kv| Term::map(kv.into_iter().map(|(k, v)| (Term::Str(k), v)).collect()));
-    prop_oneof![
-        3 => prop::collection::vec(row, 0..8).prop_map(Term::List),
-        1 => prop::collection::vec(gen::scalar(), 0..6).prop_map(Term::List),
-        1 => gen::term(),
-    ]
-}
-
-fn error_reason() -> impl Strategy<Value = Term> {
-    prop_oneof![
-        4 => prop::sample::select(vec!["parse_error", "runtime_error", "timeout", "memory_limit", "args_error", "fail", "validation_error"])
-            .prop_map(Term::atom),
-        1 => gen::key_name().prop_map(|n| Term::atom(&n)),
-    ]
-}
-
-fn error_opts() -> impl Strategy<Value = Term> {
-    let pair = prop_oneof![
-        gen::text().prop_map(|t| Term::tuple(vec![Term::atom("feedback"), Term::Str(t)])),
-        gen::term().prop_map(|t| Term::tuple(vec![Term::atom("result"), t])),
-        gen::scalar().prop_map(|t| Term::tuple(vec![Term::atom("unknown_opt"), t])),
-    ];
-    prop::collection::vec(pair, 0..3).prop_map(Term::List)
-}
-
-fn lisp_ast() -> impl Strategy<Value = Term> {
-    let tag = |t: &str, v: Term| Term::tuple(vec![Term::atom(t), v]);
-    let leaf = prop_oneof![
-        Just(Term::Nil),
-        any::<bool>().prop_map(Term::Bool),
-        gen::int(),
-        gen::float()
-            .prop_filter("printable", |x| x.abs() < 1.0e200)
-            .prop_map(Term::Float),
-        gen::text().prop_map(move |s| tag("string", Term::Str(s))),
-        gen::key_name().prop_map(move |k| tag("keyword", Term::Str(k))),
-        gen::key_name().prop_map(move |k| tag("symbol", Term::Str(k))),
-    ];
-    leaf.prop_recursive(3, 24, 4, move |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4)
-                .prop_map(move |v| tag("vector", Term::List(v))),
-            prop::collection::vec(inner.clone(), 0..4)
-                .prop_map(move |v| tag("list", Term::List(v))),
-            prop::collection::vec(inner.clone(), 0..3).prop_map(move |v| tag("set", Term::List(v))),
-            prop::collection::vec((inner.clone(), inner), 0..3).prop_map(move |kv| tag(
-                "map",
-                Term::List(
-                    kv.into_iter()
-                        .map(|(k, v)| Term::tuple(vec![k, v]))
-                        .collect()
-                )
-            )),
-        ]
-    })
-}
-
-fn signature() -> impl Strategy<Value = String> {
-    let prim = prop::sample::select(vec![
-        ":int", ":string", ":float", ":bool", ":map", ":any", ":keyword", ":int?", ":strin",
-    ]);
-    let ty = prim
-        .prop_map(str::to_owned)
-        .prop_recursive(2, 8, 3, |inner| {
-            prop_oneof![
-                inner.clone().prop_map(|t| format!("[{t}]")),
-                prop::collection::vec(("[a-z_]{1,5}\\??", inner), 1..3).prop_map(|fs| format!(
-                    "{{{}}}",
-                    fs.into_iter()
-                        .map(|(n, t)| format!("{n} {t}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
-            ]
-        });
-    let params = prop::collection::vec(("[a-z_]{1,5}", ty.clone()), 0..3).prop_map(|ps| {
-        ps.into_iter()
-            .map(|(n, t)| format!("{n} {t}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    });
-    prop_oneof![
-        4 => (params, ty.clone()).prop_map(|(p, t)| format!("({p}) -> {t}")),
-        1 => ty,
-        1 => "[ ()\\[\\]{}:a-z>-]{0,12}",
-    ]
+/// Argument generators, by op ([`gen::ops`]): well-formed arguments, any
+/// term in any position, and mutations of the op's cases in `corpus`.
+/// Ops without one are not fuzzed.
+pub fn args_for(op: &str, corpus: &[Case]) -> Option<BoxedStrategy<Vec<Term>>> {
+    gen::ops::args_for(
+        op,
+        corpus
+            .iter()
+            .filter(|c| c.op.name == op)
+            .map(|c| c.args.as_slice()),
+    )
 }
 
 /// How to fuzz.
@@ -262,12 +128,95 @@ fn disagreement(
     expected: &Answer,
     actual: &Answer,
 ) -> Option<String> {
+    let (expected, actual) = (&mask_vm_text(expected), &mask_vm_text(actual));
     let case = probe(op, args.to_vec(), expected)?;
-    match judge(&case, actual, Strictness::Default) {
-        Outcome::Pass | Outcome::Skip(_) => None,
-        Outcome::Fail(d) => Some(d),
-        Outcome::Error(e) => Some(format!("error: {e}")),
-        other => Some(format!("{other:?}")),
+    let diff = match judge(&case, actual, Strictness::Default) {
+        Outcome::Pass | Outcome::Skip(_) => return None,
+        Outcome::Fail(d) => d,
+        Outcome::Error(e) => format!("error: {e}"),
+        other => format!("{other:?}"),
+    };
+    let known = known_disagreements();
+    if !known.is_empty() {
+        let text = format!("{}\n{}\n{}", op.name, describe(expected), describe(actual));
+        if let Some(i) = known.iter().position(|(re, _)| re.is_match(&text)) {
+            known[i]
+                .1
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return None;
+        }
+    }
+    Some(diff)
+}
+
+/// Known kinds of disagreement to step over, from the file named by the
+/// environment variable `PTC_FUZZ_KNOWN`: one regex per line (`#` starts a
+/// comment line), matched against `op`, the reference's answer and the
+/// subject's answer on three lines (as [`describe`] writes them). For a
+/// campaign that must run past kinds already being fixed elsewhere; each
+/// kind's count is printed to stderr at the end.
+fn known_disagreements() -> &'static [(regex::Regex, std::sync::atomic::AtomicUsize)] {
+    static KNOWN: std::sync::OnceLock<Vec<(regex::Regex, std::sync::atomic::AtomicUsize)>> =
+        std::sync::OnceLock::new();
+    KNOWN.get_or_init(|| {
+        let Some(path) = std::env::var_os("PTC_FUZZ_KNOWN") else {
+            return Vec::new();
+        };
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("PTC_FUZZ_KNOWN={}: {e}", path.to_string_lossy()));
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| {
+                let re =
+                    regex::Regex::new(l).unwrap_or_else(|e| panic!("PTC_FUZZ_KNOWN: {l}: {e}"));
+                (re, std::sync::atomic::AtomicUsize::new(0))
+            })
+            .collect()
+    })
+}
+
+/// Prints how often each `PTC_FUZZ_KNOWN` kind was stepped over.
+fn print_known_counts() {
+    for (re, n) in known_disagreements() {
+        eprintln!(
+            "known disagreement stepped over {} times: {}",
+            n.load(std::sync::atomic::Ordering::Relaxed),
+            re.as_str()
+        );
+    }
+}
+
+/// `answer` with the text the VM makes up for references, pids, ports and
+/// anonymous functions (`#Reference<0.1.2.3>`, `#Function<0.1/1 in M.f/2>`)
+/// masked, in every string and message: `spec/inspect.md` names it
+/// platform noise that a port may print as it likes.
+fn mask_vm_text(answer: &Answer) -> Answer {
+    fn mask(s: &str) -> std::borrow::Cow<'_, str> {
+        static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        RE.get_or_init(|| {
+            regex::Regex::new(r"#(Reference|PID|Port|Function)<[^>]*>")
+                .unwrap_or_else(|e| panic!("{e}"))
+        })
+        .replace_all(s, "#$1<...>")
+    }
+    fn term(t: &Term) -> Term {
+        match t {
+            Term::Str(s) if s.contains('#') => Term::Str(mask(s).into_owned()),
+            Term::List(items) => Term::List(items.iter().map(term).collect()),
+            Term::Tuple(items) => Term::Tuple(items.iter().map(term).collect()),
+            Term::Map(m) => Term::map(m.iter().map(|(k, v)| (k.clone(), term(v))).collect()),
+            other => other.clone(),
+        }
+    }
+    match answer {
+        Answer::Ok(t) => Answer::Ok(term(t)),
+        Answer::Raised(r) if r.message.contains('#') => {
+            let mut r = r.clone();
+            r.message = mask(&r.message).into_owned();
+            Answer::Raised(r)
+        }
+        other => other.clone(),
     }
 }
 
@@ -291,14 +240,14 @@ pub fn plan(
     let ops: Vec<&'static Op> = if asked.is_empty() {
         ops::OPS
             .iter()
-            .filter(|o| declared.contains(o.name) && args_for(o.name).is_some())
+            .filter(|o| declared.contains(o.name) && args_for(o.name, &[]).is_some())
             .collect()
     } else {
         asked
             .iter()
             .map(|name| {
                 let op = ops::find(name).ok_or_else(|| format!("--op {name:?}: no such op"))?;
-                if args_for(name).is_none() {
+                if args_for(name, &[]).is_none() {
                     return Err(format!("--op {name:?}: no generator for this op yet"));
                 }
                 if !declared.contains(name) {
@@ -365,7 +314,7 @@ pub fn run_between(
             let (names, stop) = (&names, &stop);
             scope.spawn(move || {
                 let strategies: Vec<BoxedStrategy<Vec<Term>>> =
-                    names.iter().filter_map(|n| args_for(n)).collect();
+                    names.iter().filter_map(|n| args_for(n, corpus)).collect();
                 for b in (w..batches).step_by(workers) {
                     if stop.load(std::sync::atomic::Ordering::Relaxed) {
                         return;
@@ -422,7 +371,7 @@ pub fn run_between(
                     disagreement(op, &inputs[i], &expected_answers[i], &actual[i]).is_some()
                 }) {
                     // Regenerate the batch's trees from its seed to shrink input `i`.
-                    let strategy = args_for(op.name).ok_or("generator vanished")?;
+                    let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
                     let tree = generate(&strategy, cfg.seed, next - 1, i + 1)?.swap_remove(i);
                     let mut finding = shrink(expected, subject, op, tree);
                     if let Some(dir) = &cfg.emit {
@@ -449,6 +398,7 @@ pub fn run_between(
         result
     });
     outcome?;
+    print_known_counts();
     report.elapsed = started.elapsed();
     Ok(report)
 }
@@ -511,6 +461,25 @@ fn shrink(
                         break;
                     }
                 }
+            }
+        }
+    }
+    // Then hoist nested parts out of their containers while the
+    // disagreement stays (value trees cannot), within the same budget.
+    let mut improved = true;
+    while improved && budget > 0 {
+        improved = false;
+        for candidate in gen::mutate::hoists(&best) {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            if let Some((e, a, d)) = check(&candidate) {
+                (expected, actual, diff) = (e, a, d);
+                best = candidate;
+                steps += 1;
+                improved = true;
+                break;
             }
         }
     }

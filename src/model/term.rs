@@ -413,7 +413,7 @@ impl fmt::Display for Int {
 fn cmp_int_float(i: &Int, x: f64) -> Ordering {
     match i {
         Int::Small(n) if n.unsigned_abs() < (1u64 << 53) => {
-            (*n as f64).total_cmp(&x).then(Ordering::Equal)
+            (*n as f64).partial_cmp(&x).unwrap_or(Ordering::Equal)
         }
         _ => {
             // Beyond 2^53 compare exactly through big integers: an f64 this

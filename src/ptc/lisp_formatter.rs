@@ -118,11 +118,19 @@ fn format_pairs(pairs: &Term) -> Result<Vec<u8>, Raised> {
 }
 
 /// What `Enum` iterates: a list's elements, a map's `{k, v}` pairs in map
-/// order; anything else raises `Protocol.UndefinedError` (`Enumerable`).
+/// order, a `MapSet`'s members; anything else raises `Protocol.UndefinedError` (`Enumerable`).
 fn enumerate(t: &Term) -> Result<Vec<Term>, Raised> {
     match t {
         Term::List(items) => Ok(items.clone()),
         Term::Map(m) => Ok(pairs_of(m)),
+        // A `MapSet` enumerates its members: the keys of its `map`, in map
+        // key order (`:sets.to_list/1` of a small map-backed set).
+        Term::Struct(s) if s.module == "MapSet" && matches!(s.field("map"), Some(Term::Map(_))) => {
+            match s.field("map") {
+                Some(Term::Map(m)) => Ok(m.iter().map(|(k, _)| k.clone()).collect()),
+                _ => Ok(vec![]),
+            }
+        }
         other => Err(protocol_undefined(Protocol::Enumerable, other)),
     }
 }

@@ -216,9 +216,24 @@ fn memory_section(
         return Ok(empty);
     }
     let no_prior = Map::new();
+    let as_map;
     let prior = match prior {
         Term::Nil | Term::Bool(false) => &no_prior,
         Term::Map(m) => m,
+        // `Map.get/2` reads a struct's fields (and `:__struct__`) as a map's.
+        Term::Struct(st) => {
+            let mut pairs: Vec<(Term, Term)> = st
+                .fields
+                .iter()
+                .map(|(k, v)| (Term::atom(k), v.clone()))
+                .collect();
+            pairs.push((
+                Term::atom("__struct__"),
+                Term::atom(&format!("Elixir.{}", st.module)),
+            ));
+            as_map = Map::from_pairs(pairs);
+            &as_map
+        }
         other => return Err(crate::errors::bad_map(other)),
     };
     // Changed means `Map.get(prior, k) != v`: numbers compare by value,

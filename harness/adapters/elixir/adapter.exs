@@ -297,7 +297,8 @@ defmodule PtcAdapter.Codec do
 
   defp key_cmp(a, b) when is_map(a) and is_map(b) and map_size(a) == map_size(b) do
     [ka, kb] = for m <- [a, b], do: Enum.sort(Map.keys(m), &(key_cmp(&1, &2) != :gt))
-    with :eq <- key_cmp(ka, kb), do: key_cmp(Enum.map(ka, &a[&1]), Enum.map(kb, &b[&1]))
+    with :eq <- key_cmp(ka, kb),
+      do: key_cmp(Enum.map(ka, &Map.fetch!(a, &1)), Enum.map(kb, &Map.fetch!(b, &1)))
   end
 
   defp key_cmp(a, b) when a < b, do: :lt

@@ -10,6 +10,11 @@
 //! distinct after normalization (for properties that rewrite keys), and
 //! [`colliding_term`] makes keys that normalize alike common (for KN-6).
 //! [`tool_result`] and [`native_tool`] feed `native_preview.build`.
+//!
+//! The fuzzer's generators build on these: [`domain`] draws terms from the
+//! whole domain, corners first (any term in any position); [`mutate`]
+//! mutates the corpus's own cases; [`ops`] has one generator per op of the
+//! registry, mixing the three.
 
 use num_bigint::BigInt;
 use proptest::prelude::*;
@@ -17,6 +22,10 @@ use ptc_conformance::key_normalizer::normalize_key;
 use ptc_conformance::term::{map_key_cmp, FunSpec, Int, OpaqueKind, Temporal, TemporalKind};
 use ptc_conformance::Term;
 use std::cmp::Ordering;
+
+pub mod domain;
+pub mod mutate;
+pub mod ops;
 
 /// Spells a string from the bits of `n` using `alphabet`: small `n` give
 /// short, plain strings, so shrinking `n` shrinks the string. Much cheaper
