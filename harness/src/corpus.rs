@@ -45,11 +45,13 @@ impl Level {
 pub enum Expect {
     /// The return value.
     Ok(Term),
-    /// An exception of `class`; `message` compared only when given.
+    /// An exception of `class` and its message. Lint requires the message
+    /// in a case file; `None` only lets `bless` read a case it will fill.
     Raised {
         /// Exception module without `Elixir.`.
         class: String,
-        /// The exact message, when the case pins it.
+        /// The message (compared as `spec/README.md` § Loosely compared
+        /// message parts says); `None` only in a case that lint rejects.
         message: Option<String>,
     },
 }
@@ -340,10 +342,21 @@ pub struct Lint {
     pub problems: Vec<String>,
 }
 
-/// Checks the corpus as a whole: every rule is cited by a case or named by
-/// one of the tests its spec file says check it, every op has a case.
+/// Checks the corpus as a whole: every expected exception carries its
+/// message, every rule is cited by a case or named by one of the tests its
+/// spec file says check it, every op has a case.
 pub fn lint(corpus: &Corpus) -> Lint {
     let mut problems: Vec<String> = corpus.errors.iter().map(|e| e.to_string()).collect();
+    for c in &corpus.cases {
+        if let Expect::Raised { message: None, .. } = c.expect {
+            problems.push(format!(
+                "{} (case {}): expect.raised has no message: messages are always compared; \
+                 `ptc-conformance bless --from-adapter --write -- ADAPTER` fills it",
+                c.file.display(),
+                c.id
+            ));
+        }
+    }
     let mut citations: BTreeMap<&str, usize> =
         corpus.rules.keys().map(|r| (r.as_str(), 0)).collect();
     for c in &corpus.cases {

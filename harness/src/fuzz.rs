@@ -531,18 +531,8 @@ fn emit(
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
     let rel = format!("{}/fuzz-{:08x}", op.name.replace('.', "/"), hash as u32);
-    let expect = match &finding.expected {
-        Answer::Ok(t) => format!("{{\"ok\":{}}}", tagged::encode(t)),
-        Answer::Raised(r) => {
-            let mut s = String::from("{\"raised\":{\"class\":");
-            tagged::push_json_str(&r.class, &mut s);
-            s.push_str(",\"message\":");
-            tagged::push_json_str(&r.message, &mut s);
-            s.push_str("}}");
-            s
-        }
-        other => return Err(format!("the expected side gave no expectation: {other:?}")),
-    };
+    let expect = crate::bless::new_expect(&finding.expected)
+        .map_err(|e| format!("the expected side gave no expectation: {e}"))?;
     let mut used = std::collections::BTreeSet::new();
     finding
         .args

@@ -148,6 +148,21 @@ fn corpus_errors_name_file_and_case() {
     }
 }
 
+/// An expected exception without its message fails lint, naming the file
+/// and saying how to fill it: messages are always compared.
+#[test]
+fn lint_requires_a_raised_message() {
+    let body = r#"{"id": "x/no-message", "op": "key_normalizer.normalize_key", "description": "d", "spec": ["KN-1"], "features": [], "level": "required", "args": ["a"], "expect": {"raised": {"class": "ArgumentError"}}}"#;
+    let dir = scratch("nomsg", &[("x/no-message.json", body)]);
+    let out = run_on(&dir, "lint", &[]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("x/no-message.json (case x/no-message): expect.raised has no message"),
+        "{t}"
+    );
+}
+
 #[test]
 fn a_duplicated_id_across_corpus_roots_fails() {
     let dir = scratch("dup", &[]);

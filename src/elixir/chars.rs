@@ -39,13 +39,13 @@ pub fn to_string(t: &Term) -> Result<Vec<u8>, Raised> {
 /// code points and binaries, nested at any depth.
 ///
 /// Any element that is no integer, binary or list makes the whole list
-/// raise `ArgumentError` first. Then the list is converted in order: a
-/// binary that ends inside a UTF-8 sequence (a lead byte followed by fewer
-/// continuation bytes than it needs) carries those bytes over to the next
-/// binary; a code point outside Unicode raises `invalid code point N`; bad
-/// bytes raise `invalid encoding starting at <bytes>` (the carried bytes,
-/// or the binary from the bad byte on); carried bytes at the end raise
-/// `incomplete encoding starting at <bytes>` (`spec/lisp_formatter.md`, LF-13).
+/// raise `ArgumentError` first. Then the list is converted in order, the
+/// way OTP 25's `characters_to_binary` BIF does: a binary cut short inside
+/// a sequence carries its last bytes over, following short binaries join
+/// them, a code point outside Unicode raises `invalid code point N`, bad
+/// bytes raise `invalid encoding starting at <bytes>`, and a well-formed
+/// prefix still carried at the end raises `incomplete encoding starting at
+/// <bytes>` (`spec/lisp_formatter.md`, LF-13).
 pub fn list_to_string(items: &[Term]) -> Result<Vec<u8>, Raised> {
     if !is_chardata(items) {
         return Err(Raised::argument(format!(
@@ -65,8 +65,10 @@ pub fn list_to_string(items: &[Term]) -> Result<Vec<u8>, Raised> {
     convert(items, &mut out, &mut carried)?;
     if carried.is_empty() {
         Ok(out)
-    } else {
+    } else if truncated_sequence(&carried) {
         Err(conversion_error("incomplete", &carried))
+    } else {
+        Err(conversion_error("invalid", &carried))
     }
 }
 
@@ -100,23 +102,39 @@ fn convert(items: &[Term], out: &mut Vec<u8>, carried: &mut Vec<u8>) -> Result<(
                 }
             }
             Term::Str(_) | Term::Bytes(_) => {
-                let b = item.as_binary().unwrap_or_default();
-                let mut data = std::mem::take(carried);
-                let from_carry = data.len();
-                data.extend_from_slice(b);
-                let valid = match std::str::from_utf8(&data) {
-                    Ok(_) => data.len(),
+                let mut b = item.as_binary().unwrap_or_default();
+                if !carried.is_empty() {
+                    // OTP 25 fills a split sequence from the binaries that
+                    // follow: one shorter than what is missing joins it
+                    // whatever its bytes; a longer one must complete one
+                    // valid character, else the error names the carried
+                    // bytes alone.
+                    let missing = sequence_len(carried[0]) - carried.len();
+                    if b.len() < missing {
+                        carried.extend_from_slice(b);
+                        continue;
+                    }
+                    let mut seq = std::mem::take(carried);
+                    seq.extend_from_slice(&b[..missing]);
+                    if std::str::from_utf8(&seq).is_err() {
+                        return Err(conversion_error("invalid", &seq[..seq.len() - missing]));
+                    }
+                    out.extend_from_slice(&seq);
+                    b = &b[missing..];
+                }
+                let valid = match std::str::from_utf8(b) {
+                    Ok(_) => b.len(),
                     Err(e) => e.valid_up_to(),
                 };
-                out.extend_from_slice(&data[..valid]);
-                let rest = &data[valid..];
+                out.extend_from_slice(&b[..valid]);
+                let rest = &b[valid..];
                 if rest.is_empty() {
                     continue;
                 }
-                if truncated_sequence(rest) {
+                // A binary that ends before the sequence it starts is
+                // complete is carried over, whatever its last bytes.
+                if rest.len() < sequence_len(rest[0]) {
                     *carried = rest.to_vec();
-                } else if valid < from_carry {
-                    return Err(conversion_error("invalid", &data[valid..from_carry]));
                 } else {
                     return Err(conversion_error("invalid", rest));
                 }
@@ -128,15 +146,19 @@ fn convert(items: &[Term], out: &mut Vec<u8>, carried: &mut Vec<u8>) -> Result<(
     Ok(())
 }
 
-/// A lead byte followed by fewer continuation bytes than it announces.
-fn truncated_sequence(rest: &[u8]) -> bool {
-    let needed = match rest[0] {
+/// The length a UTF-8 lead byte announces (1 for any other byte).
+fn sequence_len(lead: u8) -> usize {
+    match lead {
         0xC0..=0xDF => 2,
         0xE0..=0xEF => 3,
         0xF0..=0xF7 => 4,
-        _ => return false,
-    };
-    rest.len() < needed && rest[1..].iter().all(|b| (0x80..=0xBF).contains(b))
+        _ => 1,
+    }
+}
+
+/// A lead byte followed by fewer continuation bytes than it announces.
+fn truncated_sequence(rest: &[u8]) -> bool {
+    rest.len() < sequence_len(rest[0]) && rest[1..].iter().all(|b| (0x80..=0xBF).contains(b))
 }
 
 fn conversion_error(kind: &str, bytes: &[u8]) -> Raised {

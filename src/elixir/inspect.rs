@@ -9,6 +9,7 @@
 //! stand, as `Inspect.Algebra.container_doc/6` passes it down.
 
 use crate::elixir::algebra::{self, Breaks, Doc};
+use crate::elixir::identifier;
 use crate::structs;
 use crate::term::{FunSpec, OpaqueKind, Struct, Temporal, TemporalKind, Term};
 
@@ -126,12 +127,11 @@ fn classify_atom(name: &str) -> AtomClass {
     if valid_alias(name) {
         return AtomClass::Alias;
     }
-    match tokenize(name) {
-        Some(Token {
-            identifier: true,
-            at: false,
-        }) => AtomClass::Identifier,
-        Some(_) => AtomClass::Unquoted,
+    match identifier::tokenize(name) {
+        Some(t) if !t.whole => AtomClass::Quoted,
+        Some(t) if t.kind != identifier::Kind::Identifier || t.at => AtomClass::Unquoted,
+        Some(t) if t.nfkc => AtomClass::Quoted,
+        Some(_) => AtomClass::Identifier,
         None => AtomClass::Quoted,
     }
 }
@@ -150,136 +150,6 @@ fn valid_alias(name: &str) -> bool {
         rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
     }
     true
-}
-
-/// What `String.Tokenizer.tokenize/1` says of a whole atom name.
-struct Token {
-    /// Kind `:identifier` (lower-case or `_` start), not `:alias`/`:atom`.
-    identifier: bool,
-    /// The name contains `@`.
-    at: bool,
-}
-
-/// The identifier tokenizer (`String.Tokenizer`), exact for ASCII names.
-/// Outside ASCII it approximates UTS 31/39 with Unicode's
-/// Alphabetic/Uppercase/Numeric properties, a block-based script table and
-/// a short list of compatibility characters (`spec/inspect.md` **IN-4**).
-/// `None` when the name is not one complete, valid token.
-fn tokenize(name: &str) -> Option<Token> {
-    let mut chars = name.chars();
-    let first = chars.next()?;
-    let identifier = if first.is_ascii_uppercase() {
-        false
-    } else if first.is_ascii_lowercase() || first == '_' {
-        true
-    } else if first.is_ascii() {
-        return None;
-    } else if first.is_uppercase() {
-        false
-    } else if first.is_alphabetic() {
-        true
-    } else {
-        return None;
-    };
-    let mut at = false;
-    let rest = chars.as_str();
-    for (i, c) in rest.char_indices() {
-        match c {
-            // `?` and `!` end the token: they must be its last character.
-            '?' | '!' => {
-                if i + 1 != rest.len() {
-                    return None;
-                }
-                break;
-            }
-            '@' => at = true,
-            c if c.is_ascii_alphanumeric() || c == '_' => {}
-            c if c.is_ascii() => return None,
-            c if c.is_alphanumeric() || is_combining(c) || c == '\u{B7}' => {}
-            _ => return None,
-        }
-    }
-    if !name.is_ascii() && !unicode_name_ok(name) {
-        return None;
-    }
-    Some(Token { identifier, at })
-}
-
-/// Combining marks that continue an identifier (the common blocks).
-fn is_combining(c: char) -> bool {
-    matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF)
-}
-
-/// A non-ASCII name passes when it is in NFC, has no compatibility
-/// characters (NFKC would change it), and is single-script, as a whole or
-/// in every `_`-separated chunk.
-fn unicode_name_ok(name: &str) -> bool {
-    let mut prev: Option<char> = None;
-    for c in name.chars() {
-        if compatibility_char(c) {
-            return false;
-        }
-        // A base letter followed by a combining accent has a precomposed
-        // form for the common scripts: the name is then not in NFC.
-        if matches!(c as u32, 0x0300..=0x036F) && prev.is_some_and(char::is_alphabetic) {
-            return false;
-        }
-        prev = Some(c);
-    }
-    let single = |chunk: &str| chunk.chars().fold(ALL_SCRIPTS, |acc, c| acc & scripts(c)) != 0;
-    single(name) || name.split('_').all(single)
-}
-
-/// Characters whose NFKC form differs (ligatures, super/subscripts,
-/// letterlike symbols, full-width forms, ...) and `µ`, which Elixir
-/// normalizes to `μ`.
-fn compatibility_char(c: char) -> bool {
-    matches!(
-        c as u32,
-        0x00AA | 0x00B2 | 0x00B3 | 0x00B5 | 0x00B9 | 0x00BA
-            | 0x0132..=0x0133 | 0x013F..=0x0140 | 0x0149 | 0x017F
-            | 0x01C4..=0x01CC | 0x01F1..=0x01F3 | 0x02B0..=0x02B8 | 0x02E0..=0x02E4
-            | 0x037A | 0x1D2C..=0x1D6A | 0x1D78 | 0x1D9B..=0x1DBF
-            | 0x2070..=0x209F | 0x2100..=0x218F | 0x2460..=0x24FF | 0x3200..=0x33FF
-            | 0xFB00..=0xFDFF | 0xFE70..=0xFEFF | 0xFF00..=0xFFEF
-            | 0x1D400..=0x1D7FF | 0x1F100..=0x1F1FF
-    )
-}
-
-const ALL_SCRIPTS: u32 = u32::MAX;
-const LATIN: u32 = 1;
-const GREEK: u32 = 1 << 1;
-const CYRILLIC: u32 = 1 << 2;
-const HANGUL: u32 = 1 << 3;
-const HIRAGANA: u32 = 1 << 4;
-const KATAKANA: u32 = 1 << 5;
-const HAN: u32 = 1 << 6;
-const BOPOMOFO: u32 = 1 << 7;
-const JAPANESE: u32 = 1 << 8;
-const KOREAN: u32 = 1 << 9;
-const HAN_BOPOMOFO: u32 = 1 << 10;
-
-/// The (augmented) script set of a character, by Unicode block; digits,
-/// `_`, the middle dot and combining marks belong to every script. Other
-/// blocks count as one script each.
-fn scripts(c: char) -> u32 {
-    let code = c as u32;
-    match code {
-        0x21 | 0x30..=0x39 | 0x3F | 0x40 | 0x5F | 0xB7 | 0x0300..=0x036F => ALL_SCRIPTS,
-        _ if c.is_ascii_alphabetic() => LATIN,
-        0xC0..=0x024F | 0x0250..=0x02AF | 0x1E00..=0x1EFF => LATIN,
-        0x0370..=0x03FF | 0x1F00..=0x1FFF => GREEK,
-        0x0400..=0x052F => CYRILLIC,
-        0x1100..=0x11FF | 0x3130..=0x318F | 0xAC00..=0xD7AF => HANGUL | KOREAN,
-        0x3040..=0x309F => HIRAGANA | JAPANESE,
-        0x30A0..=0x30FF => KATAKANA | JAPANESE,
-        0x3100..=0x312F => BOPOMOFO | HAN_BOPOMOFO,
-        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF => {
-            HAN | JAPANESE | KOREAN | HAN_BOPOMOFO
-        }
-        // Any other block: a script of its own (bits 11..31 by block).
-        _ => 1 << (11 + (code >> 7) % 21),
-    }
 }
 
 /// `Macro.inspect_atom(:literal, atom)`: `:foo`, `Foo.Bar`, `:"foo bar"`.

@@ -11,6 +11,7 @@
 pub mod algebra;
 pub mod chars;
 pub mod errors;
+pub mod identifier;
 pub mod inspect;
 pub mod jason;
 pub mod keyword;

@@ -126,7 +126,7 @@ fn syllable(cp: u32) -> Option<bool> {
 }
 
 /// The index just past the cluster that starts at `i` (`gc_1/1`).
-fn cluster_end(s: &[u32], i: usize) -> usize {
+pub(crate) fn cluster_end(s: &[u32], i: usize) -> usize {
     let cp = s[i];
     let next = s.get(i + 1).copied();
     if cp == u32::from('\r') {
