@@ -194,11 +194,23 @@ fn print_known_counts() {
 fn mask_vm_text(answer: &Answer) -> Answer {
     fn mask(s: &str) -> std::borrow::Cow<'_, str> {
         static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-        RE.get_or_init(|| {
-            regex::Regex::new(r"#(Reference|PID|Port|Function)<[^>]*>")
-                .unwrap_or_else(|e| panic!("{e}"))
-        })
-        .replace_all(s, "#$1<...>")
+        static CUT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+        // LOOSE-2: the VM's text moves a truncated preview's cut, so the
+        // span from it to the truncation marker is the VM's too.
+        let s = CUT
+            .get_or_init(|| {
+                regex::Regex::new(r"#(Reference|PID|Port|Function)<.*?(\.\.\. |;; )\(truncated at")
+                    .unwrap_or_else(|e| panic!("{e}"))
+            })
+            .replace_all(s, "#$1<...>$2(truncated at");
+        let masked = RE
+            .get_or_init(|| {
+                regex::Regex::new(r"#(Reference|PID|Port|Function)<[^>]*>")
+                    .unwrap_or_else(|e| panic!("{e}"))
+            })
+            .replace_all(&s, "#$1<...>")
+            .into_owned();
+        std::borrow::Cow::Owned(masked)
     }
     fn term(t: &Term) -> Term {
         match t {
