@@ -467,7 +467,7 @@ fn structure(s: &Struct, opts: Opts) -> Doc {
     // hold their default (`URI`'s `authority`).
     let shown = |f: &str, v: &Term| {
         !structs::is_optional(&s.module, f)
-            || structs::default_of(&s.module, f).is_none_or(|d| d != *v)
+            || !matches!(structs::default_of(&s.module, f), Some(d) if d == *v)
     };
     let pairs: Vec<(Term, Term)> = order
         .into_iter()
