@@ -169,7 +169,7 @@ pub static OPS: &[Op] = &[
         arity: &[1],
         spec_prefix: "IN",
         output: Output::Term,
-        call: |a| Ok(Term::Str(inspect::inspect(&a[0]))),
+        call: |a| Ok(Term::binary(inspect::inspect_bytes(&a[0]))),
     },
     Op {
         name: "tool.new",

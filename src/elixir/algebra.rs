@@ -11,8 +11,9 @@
 pub enum Doc {
     /// `empty()` (`:doc_nil`).
     Nil,
-    /// A plain binary, measured by its byte size.
-    Str(String),
+    /// A plain binary, measured by its byte size (any bytes: a display
+    /// struct's `Inspect` may interpolate invalid UTF-8).
+    Str(Vec<u8>),
     /// `break(s)` (strict) or `flex_break(s)` (flex).
     Break(&'static str, bool),
     /// `nest(doc, n)` (always).
@@ -25,7 +26,7 @@ pub enum Doc {
 
 impl Doc {
     /// A string document.
-    pub fn text(s: impl Into<String>) -> Doc {
+    pub fn text(s: impl Into<Vec<u8>>) -> Doc {
         Doc::Str(s.into())
     }
 
@@ -153,9 +154,19 @@ enum Entry<'a> {
     Tail(bool),
 }
 
-/// `format(doc, width)` as text; `None` is an infinite width.
+/// `format(doc, width)` as text; `None` is an infinite width. Invalid
+/// UTF-8 (only a display struct's text holds any) is replaced: use
+/// [`format_bytes`] where it must stay.
 pub fn format(doc: &Doc, width: Option<usize>) -> String {
-    let mut out = String::new();
+    match String::from_utf8(format_bytes(doc, width)) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+/// `format(doc, width)` as the binary Elixir builds, byte for byte.
+pub fn format_bytes(doc: &Doc, width: Option<usize>) -> Vec<u8> {
+    let mut out: Vec<u8> = Vec::new();
     let mut k = 0usize;
     // The stack's top is its last element.
     let mut stack: Vec<Entry> = vec![Entry::Doc(0, Mode::Flat, doc)];
@@ -164,7 +175,7 @@ pub fn format(doc: &Doc, width: Option<usize>) -> String {
         match d {
             Doc::Nil => {}
             Doc::Str(s) => {
-                out.push_str(s);
+                out.extend_from_slice(s);
                 k += s.len();
             }
             Doc::Cons(x, y) => {
@@ -179,7 +190,7 @@ pub fn format(doc: &Doc, width: Option<usize>) -> String {
                     Some(w) => m == Mode::Flat || fits(w, after, true, stack.clone()),
                 };
                 if keep {
-                    out.push_str(s);
+                    out.extend_from_slice(s.as_bytes());
                     k = after;
                 } else {
                     newline(&mut out, i);
@@ -191,7 +202,7 @@ pub fn format(doc: &Doc, width: Option<usize>) -> String {
                     newline(&mut out, i);
                     k = i;
                 } else {
-                    out.push_str(s);
+                    out.extend_from_slice(s.as_bytes());
                     k += s.len();
                 }
             }
@@ -208,9 +219,9 @@ pub fn format(doc: &Doc, width: Option<usize>) -> String {
     out
 }
 
-fn newline(out: &mut String, indent: usize) {
-    out.push('\n');
-    out.push_str(&" ".repeat(indent));
+fn newline(out: &mut Vec<u8>, indent: usize) {
+    out.push(b'\n');
+    out.resize(out.len() + indent, b' ');
 }
 
 /// `fits/4`: whether what is on `stack` fits in `w` from column `k` up to

@@ -38,6 +38,13 @@ pub fn inspect(term: &Term) -> String {
     algebra::format(&Doc::group(to_doc(term, DEFAULT)), None)
 }
 
+/// `inspect(term)` as the binary Elixir returns, byte for byte: a display
+/// struct's `Inspect` interpolates its field as it is, invalid UTF-8
+/// included (IN-15).
+pub fn inspect_bytes(term: &Term) -> Vec<u8> {
+    algebra::format_bytes(&Doc::group(to_doc(term, DEFAULT)), None)
+}
+
 /// `inspect(term, pretty: true)`: laid out at width 80 (IN-19).
 pub fn inspect_pretty(term: &Term) -> String {
     inspect_with(term, true, Some(LIMIT))
@@ -432,8 +439,8 @@ fn map(pairs: &[(Term, Term)], name: &str, opts: Opts) -> Doc {
 
 /// A struct: `MapSet.new([...])` for a set, the Lisp printer's display
 /// structs as their own `Inspect` text, else `%Module{field: value, ...}`
-/// with fields in `defstruct` order (alphabetical for modules the model
-/// does not know).
+/// with fields in `defstruct` order (every struct of the boundary is
+/// known, `src/model/structs.rs`).
 fn structure(s: &Struct, opts: Opts) -> Doc {
     if s.module == "MapSet" {
         if let Some(Term::Map(set)) = s.field("map") {
@@ -450,15 +457,23 @@ fn structure(s: &Struct, opts: Opts) -> Doc {
     }
     // `PtcRunner.Lisp.Format`'s display structs inspect as their `String.Chars` text.
     if let Some(Ok(text)) = crate::chars::display_struct(s) {
-        return Doc::text(String::from_utf8_lossy(&text).into_owned());
+        return Doc::text(text);
     }
     let order: Vec<&str> = match structs::fields_of(&s.module) {
         Some(rows) => rows.iter().map(|(f, _)| *f).collect(),
         None => s.fields.iter().map(|(f, _)| f.as_str()).collect(),
     };
+    // A derived `Inspect` with `optional:` fields leaves them out while they
+    // hold their default (`URI`'s `authority`).
+    let shown = |f: &str, v: &Term| {
+        !structs::is_optional(&s.module, f)
+            || !matches!(structs::default_of(&s.module, f), Some(d) if d == *v)
+    };
     let pairs: Vec<(Term, Term)> = order
         .into_iter()
-        .filter_map(|f| s.field(f).map(|v| (Term::atom(f), v.clone())))
+        .filter_map(|f| s.field(f).map(|v| (f, v)))
+        .filter(|(f, v)| shown(f, v))
+        .map(|(f, v)| (Term::atom(f), v.clone()))
         .collect();
     map(&pairs, &atom_literal(&format!("Elixir.{}", s.module)), opts)
 }

@@ -2,8 +2,10 @@
 //!
 //! A `$struct` of a known module gets every field it omits from the
 //! defaults here, and naming a field the struct lacks is an error, as
-//! `struct!/2` would raise. Structs of other modules keep the fields given.
-//! Adding a struct the boundary handles is one row in [`KNOWN`].
+//! `struct!/2` would raise. A struct of any other module is no term of the
+//! boundary (`spec/terms.md` TJ-7): decoding it is an error, as the Elixir
+//! adapter declines it. Adding a struct the boundary handles is one row in
+//! [`KNOWN`] (and one in the adapter's list).
 
 use crate::term::{Int, Struct, Temporal, TemporalKind, Term};
 
@@ -64,6 +66,35 @@ pub const KNOWN: &[(&str, &[(&str, FieldDefault)])] = &[
         ],
     ),
     ("MapSet", &[("map", EmptyMap)]),
+    // `URI` derives `Inspect` with `optional: [:authority]` (see [`OPTIONAL`]).
+    (
+        "URI",
+        &[
+            ("scheme", Nil),
+            ("authority", Nil),
+            ("userinfo", Nil),
+            ("host", Nil),
+            ("port", Nil),
+            ("path", Nil),
+            ("query", Nil),
+            ("fragment", Nil),
+        ],
+    ),
+    ("PtcRunner.Lisp.Keyword", &[("name", Nil)]),
+    (
+        "PtcRunner.Lisp.Env.Builtin",
+        &[("name", Nil), ("binding", Nil), ("args", Atom("unchecked"))],
+    ),
+    (
+        "PtcRunner.Lisp.Runtime.Interop.Duration",
+        &[("milliseconds", Nil)],
+    ),
+    // `PtcRunner.Lisp.Format`'s display structs (their own `Inspect`).
+    ("PtcRunner.Lisp.Format.Fn", &[("params", Nil)]),
+    ("PtcRunner.Lisp.Format.Builtin", &[]),
+    ("PtcRunner.Lisp.Format.Var", &[("name", Nil)]),
+    ("PtcRunner.Lisp.Format.SymbolRef", &[("name", Nil)]),
+    ("PtcRunner.Lisp.Format.RegexLiteral", &[("source", Nil)]),
     (
         "PtcRunner.Step",
         &[
@@ -174,6 +205,25 @@ pub const KNOWN: &[(&str, &[(&str, FieldDefault)])] = &[
     ),
 ];
 
+/// Fields a derived `Inspect` shows only when they differ from their
+/// default (`@derive {Inspect, optional: [...]}`).
+pub const OPTIONAL: &[(&str, &[&str])] = &[("URI", &["authority"])];
+
+/// Whether `inspect/1` leaves out `field` of `module` when it holds its default.
+pub fn is_optional(module: &str, field: &str) -> bool {
+    OPTIONAL
+        .iter()
+        .any(|(m, fs)| *m == module && fs.contains(&field))
+}
+
+/// The default of a known struct's field.
+pub fn default_of(module: &str, field: &str) -> Option<Term> {
+    fields_of(module)?
+        .iter()
+        .find(|(f, _)| *f == field)
+        .map(|(_, d)| d.term())
+}
+
 /// The field rows of a known struct module.
 pub fn fields_of(module: &str) -> Option<&'static [(&'static str, FieldDefault)]> {
     KNOWN.iter().find(|(m, _)| *m == module).map(|(_, f)| *f)
@@ -183,17 +233,20 @@ pub fn fields_of(module: &str) -> Option<&'static [(&'static str, FieldDefault)]
 /// for a known module; an unknown field of a known module is an error.
 pub fn complete(module: &str, given: Vec<(String, Term)>) -> Result<Struct, String> {
     let mut fields = given;
-    if let Some(rows) = fields_of(module) {
-        if let Some((bad, _)) = fields
-            .iter()
-            .find(|(k, _)| !rows.iter().any(|(f, _)| f == k))
-        {
-            return Err(format!("{module} has no field {bad:?}"));
-        }
-        for (name, default) in rows {
-            if !fields.iter().any(|(k, _)| k == name) {
-                fields.push(((*name).to_owned(), default.term()));
-            }
+    let Some(rows) = fields_of(module) else {
+        return Err(format!(
+            "$struct module {module} is not a struct of the boundary"
+        ));
+    };
+    if let Some((bad, _)) = fields
+        .iter()
+        .find(|(k, _)| !rows.iter().any(|(f, _)| f == k))
+    {
+        return Err(format!("{module} has no field {bad:?}"));
+    }
+    for (name, default) in rows {
+        if !fields.iter().any(|(k, _)| k == name) {
+            fields.push(((*name).to_owned(), default.term()));
         }
     }
     fields.sort_by(|a, b| a.0.cmp(&b.0));

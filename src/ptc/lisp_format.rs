@@ -7,6 +7,10 @@
 //! first replaced by display wrappers ([`sanitize`]); the printer then walks
 //! the value. Collections longer than the `limit` option show their first
 //! `limit` items and a `(shown/total)` count, and report truncation.
+//!
+//! The text is a binary, as in Elixir: names interpolated into it (Lisp
+//! keywords, closure parameters, vars) keep their bytes, invalid UTF-8
+//! included, and the JSON encoder that receives the text rejects them.
 
 use crate::errors::{protocol_undefined, Protocol};
 use crate::term::{term_cmp, Map, Struct, Term};
@@ -26,7 +30,7 @@ const ENV_BUILTIN: &str = "PtcRunner.Lisp.Env.Builtin";
 /// in it was cut. `None` is `limit: :infinity`. Raises where Elixir does:
 /// on a float too large for the fixed-point buffer (PP-123) and on
 /// references, pids and ports (PP-131).
-pub fn to_clojure(value: &Term, limit: Option<usize>) -> Result<(String, bool), Raised> {
+pub fn to_clojure(value: &Term, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
     format(&sanitize(value)?, limit)
 }
 
@@ -69,7 +73,7 @@ fn wrapper_for(value: &Term) -> Result<Option<Term>, Raised> {
     };
     let tag = t.first().and_then(Term::as_atom);
     Ok(match (tag, t.len()) {
-        (Some("closure"), 6) => Some(wrapper(FN, "params", Term::Str(param_names(&t[1])?))),
+        (Some("closure"), 6) => Some(wrapper(FN, "params", Term::binary(param_names(&t[1])?))),
         (Some("normal"), 2) if is_fun(&t[1]) => Some(wrapper_unit(BUILTIN)),
         (Some("variadic"), 3) if is_fun(&t[1]) => Some(wrapper_unit(BUILTIN)),
         (Some("variadic_nonempty"), 3) if t[1].is_atom() && is_fun(&t[2]) => {
@@ -106,7 +110,7 @@ fn wrapper_unit(module: &str) -> Term {
 
 /// A closure's parameter names joined by spaces: `{:var, name}` shows
 /// its name, any other pattern `_`.
-fn param_names(params: &Term) -> Result<String, Raised> {
+fn param_names(params: &Term) -> Result<Vec<u8>, Raised> {
     let items: Vec<Term> = match params {
         Term::List(items) => items.clone(),
         Term::Map(m) => m
@@ -118,15 +122,17 @@ fn param_names(params: &Term) -> Result<String, Raised> {
     let names = items
         .iter()
         .map(|p| match p {
-            Term::Tuple(t) if t.len() == 2 && t[0].as_atom() == Some("var") => string_chars(&t[1]),
-            _ => Ok("_".to_owned()),
+            Term::Tuple(t) if t.len() == 2 && t[0].as_atom() == Some("var") => {
+                chars::to_string(&t[1])
+            }
+            _ => Ok(b"_".to_vec()),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(names.join(" "))
+    Ok(names.join(&b' '))
 }
 
-fn format(value: &Term, limit: Option<usize>) -> Result<(String, bool), Raised> {
-    let plain = |s: String| Ok((s, false));
+fn format(value: &Term, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
+    let plain = |s: String| Ok((s.into_bytes(), false));
     match value {
         Term::Nil => plain("nil".into()),
         Term::Bool(b) => plain(b.to_string()),
@@ -162,16 +168,22 @@ fn format(value: &Term, limit: Option<usize>) -> Result<(String, bool), Raised> 
     }
 }
 
-fn format_struct(s: &Struct, limit: Option<usize>) -> Result<(String, bool), Raised> {
-    let field = |name: &str| string_chars(s.field(name).unwrap_or(&Term::Nil));
+fn format_struct(s: &Struct, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
+    // `"open#{field}close"`: the field's `String.Chars` bytes as they are.
+    let around = |open: &str, name: &str, close: &str| -> Result<Vec<u8>, Raised> {
+        let mut out = open.as_bytes().to_vec();
+        out.extend(chars::to_string(s.field(name).unwrap_or(&Term::Nil))?);
+        out.extend_from_slice(close.as_bytes());
+        Ok(out)
+    };
     let text = match s.module.as_str() {
-        KEYWORD => format!(":{}", field("name")?),
-        FN => format!("#fn[{}]", field("params")?),
-        BUILTIN => "#<builtin>".into(),
-        VAR => format!("#'{}", field("name")?),
-        SYMBOL_REF => format!("'{}", field("name")?),
-        REGEX => format!("#\"{}\"", field("source")?),
-        DURATION => format!("#duration[{}ms]", field("milliseconds")?),
+        KEYWORD => around(":", "name", "")?,
+        FN => around("#fn[", "params", "]")?,
+        BUILTIN => b"#<builtin>".to_vec(),
+        VAR => around("#'", "name", "")?,
+        SYMBOL_REF => around("'", "name", "")?,
+        REGEX => around("#\"", "source", "\"")?,
+        DURATION => around("#duration[", "milliseconds", "ms]")?,
         "MapSet" => {
             let items: Vec<Term> = match s.field("map") {
                 Some(Term::Map(m)) => m.iter().map(|(k, _)| k.clone()).collect(),
@@ -189,13 +201,13 @@ fn format_struct(s: &Struct, limit: Option<usize>) -> Result<(String, bool), Rai
                 child_cut,
             ));
         }
-        _ => inspect::inspect(&Term::Struct(Box::new(s.clone()))),
+        _ => inspect::inspect_bytes(&Term::Struct(Box::new(s.clone()))),
     };
     Ok((text, false))
 }
 
 /// Map entries sorted by key in term order, keys printed by [`format_key`].
-fn format_map(m: &Map, limit: Option<usize>) -> Result<(String, bool), Raised> {
+fn format_map(m: &Map, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
     let mut entries: Vec<&(Term, Term)> = m.iter().collect();
     entries.sort_by(|a, b| term_cmp(&a.0, &b.0));
     let (shown, cut) = apply_limit(&entries, limit);
@@ -204,9 +216,12 @@ fn format_map(m: &Map, limit: Option<usize>) -> Result<(String, bool), Raised> {
     for (k, v) in shown.iter().copied() {
         let (text, c) = format(v, limit)?;
         child_cut |= c;
-        parts.push(format!("{} {text}", format_key(k)?));
+        let mut part = format_key(k)?;
+        part.push(b' ');
+        part.extend(text);
+        parts.push(part);
     }
-    let text = parts.join(" ");
+    let text = parts.join(&b' ');
     Ok(collection(
         "{",
         &text,
@@ -221,23 +236,24 @@ fn format_map(m: &Map, limit: Option<usize>) -> Result<(String, bool), Raised> {
 /// A map key: atoms (`nil` included, which shows as `:`) and Lisp keywords
 /// as `:name`, binaries as `inspect/1` shows them, anything else printed
 /// without a collection limit (PP-127).
-fn format_key(k: &Term) -> Result<String, Raised> {
+fn format_key(k: &Term) -> Result<Vec<u8>, Raised> {
     if let Some(a) = k.as_atom() {
-        return Ok(format!(":{}", if k == &Term::Nil { "" } else { a }));
+        return Ok(format!(":{}", if k == &Term::Nil { "" } else { a }).into_bytes());
     }
     match k {
-        Term::Struct(s) if s.module == KEYWORD => Ok(format!(
-            ":{}",
-            string_chars(s.field("name").unwrap_or(&Term::Nil))?
-        )),
+        Term::Struct(s) if s.module == KEYWORD => {
+            let mut out = b":".to_vec();
+            out.extend(chars::to_string(s.field("name").unwrap_or(&Term::Nil))?);
+            Ok(out)
+        }
         Term::Str(_) | Term::Bytes(_) => {
-            Ok(inspect::inspect_binary(k.as_binary().unwrap_or_default()))
+            Ok(inspect::inspect_binary(k.as_binary().unwrap_or_default()).into_bytes())
         }
         _ => format(k, None).map(|(s, _)| s),
     }
 }
 
-fn format_items(items: &[Term], limit: Option<usize>) -> Result<(String, bool), Raised> {
+fn format_items(items: &[Term], limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
     let mut parts = Vec::with_capacity(items.len());
     let mut cut = false;
     for item in items {
@@ -245,7 +261,7 @@ fn format_items(items: &[Term], limit: Option<usize>) -> Result<(String, bool), 
         cut |= c;
         parts.push(text);
     }
-    Ok((parts.join(" "), cut))
+    Ok((parts.join(&b' '), cut))
 }
 
 fn apply_limit<T>(items: &[T], limit: Option<usize>) -> (&[T], bool) {
@@ -258,17 +274,21 @@ fn apply_limit<T>(items: &[T], limit: Option<usize>) -> (&[T], bool) {
 /// `open items close`, or with ` ...` and `(shown/total)` when cut.
 fn collection(
     open: &str,
-    text: &str,
+    text: &[u8],
     close: &str,
     cut: bool,
     shown: usize,
     total: usize,
     child_cut: bool,
-) -> (String, bool) {
+) -> (Vec<u8>, bool) {
+    let mut out = open.as_bytes().to_vec();
+    out.extend_from_slice(text);
     if cut {
-        (format!("{open}{text} ...{close} ({shown}/{total})"), true)
+        out.extend(format!(" ...{close} ({shown}/{total})").into_bytes());
+        (out, true)
     } else {
-        (format!("{open}{text}{close}"), child_cut)
+        out.extend_from_slice(close.as_bytes());
+        (out, child_cut)
     }
 }
 

@@ -65,9 +65,9 @@ pub fn execution_feedback(
         p
     });
     let parts: Vec<Vec<u8>> = [
-        wrap(result_for_feedback.map(str::as_bytes), "result"),
+        wrap(result_for_feedback, "result"),
         wrap(prints_with_hint.as_deref(), "println"),
-        wrap(memory_for_feedback.map(str::as_bytes), "memory"),
+        wrap(memory_for_feedback, "memory"),
     ]
     .into_iter()
     .flatten()
@@ -89,7 +89,10 @@ pub fn execution_feedback(
     Ok(Term::map(vec![
         (atom("feedback"), Term::binary(feedback)),
         (atom("prints"), prints),
-        (atom("result"), result_preview.map_or(Term::Nil, Term::Str)),
+        (
+            atom("result"),
+            result_preview.map_or(Term::Nil, Term::binary),
+        ),
         (
             atom("memory"),
             Term::map(vec![
@@ -122,14 +125,8 @@ impl std::fmt::Display for Limit {
 }
 
 impl Limit {
-    /// `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}`.
-    fn cut<'s>(&self, s: &'s str) -> Result<Option<&'s str>, Raised> {
-        Ok(self
-            .cut_bytes(s.as_bytes())?
-            .map(|b| std::str::from_utf8(b).unwrap_or_default()))
-    }
-
-    /// [`Limit::cut`] of any binary (invalid bytes count one each).
+    /// `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}`
+    /// of any binary (invalid bytes count one each).
     fn cut_bytes<'s>(&self, s: &'s [u8]) -> Result<Option<&'s [u8]>, Raised> {
         let len = Term::Int(Int::Small(elixir_string::length_bytes(s) as i64));
         if term_cmp(&len, &self.0) != Ordering::Greater {
@@ -170,29 +167,36 @@ fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<Vec<u8>>, b
 
 /// `user=> <preview>` of the return value, unless it is `nil` or a var
 /// struct (PP-103).
-fn result_preview(ret: &Term, preview_max: &Limit) -> Result<(Option<String>, bool), Raised> {
+fn result_preview(ret: &Term, preview_max: &Limit) -> Result<(Option<Vec<u8>>, bool), Raised> {
     let is_var = matches!(ret, Term::Struct(s) if s.module.ends_with("Var"));
     if *ret == Term::Nil || is_var {
         return Ok((None, false));
     }
     let (text, cut) = truncate_value(ret, preview_max)?;
-    Ok((Some(format!("user=> {text}")), cut))
+    let mut line = b"user=> ".to_vec();
+    line.extend(text);
+    Ok((Some(line), cut))
 }
 
-/// A value's Clojure-style preview, cut at `max_len` (PP-106).
-fn truncate_value(value: &Term, max_len: &Limit) -> Result<(String, bool), Raised> {
+/// A value's Clojure-style preview, cut at `max_len` (PP-106); a binary,
+/// as names in it keep their bytes.
+fn truncate_value(value: &Term, max_len: &Limit) -> Result<(Vec<u8>, bool), Raised> {
     let (text, format_cut) = to_clojure(value, Some(PREVIEW_ITEMS))?;
-    Ok(match max_len.cut(&text)? {
-        Some(cut) => (
-            format!("{cut} ... (truncated at {max_len} chars; use println on specific fields)"),
-            true,
-        ),
+    Ok(match max_len.cut_bytes(&text)? {
+        Some(cut) => {
+            let mut out = cut.to_vec();
+            out.extend(
+                format!(" ... (truncated at {max_len} chars; use println on specific fields)")
+                    .into_bytes(),
+            );
+            (out, true)
+        }
         None => (text, format_cut),
     })
 }
 
 struct MemorySection {
-    hint: Option<String>,
+    hint: Option<Vec<u8>>,
     changed: Map,
     truncated: bool,
 }
@@ -247,7 +251,7 @@ fn memory_section(
     if changed.is_empty() {
         let names = sorted_names(current)?.join(", ");
         return Ok(MemorySection {
-            hint: Some(format!("Stored: {names}")),
+            hint: Some(format!("Stored: {names}").into_bytes()),
             ..empty
         });
     }
@@ -258,14 +262,17 @@ fn memory_section(
     for (name, value) in changed {
         let (text, cut) = truncate_value(value, preview_max)?;
         truncated |= cut;
-        lines.push(format!(";; {name} = {text}"));
-        previews.push((Term::Str(name), Term::Str(text)));
+        let mut line = format!(";; {name} = ").into_bytes();
+        line.extend_from_slice(&text);
+        lines.push(line);
+        previews.push((Term::Str(name), Term::binary(text)));
     }
-    let mut hint = lines.join("\n");
+    let mut hint = lines.join(&b'\n');
     if truncated {
-        hint.push_str(&format!(
-            "\n;; (truncated at {preview_max} chars; use println on specific fields)"
-        ));
+        hint.extend(
+            format!("\n;; (truncated at {preview_max} chars; use println on specific fields)")
+                .into_bytes(),
+        );
     }
     Ok(MemorySection {
         hint: Some(hint),

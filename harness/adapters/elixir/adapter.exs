@@ -129,12 +129,32 @@ defmodule PtcAdapter.Codec do
 
   defp pad2(n), do: n |> Integer.to_string() |> String.pad_leading(2, "0")
 
+  # The structs of the boundary (spec/terms.md TJ-7, src/model/structs.rs);
+  # any other module is declined, as the reference declines it.
+  @boundary_structs [
+    PtcRunner.Tool,
+    MapSet,
+    URI,
+    PtcRunner.Lisp.Keyword,
+    PtcRunner.Lisp.Env.Builtin,
+    PtcRunner.Lisp.Runtime.Interop.Duration,
+    PtcRunner.Lisp.Format.Fn,
+    PtcRunner.Lisp.Format.Builtin,
+    PtcRunner.Lisp.Format.Var,
+    PtcRunner.Lisp.Format.SymbolRef,
+    PtcRunner.Lisp.Format.RegexLiteral,
+    PtcRunner.Step,
+    PtcRunner.SubAgent.LLMTool,
+    PtcRunner.SubAgent.SubAgentTool,
+    PtcRunner.SubAgent.Definition
+  ]
+
   defp decode_struct(spec) do
     fields_in = object!(spec, "$struct", ["module", "fields"])
     module = module!(Map.get(fields_in, "module"))
 
-    unless Code.ensure_loaded?(module) and function_exported?(module, :__struct__, 0),
-      do: bad!("$struct module #{inspect(module)} is not a loaded struct")
+    unless module in @boundary_structs,
+      do: bad!("$struct module #{inspect(module)} is not a struct of the boundary")
 
     names =
       for {k, _} <- Map.from_struct(module.__struct__()), into: %{}, do: {Atom.to_string(k), k}

@@ -234,7 +234,7 @@ pub fn temporal() -> BoxedStrategy<Term> {
 /// A struct of a module `src/model/structs.rs` knows, with up to two
 /// fields set to `values` (the rest default): `PtcRunner.Tool`, `MapSet`
 /// (a set of its values), `PtcRunner.Step`, the two tool structs, a
-/// `SubAgent.Definition`.
+/// `SubAgent.Definition`, `URI`, the Lisp structs and display structs.
 pub fn known_struct(values: BoxedStrategy<Term>) -> BoxedStrategy<Term> {
     let modules: Vec<&'static str> = structs::KNOWN.iter().map(|(m, _)| *m).collect();
     (
@@ -252,6 +252,12 @@ pub fn known_struct(values: BoxedStrategy<Term>) -> BoxedStrategy<Term> {
             } else {
                 let mut given: Vec<(String, Term)> = Vec::new();
                 for (i, v) in set {
+                    // A display struct's field that `String.Chars` cannot
+                    // convert makes Elixir print `#Inspect.Error<...>` with
+                    // a stack trace (IN-15): those keep their `nil` fields.
+                    if rows.is_empty() || module.starts_with("PtcRunner.Lisp.Format.") {
+                        break;
+                    }
                     let name = rows[i.index(rows.len())].0.to_owned();
                     if !given.iter().any(|(n, _)| *n == name) {
                         given.push((name, v));

@@ -302,9 +302,9 @@ pub fn any_term() -> BoxedStrategy<Term> {
             arity: 1,
             message: m
         }))),
-        (key_name(), scalar()).prop_map(|(f, v)| {
+        scalar().prop_map(|v| {
             Term::Struct(Box::new(
-                ptc_conformance::structs::complete("My.Struct", vec![(f, v)])
+                ptc_conformance::structs::complete("URI", vec![("host".to_owned(), v)])
                     .unwrap_or_else(|e| panic!("{e}")),
             ))
         }),
