@@ -242,3 +242,34 @@ pub fn display_struct(s: &Struct) -> Option<Result<Vec<u8>, Raised>> {
         }),
     )
 }
+
+/// `IO.iodata_to_binary/1` (`:erlang.iolist_to_binary/1`): bytes (integers
+/// 0..255) and binaries, nested in lists at any depth, concatenated; any
+/// other element raises `ArgumentError` "not an iodata term".
+pub fn iodata_to_binary(t: &Term) -> Result<Vec<u8>, Raised> {
+    fn walk(t: &Term, out: &mut Vec<u8>) -> bool {
+        match t {
+            Term::Int(Int::Small(n)) => match u8::try_from(*n) {
+                Ok(b) => {
+                    out.push(b);
+                    true
+                }
+                Err(_) => false,
+            },
+            Term::Str(_) | Term::Bytes(_) => {
+                out.extend_from_slice(t.as_binary().unwrap_or_default());
+                true
+            }
+            Term::List(items) => items.iter().all(|i| walk(i, out)),
+            _ => false,
+        }
+    }
+    let mut out = Vec::new();
+    if walk(t, &mut out) {
+        Ok(out)
+    } else {
+        Err(Raised::argument(
+            "errors were found at the given arguments:\n\n  * 1st argument: not an iodata term\n",
+        ))
+    }
+}
