@@ -5,7 +5,7 @@
 
 use crate::elixir::enumerable;
 use crate::keyword::{self, dot};
-use crate::lisp_format::{string_chars, to_clojure};
+use crate::lisp_format::to_clojure;
 use crate::term::{map_view, term_cmp, Int, Map, Term};
 use crate::untrusted_renderer::{wrap, PREAMBLE};
 use crate::Raised;
@@ -56,19 +56,19 @@ pub fn execution_feedback(
         m if m.is_map() && multi_turn => memory.hint.as_deref(),
         _ => None,
     };
-    let prints_with_hint = prints_output.map(|mut p| {
-        if prints_truncated {
-            p.extend(
-                format!("\n... (truncated at {max_chars} chars; print specific fields instead)")
-                    .into_bytes(),
-            );
+    let prints_with_hint = match prints_output {
+        Some(mut p) if prints_truncated => {
+            p.extend_from_slice(b"\n... (truncated at ");
+            p.extend(max_chars.text()?);
+            p.extend_from_slice(b" chars; print specific fields instead)");
+            Some(p)
         }
-        p
-    });
+        other => other,
+    };
     let parts: Vec<Vec<u8>> = [
         wrap(result_for_feedback.map(str::as_bytes), "result"),
         wrap(prints_with_hint.as_deref(), "println"),
-        wrap(memory_for_feedback.map(str::as_bytes), "memory"),
+        wrap(memory_for_feedback, "memory"),
     ]
     .into_iter()
     .flatten()
@@ -113,16 +113,14 @@ pub fn execution_feedback(
 /// slices with it (so only a non-negative integer can) (PP-105).
 struct Limit(Term);
 
-impl std::fmt::Display for Limit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match string_chars(&self.0) {
-            Ok(s) => f.write_str(&s),
-            Err(_) => Err(std::fmt::Error),
-        }
-    }
-}
-
 impl Limit {
+    /// `"#{limit}"` in a hint: the limit's `String.Chars` text (any term
+    /// that protocol refuses raises, e.g. a tuple limit once a preview was
+    /// cut by the printer's own item limit).
+    fn text(&self) -> Result<Vec<u8>, Raised> {
+        chars::to_string(&self.0)
+    }
+
     /// `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}`.
     fn cut<'s>(&self, s: &'s str) -> Result<Option<&'s str>, Raised> {
         Ok(self
@@ -185,7 +183,10 @@ fn truncate_value(value: &Term, max_len: &Limit) -> Result<(String, bool), Raise
     let (text, format_cut) = to_clojure(value, Some(PREVIEW_ITEMS))?;
     Ok(match max_len.cut(&text)? {
         Some(cut) => (
-            format!("{cut} ... (truncated at {max_len} chars; use println on specific fields)"),
+            format!(
+                "{cut} ... (truncated at {} chars; use println on specific fields)",
+                String::from_utf8_lossy(&max_len.text()?)
+            ),
             true,
         ),
         None => (text, format_cut),
@@ -193,7 +194,7 @@ fn truncate_value(value: &Term, max_len: &Limit) -> Result<(String, bool), Raise
 }
 
 struct MemorySection {
-    hint: Option<String>,
+    hint: Option<Vec<u8>>,
     changed: Map,
     truncated: bool,
 }
@@ -242,14 +243,16 @@ fn memory_section(
         }
     }
     let changed_map = Map::from_pairs(kept);
-    let mut changed: Vec<(String, &Term)> = vec![];
+    // Names stay binaries: a non-UTF-8 name reaches the feedback text as it
+    // is (and Jason refuses it there).
+    let mut changed: Vec<(Vec<u8>, &Term)> = vec![];
     for (k, v) in changed_map.iter() {
-        changed.push((string_chars(k)?, v));
+        changed.push((chars::to_string(k)?, v));
     }
     if changed.is_empty() {
-        let names = sorted_names(memory)?.join(", ");
+        let names = sorted_names(memory)?.join(&b", "[..]);
         return Ok(MemorySection {
-            hint: Some(format!("Stored: {names}")),
+            hint: Some([&b"Stored: "[..], &names].concat()),
             ..empty
         });
     }
@@ -260,14 +263,14 @@ fn memory_section(
     for (name, value) in changed {
         let (text, cut) = truncate_value(value, preview_max)?;
         truncated |= cut;
-        lines.push(format!(";; {name} = {text}"));
-        previews.push((Term::Str(name), Term::Str(text)));
+        lines.push([&b";; "[..], &name, b" = ", text.as_bytes()].concat());
+        previews.push((Term::binary(name), Term::Str(text)));
     }
-    let mut hint = lines.join("\n");
+    let mut hint = lines.join(&b'\n');
     if truncated {
-        hint.push_str(&format!(
-            "\n;; (truncated at {preview_max} chars; use println on specific fields)"
-        ));
+        hint.extend_from_slice(b"\n;; (truncated at ");
+        hint.extend(preview_max.text()?);
+        hint.extend_from_slice(b" chars; use println on specific fields)");
     }
     Ok(MemorySection {
         hint: Some(hint),
@@ -280,16 +283,16 @@ fn memory_section(
 /// or of a struct (its field names and `__struct__`).
 fn stored_keys(memory: &Term) -> Result<Term, Raised> {
     Ok(match memory {
-        m if m.is_map() => Term::List(sorted_names(m)?.into_iter().map(Term::Str).collect()),
+        m if m.is_map() => Term::List(sorted_names(m)?.into_iter().map(Term::binary).collect()),
         _ => Term::List(vec![]),
     })
 }
 
 /// `Map.keys(memory) |> Enum.map(&to_string/1) |> Enum.sort()`.
-fn sorted_names(memory: &Term) -> Result<Vec<String>, Raised> {
+fn sorted_names(memory: &Term) -> Result<Vec<Vec<u8>>, Raised> {
     let mut names = map_view(memory)
         .iter()
-        .map(|(k, _)| string_chars(k))
+        .map(|(k, _)| chars::to_string(k))
         .collect::<Result<Vec<_>, _>>()?;
     names.sort();
     Ok(names)
