@@ -38,8 +38,9 @@ pub fn to_string(t: &Term) -> Result<Vec<u8>, Raised> {
 /// `List.to_string/1` (`:unicode.characters_to_binary/1` on OTP 25):
 /// code points and binaries, nested at any depth.
 ///
-/// Any element that is no integer, binary or list makes the whole list
-/// raise `ArgumentError` first. Then the list is converted in order, the
+/// Any element that is no integer, binary or list, unless a bignum comes
+/// before it, makes the whole list raise `ArgumentError` first
+/// ([`sizing_pass`]). Then the list is converted in order, the
 /// way OTP 25's `characters_to_binary` BIF does: a binary cut short inside
 /// a sequence carries its last bytes over, following short binaries join
 /// them, a code point outside Unicode raises `invalid code point N`, bad
@@ -72,12 +73,46 @@ pub fn list_to_string(items: &[Term]) -> Result<Vec<u8>, Raised> {
     }
 }
 
+/// OTP 25's first pass over the list, which sizes the output: it walks the
+/// term in order and rejects anything that is no integer, binary or list,
+/// but it takes any small integer (|n| < 2^59, whatever its value) and
+/// stops at the first bignum, so what follows a bignum is never looked at
+/// and the conversion pass reports the bignum instead.
 fn is_chardata(items: &[Term]) -> bool {
-    items.iter().all(|item| match item {
-        Term::Int(_) | Term::Str(_) | Term::Bytes(_) => true,
-        Term::List(inner) => is_chardata(inner),
-        _ => false,
-    })
+    sizing_pass(items) != Sizing::Badarg
+}
+
+#[derive(PartialEq)]
+enum Sizing {
+    /// Every element seen so far is chardata.
+    Fine,
+    /// A bignum was met: the pass stops and accepts the term.
+    StoppedAtBignum,
+    /// An element is no chardata: `badarg`.
+    Badarg,
+}
+
+/// The smallest integer that is a bignum on a 64-bit VM is 2^59 (and the
+/// largest negative one -2^59 - 1).
+fn is_small_on_vm(n: &Int) -> bool {
+    const SMALL: i64 = 1 << 59;
+    matches!(n, Int::Small(n) if (-SMALL..SMALL).contains(n))
+}
+
+fn sizing_pass(items: &[Term]) -> Sizing {
+    for item in items {
+        match item {
+            Term::Int(n) if is_small_on_vm(n) => {}
+            Term::Int(_) => return Sizing::StoppedAtBignum,
+            Term::Str(_) | Term::Bytes(_) => {}
+            Term::List(inner) => match sizing_pass(inner) {
+                Sizing::Fine => {}
+                stop => return stop,
+            },
+            _ => return Sizing::Badarg,
+        }
+    }
+    Sizing::Fine
 }
 
 fn convert(items: &[Term], out: &mut Vec<u8>, carried: &mut Vec<u8>) -> Result<(), Raised> {
@@ -140,6 +175,7 @@ fn convert(items: &[Term], out: &mut Vec<u8>, carried: &mut Vec<u8>) -> Result<(
                 }
             }
             Term::List(inner) => convert(inner, out, carried)?,
+            // Only past a bignum, where conversion has already stopped.
             _ => unreachable!("checked by is_chardata"),
         }
     }
@@ -205,4 +241,35 @@ pub fn display_struct(s: &Struct) -> Option<Result<Vec<u8>, Raised>> {
             out
         }),
     )
+}
+
+/// `IO.iodata_to_binary/1` (`:erlang.iolist_to_binary/1`): bytes (integers
+/// 0..255) and binaries, nested in lists at any depth, concatenated; any
+/// other element raises `ArgumentError` "not an iodata term".
+pub fn iodata_to_binary(t: &Term) -> Result<Vec<u8>, Raised> {
+    fn walk(t: &Term, out: &mut Vec<u8>) -> bool {
+        match t {
+            Term::Int(Int::Small(n)) => match u8::try_from(*n) {
+                Ok(b) => {
+                    out.push(b);
+                    true
+                }
+                Err(_) => false,
+            },
+            Term::Str(_) | Term::Bytes(_) => {
+                out.extend_from_slice(t.as_binary().unwrap_or_default());
+                true
+            }
+            Term::List(items) => items.iter().all(|i| walk(i, out)),
+            _ => false,
+        }
+    }
+    let mut out = Vec::new();
+    if walk(t, &mut out) {
+        Ok(out)
+    } else {
+        Err(Raised::argument(
+            "errors were found at the given arguments:\n\n  * 1st argument: not an iodata term\n",
+        ))
+    }
 }

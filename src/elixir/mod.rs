@@ -2,7 +2,8 @@
 //! PtcRunner's boundary, ported once and called by every PtcRunner port
 //! (`src/ptc/`). One home per borrowed function: `Kernel.inspect/2`
 //! ([`inspect`]) and the `Inspect.Algebra` layout it uses ([`algebra`]),
-//! `Jason.encode/1` ([`jason`]), `String.Chars` and chardata ([`chars`]),
+//! `Jason.encode/1` ([`jason`]), `String.Chars`, chardata and iodata ([`chars`]),
+//! `Enumerable` and the `Enum` traversals the boundary uses ([`enumerable`]),
 //! float text and exact truncation ([`num`]), `Keyword` and `term.field`
 //! ([`keyword`]), exception messages ([`errors`]), grapheme clusters as
 //! OTP 25 splits them ([`string`]). Erlang term order is the term model's
@@ -10,6 +11,7 @@
 
 pub mod algebra;
 pub mod chars;
+pub mod enumerable;
 pub mod errors;
 pub mod identifier;
 pub mod inspect;

@@ -2,7 +2,7 @@
 //! (`:native`, `:ptc_lisp` or `:both`) and filtering a tool collection by
 //! it (`spec/exposure.md`, `EX-`).
 
-use crate::term::{term_cmp, FunSpec, Struct, Term};
+use crate::term::{term_cmp, Struct, Term};
 use crate::Raised;
 
 const MODULE: &str = "PtcRunner.SubAgent.Exposure";
@@ -100,48 +100,8 @@ fn anonymous_clause() -> Raised {
     )
 }
 
-/// The elements `Enum` sees in an enumerable the boundary can receive: a
-/// list's items, a map's `{key, value}` pairs, a `MapSet`'s members.
-/// Anything else raises `Protocol.UndefinedError`.
+/// The elements `Enum.to_list/1` gives (`MapSet.new/1`, `Enum.sort_by/2`);
+/// an arity-2 function is called as a reducer (EX-8).
 fn enumerate(t: &Term) -> Result<Vec<Term>, Raised> {
-    match t {
-        Term::List(items) => Ok(items.clone()),
-        Term::Map(m) => Ok(m
-            .iter()
-            .map(|(k, v)| Term::Tuple(vec![k.clone(), v.clone()]))
-            .collect()),
-        Term::Struct(s) if s.module == "MapSet" => match s.field("map") {
-            Some(Term::Map(m)) => Ok(m.iter().map(|(k, _)| k.clone()).collect()),
-            _ => Err(not_enumerable(t)),
-        },
-        // An anonymous function of arity 2 is enumerable: `MapSet.new/1`
-        // runs `Enum.to_list/1`, which calls it as `fun.({:cont, []}, reducer)`
-        // and takes `elem(result, 1)` as the (reversed) list (EX-8).
-        Term::Fun(f) if f.arity() == Some(2) => match &**f {
-            FunSpec::Raises { message, .. } => Err(Raised::new("RuntimeError", message.clone())),
-            FunSpec::Returns { returns, .. } => match returns {
-                Term::Tuple(items) if items.len() >= 2 => match &items[1] {
-                    Term::List(list) => Ok(list.clone()),
-                    _ => Err(Raised::new(
-                        "FunctionClauseError",
-                        "no function clause matching in :lists.reverse/1",
-                    )),
-                },
-                Term::Tuple(_) => Err(Raised::new(
-                    "ArgumentError",
-                    "errors were found at the given arguments:\n\n  * 1st argument: out of range\n",
-                )),
-                _ => Err(Raised::new(
-                    "ArgumentError",
-                    "errors were found at the given arguments:\n\n  * 2nd argument: not a tuple\n",
-                )),
-            },
-            FunSpec::Named(_) => Err(not_enumerable(t)),
-        },
-        other => Err(not_enumerable(other)),
-    }
-}
-
-fn not_enumerable(t: &Term) -> Raised {
-    crate::errors::protocol_undefined(crate::errors::Protocol::Enumerable, t)
+    crate::elixir::enumerable::to_list(t)
 }

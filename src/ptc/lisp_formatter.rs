@@ -2,8 +2,8 @@
 //! (`spec/lisp_formatter.md`, `LF-`). The native preview's `cache_hint`
 //! uses it for the argument fragment of its `(tool/...)` example.
 
-use crate::errors::{protocol_undefined, Protocol};
-use crate::term::{Map, Term};
+use crate::elixir::enumerable;
+use crate::term::Term;
 use crate::{chars, Raised};
 
 const MODULE: &str = "PtcRunner.Lisp.Formatter";
@@ -82,20 +82,17 @@ fn tagged_node(items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
 
 /// Elements joined by one space (`Enum.map_join(elems, " ", &format/1)`).
 fn format_list(elems: &Term) -> Result<Vec<u8>, Raised> {
-    let mut out = Vec::new();
-    for (i, e) in enumerate(elems)?.iter().enumerate() {
-        if i > 0 {
-            out.push(b' ');
-        }
+    enumerable::map_join(elems, b" ", |e| {
+        let mut out = Vec::new();
         node(e, &mut out)?;
-    }
-    Ok(out)
+        Ok(out)
+    })
 }
 
-/// `k v` pairs joined by one space; every element must be a 2-tuple.
+/// `k v` pairs joined by one space; every element must be a 2-tuple
+/// (`Enum.map_join(pairs, " ", fn {k, v} -> ... end)`).
 fn format_pairs(pairs: &Term) -> Result<Vec<u8>, Raised> {
-    let mut out = Vec::new();
-    for (i, p) in enumerate(pairs)?.iter().enumerate() {
+    enumerable::map_join(pairs, b" ", |p| {
         let [k, v] = match p {
             Term::Tuple(kv) if kv.len() == 2 => [&kv[0], &kv[1]],
             _ => {
@@ -107,41 +104,14 @@ fn format_pairs(pairs: &Term) -> Result<Vec<u8>, Raised> {
                 ))
             }
         };
-        if i > 0 {
-            out.push(b' ');
-        }
+        let mut out = Vec::new();
         node(k, &mut out)?;
         out.push(b' ');
         node(v, &mut out)?;
-    }
-    Ok(out)
+        Ok(out)
+    })
 }
 
-/// What `Enum` iterates: a list's elements, a map's `{k, v}` pairs in map
-/// order, a `MapSet`'s members; anything else raises `Protocol.UndefinedError` (`Enumerable`).
-fn enumerate(t: &Term) -> Result<Vec<Term>, Raised> {
-    match t {
-        Term::List(items) => Ok(items.clone()),
-        Term::Map(m) => Ok(pairs_of(m)),
-        // A `MapSet` enumerates its members: the keys of its `map`, in map
-        // key order (`:sets.to_list/1` of a small map-backed set).
-        Term::Struct(s) if s.module == "MapSet" && matches!(s.field("map"), Some(Term::Map(_))) => {
-            match s.field("map") {
-                Some(Term::Map(m)) => Ok(m.iter().map(|(k, _)| k.clone()).collect()),
-                _ => Ok(vec![]),
-            }
-        }
-        other => Err(protocol_undefined(Protocol::Enumerable, other)),
-    }
-}
-
-fn pairs_of(m: &Map) -> Vec<Term> {
-    m.iter()
-        .map(|(k, v)| Term::Tuple(vec![k.clone(), v.clone()]))
-        .collect()
-}
-
-/// The string escapes: `\` `"` newline tab carriage-return, nothing else.
 /// A non-binary raises `FunctionClauseError` from `String.replace/4`.
 fn escape_string(s: &Term) -> Result<Vec<u8>, Raised> {
     let bytes = s

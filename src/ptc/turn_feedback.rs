@@ -3,9 +3,10 @@
 //! LLM-facing feedback text, the result preview, the memory previews and
 //! the truncation flags (`spec/ptc_tool_protocol_from_step.md`, PP-101..112).
 
+use crate::elixir::enumerable;
 use crate::keyword::{self, dot};
-use crate::lisp_format::{string_chars, to_clojure};
-use crate::term::{term_cmp, Int, Map, Term};
+use crate::lisp_format::to_clojure;
+use crate::term::{map_view, term_cmp, Int, Map, Term};
 use crate::untrusted_renderer::{wrap, PREAMBLE};
 use crate::Raised;
 use crate::{chars, elixir_string};
@@ -52,18 +53,18 @@ pub fn execution_feedback(
         _ => None,
     };
     let memory_for_feedback = match step_memory {
-        Term::Map(_) if multi_turn => memory.hint.as_deref(),
+        m if m.is_map() && multi_turn => memory.hint.as_deref(),
         _ => None,
     };
-    let prints_with_hint = prints_output.map(|mut p| {
-        if prints_truncated {
-            p.extend(
-                format!("\n... (truncated at {max_chars} chars; print specific fields instead)")
-                    .into_bytes(),
-            );
+    let prints_with_hint = match prints_output {
+        Some(mut p) if prints_truncated => {
+            p.extend_from_slice(b"\n... (truncated at ");
+            p.extend(max_chars.text()?);
+            p.extend_from_slice(b" chars; print specific fields instead)");
+            Some(p)
         }
-        p
-    });
+        other => other,
+    };
     let parts: Vec<Vec<u8>> = [
         wrap(result_for_feedback, "result"),
         wrap(prints_with_hint.as_deref(), "println"),
@@ -115,16 +116,14 @@ pub fn execution_feedback(
 /// slices with it (so only a non-negative integer can) (PP-105).
 struct Limit(Term);
 
-impl std::fmt::Display for Limit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match string_chars(&self.0) {
-            Ok(s) => f.write_str(&s),
-            Err(_) => Err(std::fmt::Error),
-        }
-    }
-}
-
 impl Limit {
+    /// `"#{limit}"` in a hint: the limit's `String.Chars` text (any term
+    /// that protocol refuses raises, e.g. a tuple limit once a preview was
+    /// cut by the printer's own item limit).
+    fn text(&self) -> Result<Vec<u8>, Raised> {
+        chars::to_string(&self.0)
+    }
+
     /// `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}`
     /// of any binary (invalid bytes count one each).
     fn cut_bytes<'s>(&self, s: &'s [u8]) -> Result<Option<&'s [u8]>, Raised> {
@@ -185,10 +184,9 @@ fn truncate_value(value: &Term, max_len: &Limit) -> Result<(Vec<u8>, bool), Rais
     Ok(match max_len.cut_bytes(&text)? {
         Some(cut) => {
             let mut out = cut.to_vec();
-            out.extend(
-                format!(" ... (truncated at {max_len} chars; use println on specific fields)")
-                    .into_bytes(),
-            );
+            out.extend_from_slice(b" ... (truncated at ");
+            out.extend(max_len.text()?);
+            out.extend_from_slice(b" chars; use println on specific fields)");
             (out, true)
         }
         None => (text, format_cut),
@@ -204,7 +202,7 @@ struct MemorySection {
 /// The memory hint text, the `changed` previews and whether one was cut
 /// (PP-107..109).
 fn memory_section(
-    prior: &Term,
+    prior_term: &Term,
     memory: &Term,
     preview_max: &Limit,
 ) -> Result<MemorySection, Raised> {
@@ -213,45 +211,48 @@ fn memory_section(
         changed: Map::new(),
         truncated: false,
     };
-    let Term::Map(current) = memory else {
-        return Ok(empty);
-    };
-    if current.is_empty() {
+    // `is_map(memory) and map_size(memory) > 0`: a struct is a map with
+    // at least its `__struct__` key, so it always goes on.
+    if !memory.is_map() || map_view(memory).is_empty() {
         return Ok(empty);
     }
-    let no_prior = Map::new();
-    let as_map;
-    let prior = match prior {
-        Term::Nil | Term::Bool(false) => &no_prior,
-        Term::Map(m) => m,
-        // `Map.get/2` reads a struct's fields (and `:__struct__`) as a map's.
-        Term::Struct(st) => {
-            let mut pairs: Vec<(Term, Term)> = st
-                .fields
-                .iter()
-                .map(|(k, v)| (Term::atom(k), v.clone()))
-                .collect();
-            pairs.push((
-                Term::atom("__struct__"),
-                Term::atom(&format!("Elixir.{}", st.module)),
-            ));
-            as_map = Map::from_pairs(pairs);
-            &as_map
-        }
-        other => return Err(crate::errors::bad_map(other)),
+    // `changed_vars/2`: `Enum.filter(memory, fn {k, v} -> Map.get(prior,
+    // k) != v end) |> Map.new()`. The filter enumerates the memory (a
+    // struct must implement `Enumerable`: a `MapSet` gives its members),
+    // matches each element as a pair, then reads the prior memory with
+    // `Map.get/2`, which sees a struct's fields (and `:__struct__`).
+    // Changed means `!=`: numbers compare by value, a missing key reads as nil.
+    let prior = match prior_term {
+        Term::Nil | Term::Bool(false) => Some(Map::new()),
+        t if t.is_map() => Some(Map::from_pairs(map_view(t).into_owned())),
+        _ => None,
     };
-    // Changed means `Map.get(prior, k) != v`: numbers compare by value,
-    // and a missing key reads as nil.
-    let mut changed: Vec<(String, &Term)> = vec![];
-    for (k, v) in current.iter() {
-        if term_cmp(prior.get(k).unwrap_or(&Term::Nil), v) != Ordering::Equal {
-            changed.push((string_chars(k)?, v));
+    let mut kept = vec![];
+    for entry in enumerable::to_list(memory)? {
+        let Term::Tuple(kv) = &entry else {
+            return Err(changed_vars_clause());
+        };
+        let [k, v] = kv.as_slice() else {
+            return Err(changed_vars_clause());
+        };
+        let Some(prior_map) = &prior else {
+            return Err(crate::errors::bad_map(prior_term));
+        };
+        if term_cmp(prior_map.get(k).unwrap_or(&Term::Nil), v) != Ordering::Equal {
+            kept.push((k.clone(), v.clone()));
         }
+    }
+    let changed_map = Map::from_pairs(kept);
+    // Names stay binaries: a non-UTF-8 name reaches the feedback text as it
+    // is (and Jason refuses it there).
+    let mut changed: Vec<(Vec<u8>, &Term)> = vec![];
+    for (k, v) in changed_map.iter() {
+        changed.push((chars::to_string(k)?, v));
     }
     if changed.is_empty() {
-        let names = sorted_names(current)?.join(", ");
+        let names = sorted_names(memory)?.join(&b", "[..]);
         return Ok(MemorySection {
-            hint: Some(format!("Stored: {names}").into_bytes()),
+            hint: Some([&b"Stored: "[..], &names].concat()),
             ..empty
         });
     }
@@ -262,17 +263,14 @@ fn memory_section(
     for (name, value) in changed {
         let (text, cut) = truncate_value(value, preview_max)?;
         truncated |= cut;
-        let mut line = format!(";; {name} = ").into_bytes();
-        line.extend_from_slice(&text);
-        lines.push(line);
-        previews.push((Term::Str(name), Term::binary(text)));
+        lines.push([&b";; "[..], &name, b" = ", &text].concat());
+        previews.push((Term::binary(name), Term::binary(text)));
     }
     let mut hint = lines.join(&b'\n');
     if truncated {
-        hint.extend(
-            format!("\n;; (truncated at {preview_max} chars; use println on specific fields)")
-                .into_bytes(),
-        );
+        hint.extend_from_slice(b"\n;; (truncated at ");
+        hint.extend(preview_max.text()?);
+        hint.extend_from_slice(b" chars; use println on specific fields)");
     }
     Ok(MemorySection {
         hint: Some(hint),
@@ -281,19 +279,29 @@ fn memory_section(
     })
 }
 
-/// Every memory name as a string, sorted (PP-110).
+/// Every memory name as a string, sorted (PP-110): `Map.keys/1` of a map
+/// or of a struct (its field names and `__struct__`).
 fn stored_keys(memory: &Term) -> Result<Term, Raised> {
     Ok(match memory {
-        Term::Map(m) => Term::List(sorted_names(m)?.into_iter().map(Term::Str).collect()),
+        m if m.is_map() => Term::List(sorted_names(m)?.into_iter().map(Term::binary).collect()),
         _ => Term::List(vec![]),
     })
 }
 
-fn sorted_names(m: &Map) -> Result<Vec<String>, Raised> {
-    let mut names = m
+/// `Map.keys(memory) |> Enum.map(&to_string/1) |> Enum.sort()`.
+fn sorted_names(memory: &Term) -> Result<Vec<Vec<u8>>, Raised> {
+    let mut names = map_view(memory)
         .iter()
-        .map(|(k, _)| string_chars(k))
+        .map(|(k, _)| chars::to_string(k))
         .collect::<Result<Vec<_>, _>>()?;
     names.sort();
     Ok(names)
+}
+
+fn changed_vars_clause() -> Raised {
+    Raised::new(
+        "FunctionClauseError",
+        "no function clause matching in anonymous fn/1 in \
+         PtcRunner.SubAgent.Loop.TurnFeedback.changed_vars/2",
+    )
 }
