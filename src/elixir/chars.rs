@@ -26,6 +26,7 @@ pub fn to_string(t: &Term) -> Result<Vec<u8>, Raised> {
         Term::Int(i) => i.to_string().into_bytes(),
         Term::Float(x) => crate::num::short_float(*x).into_bytes(),
         Term::List(items) => list_to_string(items)?,
+        Term::Struct(s) if s.module == "URI" => uri_to_string(s, t)?,
         Term::Struct(s) => match display_struct(s) {
             Some(text) => text?,
             None => return Err(protocol_undefined(Protocol::StringChars, t)),
@@ -241,6 +242,82 @@ pub fn display_struct(s: &Struct) -> Option<Result<Vec<u8>, Raised>> {
             out
         }),
     )
+}
+
+/// `String.Chars` of a `URI` (Elixir 1.18.4): `scheme:`, `//` and the
+/// authority (`userinfo@`, the host, in brackets when it holds a colon,
+/// `:port` unless it is the scheme's default), the path, `?query`,
+/// `#fragment`; with a host, a path that is neither empty nor absolute
+/// raises. The boundary's URIs have binary-or-nil fields and an integer-or-nil
+/// port (`spec/terms.md` TJ-7), so no other failure is reachable.
+fn uri_to_string(s: &Struct, whole: &Term) -> Result<Vec<u8>, Raised> {
+    let text = |name: &str| match s.field(name) {
+        Some(Term::Str(v)) => Some(v.as_bytes().to_vec()),
+        Some(Term::Bytes(v)) => Some(v.clone()),
+        _ => None,
+    };
+    let (scheme, host, path) = (text("scheme"), text("host"), text("path"));
+    if let (Some(_), Some(p)) = (&host, &path) {
+        if !p.is_empty() && p[0] != b'/' {
+            let mut msg =
+                b":path in URI must be empty or an absolute path if URL has a :host, got: "
+                    .to_vec();
+            msg.extend(crate::inspect::inspect_bytes(whole));
+            return Err(Raised::argument(String::from_utf8_lossy(&msg).into_owned()));
+        }
+    }
+    let default_port = scheme.as_deref().and_then(|sc| match sc {
+        b"ftp" => Some(21),
+        b"sftp" => Some(22),
+        b"tftp" => Some(69),
+        b"http" | b"ws" => Some(80),
+        b"https" | b"wss" => Some(443),
+        b"ldap" => Some(389),
+        _ => None,
+    });
+    let port = match s.field("port") {
+        Some(Term::Int(Int::Small(n))) if Some(*n) != default_port => Some(n.to_string()),
+        Some(Term::Int(i @ Int::Big(_))) => Some(i.to_string()),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    if let Some(sc) = &scheme {
+        out.extend_from_slice(sc);
+        out.push(b':');
+    }
+    let authority = match &host {
+        None => text("authority"),
+        Some(h) => {
+            let mut a = Vec::new();
+            if let Some(u) = text("userinfo") {
+                a.extend(u);
+                a.push(b'@');
+            }
+            if h.contains(&b':') {
+                a.push(b'[');
+                a.extend_from_slice(h);
+                a.push(b']');
+            } else {
+                a.extend_from_slice(h);
+            }
+            if let Some(p) = &port {
+                a.push(b':');
+                a.extend_from_slice(p.as_bytes());
+            }
+            Some(a)
+        }
+    };
+    if let Some(a) = authority {
+        out.extend_from_slice(b"//");
+        out.extend(a);
+    }
+    for (prefix, name) in [("", "path"), ("?", "query"), ("#", "fragment")] {
+        if let Some(v) = text(name) {
+            out.extend_from_slice(prefix.as_bytes());
+            out.extend(v);
+        }
+    }
+    Ok(out)
 }
 
 /// `IO.iodata_to_binary/1` (`:erlang.iolist_to_binary/1`): bytes (integers

@@ -64,6 +64,12 @@ fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
             out.push_str(&t.iso);
             out.push('"');
         }
+        // `PtcRunner.Lisp.Format`'s display structs derive their own
+        // encoder: the JSON string of their `String.Chars` text.
+        Term::Struct(st) if crate::chars::display_struct(st).is_some() => {
+            let text = crate::chars::to_string(term)?;
+            string(&text, out)?;
+        }
         other => return Err(protocol_undefined(Protocol::JasonEncoder, other)),
     }
     Ok(())

@@ -244,6 +244,29 @@ pub fn complete(module: &str, given: Vec<(String, Term)>) -> Result<Struct, Stri
     {
         return Err(format!("{module} has no field {bad:?}"));
     }
+    // A boundary URI holds binaries (or nil) and an integer port (or nil),
+    // as `URI.parse/1` and `URI.new/1` make them (TJ-7).
+    if module == "URI" {
+        for (k, v) in &fields {
+            let ok = match (k.as_str(), v) {
+                (_, Term::Nil) => true,
+                ("port", Term::Int(_)) => true,
+                ("port", _) => false,
+                (_, Term::Str(_) | Term::Bytes(_)) => true,
+                _ => false,
+            };
+            if !ok {
+                return Err(format!(
+                    "URI field {k:?} must be {}",
+                    if k == "port" {
+                        "an integer or nil"
+                    } else {
+                        "a binary or nil"
+                    }
+                ));
+            }
+        }
+    }
     for (name, default) in rows {
         if !fields.iter().any(|(k, _)| k == name) {
             fields.push(((*name).to_owned(), default.term()));

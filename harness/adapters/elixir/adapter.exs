@@ -160,7 +160,18 @@ defmodule PtcAdapter.Codec do
       for {k, _} <- Map.from_struct(module.__struct__()), into: %{}, do: {Atom.to_string(k), k}
 
     given = object!(Map.get(fields_in, "fields", {:obj, []}), "$struct fields", Map.keys(names))
-    struct(module, Map.new(given, fn {k, v} -> {names[k], decode(v)} end))
+    decoded = Map.new(given, fn {k, v} -> {names[k], decode(v)} end)
+
+    if module == URI do
+      for {k, v} <- decoded, v != nil do
+        ok = if k == :port, do: is_integer(v), else: is_binary(v)
+
+        unless ok,
+          do: bad!("URI field #{inspect(Atom.to_string(k))} must be #{if k == :port, do: "an integer or nil", else: "a binary or nil"}")
+      end
+    end
+
+    struct(module, decoded)
   end
 
   defp module!(":" <> erlang_name), do: String.to_atom(erlang_name)
