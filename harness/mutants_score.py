@@ -6,7 +6,9 @@ Usage: python3 harness/mutants_score.py [mutants.out] [mutants.equivalent.txt]
 Reads cargo-mutants' `outcomes.json` and the equivalents file (one survivor
 per line: `file:line:column: mutation — why`; `#` starts a comment) and
 prints, per source file and in total, caught / missed / unviable / timeout
-and the score caught / (caught + missed), where a timeout counts as caught
+and the score caught / (caught + missed), where a mutant caught by an
+earlier run of `cargo mutants --iterate` (`previously_caught.txt`) counts as
+caught, a timeout counts as caught
 (the mutant changed behaviour enough to hang) and an unviable mutant (one
 that does not compile) counts as neither. Then it lists every missed mutant
 that the equivalents file does not explain; exit status 1 when there is one.
@@ -50,6 +52,15 @@ def main():
         outcomes = json.load(f)["outcomes"]
     per_file = defaultdict(lambda: defaultdict(int))
     missed = []
+    # After `cargo mutants --iterate`, mutants caught by earlier runs are not
+    # retested; they are listed in previously_caught.txt and count as caught.
+    previous = os.path.join(out, "previously_caught.txt")
+    if os.path.exists(previous):
+        with open(previous, encoding="utf-8") as f:
+            for line in f:
+                m = NAME.match(line.strip())
+                if m:
+                    per_file[m.group("file")]["caught"] += 1
     for o in outcomes:
         scenario = o["scenario"]
         if not isinstance(scenario, dict) or "Mutant" not in scenario:
