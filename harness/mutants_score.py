@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
 """The mutation score of a `cargo mutants` run, and the survivors to explain.
 
-Usage: python3 harness/mutants_score.py [mutants.out] [mutants.equivalent.txt]
+Usage: python3 harness/mutants_score.py [--equivalents FILE] [OUT ...]
 
-Reads cargo-mutants' `outcomes.json` and the equivalents file (one survivor
-per line: `file:line:column: mutation — why`; `#` starts a comment) and
-prints, per source file and in total, caught / missed / unviable / timeout
-and the score caught / (caught + missed), where a mutant caught by an
-earlier run of `cargo mutants --iterate` (`previously_caught.txt`) counts as
-caught, a timeout counts as caught
-(the mutant changed behaviour enough to hang) and an unviable mutant (one
-that does not compile) counts as neither. Then it lists every missed mutant
-that the equivalents file does not explain; exit status 1 when there is one.
+Reads the `outcomes.json` of one or more cargo-mutants output directories
+(default `mutants.out`; a later directory's outcome for a mutant replaces an
+earlier one's, so `mutants.out.old mutants.out` combines a full run with a
+`--iterate` rerun) and the equivalents file (default
+`mutants.equivalent.txt`; one survivor per line, `file:line:column:
+mutation — why`; `#` starts a comment). It prints, per source file and in
+total, caught / missed / unviable / timeout and the score caught / (caught +
+missed), where a timeout counts as caught (the mutant changed behaviour
+enough to hang) and an unviable mutant (one that does not compile) as
+neither. A mutant listed in an `--iterate` run's `previously_caught.txt`
+and in no earlier directory counts as caught (cargo-mutants lists earlier
+unviable mutants there too: give the earlier directory first to keep them
+apart). Then it lists every missed mutant that the equivalents file does
+not explain; exit status 1 when there is one.
 
 A listed equivalent matches a missed mutant by its exact name, or, when
 lines have moved since it was written, by file and mutation text alone (the
@@ -45,37 +50,51 @@ def load_equivalents(path):
     return entries
 
 
-def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else "mutants.out"
-    eq_path = sys.argv[2] if len(sys.argv) > 2 else "mutants.equivalent.txt"
+KINDS = {
+    "CaughtMutant": "caught",
+    "MissedMutant": "missed",
+    "Unviable": "unviable",
+    "Timeout": "timeout",
+}
+
+
+def read_run(out, outcome):
+    """Records each mutant's outcome in `outcome` (name -> (file, kind)),
+    replacing what earlier runs said of it."""
     with open(os.path.join(out, "outcomes.json"), encoding="utf-8") as f:
         outcomes = json.load(f)["outcomes"]
-    per_file = defaultdict(lambda: defaultdict(int))
-    missed = []
-    # After `cargo mutants --iterate`, mutants caught by earlier runs are not
-    # retested; they are listed in previously_caught.txt and count as caught.
     previous = os.path.join(out, "previously_caught.txt")
     if os.path.exists(previous):
         with open(previous, encoding="utf-8") as f:
             for line in f:
                 m = NAME.match(line.strip())
-                if m:
-                    per_file[m.group("file")]["caught"] += 1
+                if m and line.strip() not in outcome:
+                    outcome[line.strip()] = (m.group("file"), "caught")
     for o in outcomes:
         scenario = o["scenario"]
         if not isinstance(scenario, dict) or "Mutant" not in scenario:
             continue  # the baseline
         mutant = scenario["Mutant"]
-        summary = o["summary"]
-        kind = {
-            "CaughtMutant": "caught",
-            "MissedMutant": "missed",
-            "Unviable": "unviable",
-            "Timeout": "timeout",
-        }.get(summary, summary)
-        per_file[mutant["file"]][kind] += 1
+        outcome[mutant["name"]] = (mutant["file"], KINDS.get(o["summary"], o["summary"]))
+
+
+def main():
+    args = sys.argv[1:]
+    eq_path = "mutants.equivalent.txt"
+    if "--equivalents" in args:
+        i = args.index("--equivalents")
+        eq_path = args[i + 1]
+        del args[i : i + 2]
+    outcome = {}
+    for out in args or ["mutants.out"]:
+        read_run(out, outcome)
+    per_file = defaultdict(lambda: defaultdict(int))
+    missed = []
+    in_run = set(outcome)
+    for name, (file, kind) in sorted(outcome.items()):
+        per_file[file][kind] += 1
         if kind == "missed":
-            missed.append(mutant["name"])
+            missed.append(name)
 
     def score(c):
         caught = c["caught"] + c["timeout"]
@@ -102,7 +121,13 @@ def main():
             used.add(by_name[name][3])
             continue
         m = NAME.match(name)
-        cands = [e for e in by_what.get((m.group("file"), m.group("what")), []) if e[3] not in used]
+        # Only an entry whose own line and column no longer name a mutant
+        # of this run can have moved.
+        cands = [
+            e
+            for e in by_what.get((m.group("file"), m.group("what")), [])
+            if e[3] not in used and e[0] not in in_run
+        ]
         if cands:
             used.add(cands[0][3])
             moved.append((name, cands[0]))
