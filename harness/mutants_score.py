@@ -78,6 +78,38 @@ def read_run(out, outcome):
         outcome[mutant["name"]] = (mutant["file"], KINDS.get(o["summary"], o["summary"]))
 
 
+CONFIG = ".cargo/mutants.toml"
+BEGIN = "# BEGIN equivalents"
+END = "# END equivalents"
+PUNCT = set("\\.+*?()|[]{}^$#&-~")
+
+
+def regex_for(name):
+    """An anchored regex matching exactly this mutant name."""
+    return "^" + "".join("\\" + c if c in PUNCT else c for c in name) + "$"
+
+
+def write_config(equivalents):
+    """Rewrites the exclude_re block of .cargo/mutants.toml from the file."""
+    with open(CONFIG, encoding="utf-8") as f:
+        text = f.read()
+    if BEGIN not in text or END not in text:
+        sys.exit(f"{CONFIG}: no `{BEGIN}` ... `{END}` block to rewrite")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    lines = [
+        BEGIN + ": generated from mutants.equivalent.txt by",
+        "# `python3 harness/mutants_score.py --write-config`; do not edit by hand.",
+        "# Listed survivors are not generated, so they are not counted again.",
+        "exclude_re = [",
+    ]
+    lines += ["    " + json.dumps(regex_for(e[0]), ensure_ascii=False) + "," for e in equivalents]
+    lines += ["]", END]
+    with open(CONFIG, "w", encoding="utf-8") as f:
+        f.write(head + "\n".join(lines) + tail)
+    print(f"{CONFIG}: {len(equivalents)} exclusions written")
+
+
 def main():
     args = sys.argv[1:]
     eq_path = "mutants.equivalent.txt"
@@ -85,40 +117,27 @@ def main():
         i = args.index("--equivalents")
         eq_path = args[i + 1]
         del args[i : i + 2]
+    equivalents = load_equivalents(eq_path)
+    if "--write-config" in args:
+        write_config(equivalents)
+        return 0
     outcome = {}
     for out in args or ["mutants.out"]:
         read_run(out, outcome)
-    per_file = defaultdict(lambda: defaultdict(int))
-    missed = []
     in_run = set(outcome)
-    for name, (file, kind) in sorted(outcome.items()):
-        per_file[file][kind] += 1
-        if kind == "missed":
-            missed.append(name)
 
-    def score(c):
-        caught = c["caught"] + c["timeout"]
-        return 100.0 * caught / (caught + c["missed"]) if caught + c["missed"] else 100.0
-
-    total = defaultdict(int)
-    print(f"{'file':40} {'caught':>6} {'missed':>6} {'unviable':>8} {'timeout':>7} {'score':>7}")
-    for file in sorted(per_file):
-        c = per_file[file]
-        for k, v in c.items():
-            total[k] += v
-        print(f"{file:40} {c['caught']:6} {c['missed']:6} {c['unviable']:8} {c['timeout']:7} {score(c):6.1f}%")
-    print(f"{'total':40} {total['caught']:6} {total['missed']:6} {total['unviable']:8} {total['timeout']:7} {score(total):6.1f}%")
-
-    equivalents = load_equivalents(eq_path)
     by_name = {e[0]: e for e in equivalents}
     by_what = defaultdict(list)
     for e in equivalents:
         by_what[(e[1], e[2])].append(e)
     used = set()
-    unexplained, moved = [], []
-    for name in missed:
+    unexplained, moved, explained = [], [], []
+    for name, (file, kind) in sorted(outcome.items()):
+        if kind != "missed":
+            continue
         if name in by_name:
             used.add(by_name[name][3])
+            explained.append(name)
             continue
         m = NAME.match(name)
         # Only an entry whose own line and column no longer name a mutant
@@ -131,18 +150,54 @@ def main():
         if cands:
             used.add(cands[0][3])
             moved.append((name, cands[0]))
+            explained.append(name)
         else:
             unexplained.append(name)
-    explained = len(missed) - len(unexplained)
-    print(f"\nmissed: {len(missed)}, listed as equivalent in {eq_path}: {explained}, unexplained: {len(unexplained)}")
+    # Listed survivors the run did not generate (excluded by the config).
+    excluded = [e for e in equivalents if e[3] not in used and e[0] not in in_run]
+    caught_listed = [e for e in equivalents if e[0] in in_run and outcome[e[0]][1] != "missed"]
+
+    per_file = defaultdict(lambda: defaultdict(int))
+    explained_set = set(explained)
+    for name, (file, kind) in outcome.items():
+        per_file[file][kind] += 1
+        if name in explained_set:
+            per_file[file]["listed"] += 1
+    for e in excluded:
+        per_file[e[1]]["listed"] += 1
+
+    print(f"{'file':40} {'caught':>6} {'timeout':>7} {'missed':>6} {'listed':>6} {'unviable':>8} {'score':>7} {'raw':>7}")
+    total = defaultdict(int)
+
+    def row(label, c):
+        caught = c["caught"] + c["timeout"]
+        # missed: survivors the equivalents file does not explain;
+        # listed: survivors it explains (missed in the run, or not generated).
+        missed = c["missed"] - c["listed_missed"]
+        raw_missed = missed + c["listed"]
+        net = 100.0 * caught / (caught + missed) if caught + missed else 100.0
+        raw = 100.0 * caught / (caught + raw_missed) if caught + raw_missed else 100.0
+        print(f"{label:40} {c['caught']:6} {c['timeout']:7} {missed:6} {c['listed']:6} {c['unviable']:8} {net:6.1f}% {raw:6.1f}%")
+
+    for file in sorted(per_file):
+        c = per_file[file]
+        c["listed_missed"] = sum(1 for n in explained if outcome[n][0] == file)
+        for k, v in list(c.items()):
+            total[k] += v
+        row(file, c)
+    row("total", total)
+    print(
+        "\nscore: caught (timeouts included) / (caught + missed), the survivors listed in"
+        f" {eq_path} left out; raw: the same with them counted as missed"
+    )
+    print(f"missed and unexplained: {len(unexplained)}; listed: {len(equivalents)} ({len(excluded)} not generated)")
     for name, e in moved:
         print(f"  moved: {eq_path}:{e[3]} is now {name}")
-    stale = [e for e in equivalents if e[3] not in used and any(e[1] == f for f in per_file)]
-    for e in stale:
-        print(f"  listed but not missed in this run: {eq_path}:{e[3]}: {e[0]}")
+    for e in caught_listed:
+        print(f"  listed but {outcome[e[0]][1]} in this run: {eq_path}:{e[3]}: {e[0]}")
     for name in unexplained:
         print(f"  UNEXPLAINED: {name}")
-    return 1 if unexplained else 0
+    return 1 if unexplained or caught_listed else 0
 
 
 if __name__ == "__main__":
