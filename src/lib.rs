@@ -11,7 +11,7 @@
 //!
 //! - [`model`] (`src/model/`), the term model: [`term`] (terms, Erlang's
 //!   equality and term order), [`tagged`] (the tagged term JSON codec,
-//!   `spec/terms.md`), [`raised`] (exceptions), [`structs`] (struct fields
+//!   `spec/terms.md`), [`raised`] (exceptions), [`loose`] (message comparison with the VM's parts masked), [`structs`] (struct fields
 //!   and defaults), [`features`] (what a port must represent), [`diff`]
 //!   (path-level differences).
 //! - [`elixir`] (`src/elixir/`), the Elixir layer, each borrowed function
@@ -42,7 +42,7 @@ pub mod ptc;
 
 pub use elixir::string as elixir_string;
 pub use elixir::{algebra, chars, errors, inspect, jason, keyword, num};
-pub use model::{diff, features, raised, structs, tagged, term};
+pub use model::{diff, features, loose, raised, structs, tagged, term};
 pub use ptc::{
     exposure, key_normalizer, lisp_format, lisp_formatter, native_preview, protocol,
     protocol_from_step, protocol_validate, signature, tool, turn_feedback, untrusted_renderer,

@@ -6,6 +6,7 @@
 
 pub mod diff;
 pub mod features;
+pub mod loose;
 pub mod raised;
 pub mod structs;
 pub mod tagged;

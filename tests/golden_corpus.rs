@@ -1,0 +1,127 @@
+//! The golden corpus (`golden/`) as one test of this crate, at the strict
+//! level, for mutation testing (`cargo mutants`, `.cargo/mutants.toml`).
+//!
+//! The harness crate (`harness/tests/golden.rs`) runs the same cases as one
+//! trial each, with path-level diffs; this copy needs nothing but the
+//! crate's own tagged codec and op registry, so a mutant of `src/` rebuilds
+//! only the library and this file. It judges as the harness does at
+//! `--level strict`: a term answer must equal the expectation (compared by
+//! its tagged JSON text, which is canonical, so a mutant of term equality
+//! cannot make two different terms pass as equal), a rendered JSON string
+//! must equal it byte for byte, and an exception must have the expected
+//! class and, when the case gives one, message.
+
+use ptc_conformance::ops::{self, Output};
+use ptc_conformance::tagged::{decode_args, decode_str, encode};
+use ptc_conformance::Term;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+struct CaseFile {
+    id: String,
+    op: String,
+    args: Box<RawValue>,
+    /// `{"ok": <term>}` or `{"raised": ...}`; a map of raw values, since
+    /// `{"ok": null}` is an answer, not an absent one.
+    expect: BTreeMap<String, Box<RawValue>>,
+}
+
+#[derive(Deserialize)]
+struct RaisedFile {
+    class: String,
+    message: Option<String>,
+}
+
+fn case_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            case_files(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Runs one case; `Err` says why it fails.
+fn check(file: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("reading: {e}"))?;
+    let case: CaseFile = serde_json::from_str(&text).map_err(|e| format!("parsing: {e}"))?;
+    let op = ops::find(&case.op).ok_or_else(|| format!("unknown op {:?}", case.op))?;
+    let args = decode_args(case.args.get(), "/args").map_err(|e| e.to_string())?;
+    let answer = op.invoke(&args);
+    let shown = match &answer {
+        Ok(t) => format!("ok {}", encode(t)),
+        Err(r) => format!("raised {}: {:?}", r.class, r.message),
+    };
+    let fail = |expected: String| {
+        Err(format!(
+            "{} ({})\n    expected {expected}\n    got      {shown}",
+            case.id,
+            file.display()
+        ))
+    };
+    let raised = match case.expect.get("raised") {
+        Some(raw) => Some(
+            serde_json::from_str::<RaisedFile>(raw.get())
+                .map_err(|e| format!("{}: /expect/raised: {e}", case.id))?,
+        ),
+        None => None,
+    };
+    match (case.expect.get("ok"), raised) {
+        (Some(raw), None) if case.expect.len() == 1 => {
+            let expected = decode_str(raw.get(), "/expect/ok").map_err(|e| e.to_string())?;
+            let equal = match (&answer, &expected) {
+                (Ok(Term::Str(a)), Term::Str(e)) if op.output == Output::JsonString => a == e,
+                (Ok(a), e) => encode(a) == encode(e),
+                (Err(_), _) => false,
+            };
+            if equal {
+                Ok(())
+            } else {
+                fail(format!("ok {}", encode(&expected)))
+            }
+        }
+        (None, Some(want)) => match &answer {
+            Err(r)
+                if r.class == want.class
+                    && want.message.as_ref().map_or(true, |m| {
+                        ptc_conformance::loose::messages_match(m, &r.message)
+                    }) =>
+            {
+                Ok(())
+            }
+            _ => fail(format!("raised {}: {:?}", want.class, want.message)),
+        },
+        _ => Err(format!(
+            "{}: `expect` needs exactly one of ok, raised",
+            case.id
+        )),
+    }
+}
+
+#[test]
+fn golden_corpus_at_the_strict_level() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden");
+    let mut files = Vec::new();
+    if let Err(e) = case_files(&root, &mut files) {
+        panic!("scanning {}: {e}", root.display());
+    }
+    files.sort();
+    assert!(!files.is_empty(), "no case files under {}", root.display());
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| check(f).err().map(|e| format!("  {e}")))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} golden cases fail:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
