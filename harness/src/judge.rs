@@ -130,8 +130,8 @@ pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {
 }
 
 /// Whether two exception messages agree once the parts that depend on the
-/// VM rather than on PtcRunner are masked (`spec/README.md`, LOOSE-1 and
-/// LOOSE-2): a `Protocol.UndefinedError`'s list of implementations, and
+/// VM rather than on PtcRunner are masked (`spec/README.md`, LOOSE-1,
+/// LOOSE-2 and LOOSE-4): an `#Inspect.Error<...>`'s stack frames, a `Protocol.UndefinedError`'s list of implementations, and
 /// the text inside `#Function<...>`, `#PID<...>`, `#Reference<...>` and
 /// `#Port<...>`, whose length may also move `inspect`'s line breaks, so
 /// a message holding one is compared without white space.
@@ -139,8 +139,8 @@ pub fn messages_match(expected: &str, actual: &str) -> bool {
     if expected == actual {
         return true;
     }
-    let (e, e_opaque) = mask(expected);
-    let (a, a_opaque) = mask(actual);
+    let (e, e_opaque) = mask(&mask_stacktraces(expected));
+    let (a, a_opaque) = mask(&mask_stacktraces(actual));
     if e_opaque || a_opaque {
         let squeeze = |s: &str| s.split_whitespace().collect::<String>();
         squeeze(&e) == squeeze(&a)
@@ -182,13 +182,45 @@ fn mask(message: &str) -> (String, bool) {
     (text, opaque)
 }
 
+/// `text` with the stack frames of every `#Inspect.Error<...>` in it
+/// replaced by `_` (`spec/README.md`, LOOSE-4): the lines between
+/// `Stacktrace:` and the blank line before the closing `>`, newlines
+/// written as they are or escaped as in JSON text.
+pub fn mask_stacktraces(text: &str) -> std::borrow::Cow<'_, str> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    if !text.contains("Stacktrace:") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    RE.get_or_init(|| {
+        regex::Regex::new(r"(?s)Stacktrace:(\n|\\n){2}.*?(\n|\\n){2}( *)>")
+            .unwrap_or_else(|e| panic!("{e}"))
+    })
+    .replace_all(text, "Stacktrace:${1}${1}_${2}${2}${3}>")
+}
+
+/// `term` with [`mask_stacktraces`] applied to every string in it.
+pub fn mask_stacktraces_in(term: &Term) -> Term {
+    match term {
+        Term::Str(s) if s.contains("Stacktrace:") => Term::Str(mask_stacktraces(s).into_owned()),
+        Term::List(items) => Term::List(items.iter().map(mask_stacktraces_in).collect()),
+        Term::Tuple(items) => Term::Tuple(items.iter().map(mask_stacktraces_in).collect()),
+        Term::Map(m) => Term::map(
+            m.iter()
+                .map(|(k, v)| (k.clone(), mask_stacktraces_in(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
 fn compare_ok(case: &Case, expected: &Term, actual: &Term, strictness: Strictness) -> Outcome {
     if case.op.output == Output::JsonString {
         if let (Term::Str(e), Term::Str(a)) = (expected, actual) {
-            return compare_json_text(e, a, strictness);
+            return compare_json_text(&mask_stacktraces(e), &mask_stacktraces(a), strictness);
         }
     }
-    let d = diff(expected, actual);
+    let (expected, actual) = (mask_stacktraces_in(expected), mask_stacktraces_in(actual));
+    let d = diff(&expected, &actual);
     if d.is_empty() {
         Outcome::Pass
     } else {
@@ -366,6 +398,31 @@ mod tests {
         assert!(messages_match(ours, theirs));
         let other_value = theirs.replace("    5", "    6");
         assert!(!messages_match(ours, &other_value));
+    }
+
+    /// LOOSE-4: an `#Inspect.Error<...>`'s frames are masked, nested ones
+    /// and JSON-escaped ones too; the message before them is not.
+    #[test]
+    fn inspect_error_frames_are_masked() {
+        let error = |msg: &str, frames: &str| {
+            format!("#Inspect.Error<\n  got ArgumentError with message:\n\n      {msg}\n\n  Stacktrace:\n\n{frames}\n>")
+        };
+        let a = error("x", "    a.ex:1: A.f/1\n    b.ex:2: B.g/2\n");
+        let b = error("x", "    c.ex:3: C.h/0\n");
+        assert!(messages_match(&a, &b));
+        assert!(!messages_match(&a, &error("y", "    c.ex:3: C.h/0\n")));
+        assert_eq!(mask_stacktraces(&a), mask_stacktraces(&b));
+        let nested =
+            |f: &str| format!("[{}]{}", error("x", f).replace('\n', "\n  "), error("z", f));
+        assert_eq!(
+            mask_stacktraces(&nested("    a\n")),
+            mask_stacktraces(&nested("    b\n    c\n"))
+        );
+        let json = |f: &str| serde_json::to_string(&error("x", f)).unwrap_or_default();
+        assert_eq!(
+            mask_stacktraces(&json("    a\n")),
+            mask_stacktraces(&json("    b\n"))
+        );
     }
 
     /// LOOSE-2: opaque terms' text is masked, and with it the layout.
