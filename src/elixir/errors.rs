@@ -185,7 +185,7 @@ pub fn inspect_error(raised: &Raised, inspected_struct: &str, frames: &[String])
     );
     let stacktrace: String = frames.iter().map(|f| format!("    {f}\n")).collect();
     format!(
-        "#Inspect.Error<\n{}\n\n  Stacktrace:\n\n{stacktrace}>",
+        "#Inspect.Error<\n{}\n\n  Stacktrace:\n\n{stacktrace}\n>",
         pad(&message, 2)
     )
 }
