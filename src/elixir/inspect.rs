@@ -605,10 +605,10 @@ mod inspect_error_tests {
     /// the adapter, frames included.
     #[test]
     fn display_struct_that_cannot_convert_prints_inspect_error() {
-        let var = Term::Struct(Struct {
+        let var = Term::Struct(Box::new(Struct {
             module: "PtcRunner.Lisp.Format.Var".into(),
             fields: vec![("name".into(), Term::List(vec![Term::atom("id")]))],
-        });
+        }));
         let text = inspect(&var);
         assert!(text.starts_with("#Inspect.Error<\n  got ArgumentError with message:\n\n      \"\"\"\n      cannot convert the given list to a string.\n"), "{text}");
         assert!(text.contains("      [:id]\n      \"\"\"\n\n  while inspecting:\n\n      %{__struct__: PtcRunner.Lisp.Format.Var, name: [:id]}\n\n  Stacktrace:\n\n    (elixir 1.18.4) lib/list.ex:1124: List.to_string/1\n"), "{text}");
