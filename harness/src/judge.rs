@@ -412,8 +412,9 @@ mod tests {
         assert!(messages_match(&a, &b));
         assert!(!messages_match(&a, &error("y", "    c.ex:3: C.h/0\n")));
         assert_eq!(mask_stacktraces(&a), mask_stacktraces(&b));
-        let nested =
-            |f: &str| format!("[{}]{}", error("x", f).replace('\n', "\n  "), error("z", f));
+        // Nested, as `Inspect.Error.pad/2` indents it: empty lines stay empty.
+        let indent = |t: String| t.replace('\n', "\n  ").replace("\n  \n", "\n\n");
+        let nested = |f: &str| format!("[{}]{}", indent(error("x", f)), error("z", f));
         assert_eq!(
             mask_stacktraces(&nested("    a\n")),
             mask_stacktraces(&nested("    b\n    c\n"))
