@@ -193,6 +193,8 @@ fn print_known_counts() {
 /// platform noise that a port may print as it likes.
 fn mask_vm_text(answer: &Answer) -> Answer {
     fn mask(s: &str) -> std::borrow::Cow<'_, str> {
+        // LOOSE-4: an `#Inspect.Error<...>`'s stack frames are the VM's.
+        let s = crate::judge::mask_stacktraces(s);
         static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
         static CUT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
         // LOOSE-2: the VM's text moves a truncated preview's cut, so the
@@ -202,7 +204,7 @@ fn mask_vm_text(answer: &Answer) -> Answer {
                 regex::Regex::new(r"#(Reference|PID|Port|Function)<.*?(\.\.\. |;; )\(truncated at")
                     .unwrap_or_else(|e| panic!("{e}"))
             })
-            .replace_all(s, "#$1<...>$2(truncated at");
+            .replace_all(&s, "#$1<...>$2(truncated at");
         let masked = RE
             .get_or_init(|| {
                 regex::Regex::new(r"#(Reference|PID|Port|Function)<[^>]*>")
@@ -214,7 +216,9 @@ fn mask_vm_text(answer: &Answer) -> Answer {
     }
     fn term(t: &Term) -> Term {
         match t {
-            Term::Str(s) if s.contains('#') => Term::Str(mask(s).into_owned()),
+            Term::Str(s) if s.contains('#') || s.contains("Stacktrace:") => {
+                Term::Str(mask(s).into_owned())
+            }
             Term::List(items) => Term::List(items.iter().map(term).collect()),
             Term::Tuple(items) => Term::Tuple(items.iter().map(term).collect()),
             Term::Map(m) => Term::map(m.iter().map(|(k, v)| (k.clone(), term(v))).collect()),
@@ -223,7 +227,7 @@ fn mask_vm_text(answer: &Answer) -> Answer {
     }
     match answer {
         Answer::Ok(t) => Answer::Ok(term(t)),
-        Answer::Raised(r) if r.message.contains('#') => {
+        Answer::Raised(r) if r.message.contains('#') || r.message.contains("Stacktrace:") => {
             let mut r = r.clone();
             r.message = mask(&r.message).into_owned();
             Answer::Raised(r)

@@ -3,7 +3,7 @@
 use crate::corpus::{Case, Expect, Level};
 use crate::subject::Answer;
 use ptc_conformance::diff::{diff, plain_json_to_term, render};
-pub use ptc_conformance::loose::messages_match;
+pub use ptc_conformance::loose::{mask_stacktraces, mask_stacktraces_in, messages_match};
 use ptc_conformance::ops::Output;
 use ptc_conformance::tagged::encode;
 use ptc_conformance::Term;
@@ -133,10 +133,11 @@ pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {
 fn compare_ok(case: &Case, expected: &Term, actual: &Term, strictness: Strictness) -> Outcome {
     if case.op.output == Output::JsonString {
         if let (Term::Str(e), Term::Str(a)) = (expected, actual) {
-            return compare_json_text(e, a, strictness);
+            return compare_json_text(&mask_stacktraces(e), &mask_stacktraces(a), strictness);
         }
     }
-    let d = diff(expected, actual);
+    let (expected, actual) = (mask_stacktraces_in(expected), mask_stacktraces_in(actual));
+    let d = diff(&expected, &actual);
     if d.is_empty() {
         Outcome::Pass
     } else {
@@ -314,6 +315,32 @@ mod tests {
         assert!(messages_match(ours, theirs));
         let other_value = theirs.replace("    5", "    6");
         assert!(!messages_match(ours, &other_value));
+    }
+
+    /// LOOSE-4: an `#Inspect.Error<...>`'s frames are masked, nested ones
+    /// and JSON-escaped ones too; the message before them is not.
+    #[test]
+    fn inspect_error_frames_are_masked() {
+        let error = |msg: &str, frames: &str| {
+            format!("#Inspect.Error<\n  got ArgumentError with message:\n\n      {msg}\n\n  Stacktrace:\n\n{frames}\n>")
+        };
+        let a = error("x", "    a.ex:1: A.f/1\n    b.ex:2: B.g/2\n");
+        let b = error("x", "    c.ex:3: C.h/0\n");
+        assert!(messages_match(&a, &b));
+        assert!(!messages_match(&a, &error("y", "    c.ex:3: C.h/0\n")));
+        assert_eq!(mask_stacktraces(&a), mask_stacktraces(&b));
+        // Nested, as `Inspect.Error.pad/2` indents it: empty lines stay empty.
+        let indent = |t: String| t.replace('\n', "\n  ").replace("\n  \n", "\n\n");
+        let nested = |f: &str| format!("[{}]{}", indent(error("x", f)), error("z", f));
+        assert_eq!(
+            mask_stacktraces(&nested("    a\n")),
+            mask_stacktraces(&nested("    b\n    c\n"))
+        );
+        let json = |f: &str| serde_json::to_string(&error("x", f)).unwrap_or_default();
+        assert_eq!(
+            mask_stacktraces(&json("    a\n")),
+            mask_stacktraces(&json("    b\n"))
+        );
     }
 
     /// LOOSE-2: opaque terms' text is masked, and with it the layout.

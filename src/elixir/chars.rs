@@ -350,3 +350,46 @@ pub fn iodata_to_binary(t: &Term) -> Result<Vec<u8>, Raised> {
         ))
     }
 }
+
+/// The stack trace Elixir shows for a display struct whose `Inspect`
+/// raised an exception of `class`, as PtcRunner's adapter path prints it:
+/// the conversion that raised, the struct's `Inspect` in
+/// `lib/ptc_runner/lisp/format.ex`, then the caller. It depends on the caller
+/// and the build, so it is compared loosely (`spec/README.md`, LOOSE-4).
+pub fn display_struct_frames(s: &Struct, class: &str) -> Vec<String> {
+    let line = match s.module.as_str() {
+        "PtcRunner.Lisp.Format.Fn" => 31,
+        "PtcRunner.Lisp.Format.Var" => 65,
+        "PtcRunner.Lisp.Format.SymbolRef" => 82,
+        _ => 99,
+    };
+    let raising: &[&str] = match class {
+        "Protocol.UndefinedError" => &[
+            "(elixir 1.18.4) lib/string/chars.ex:3: String.Chars.impl_for!/1",
+            "(elixir 1.18.4) lib/string/chars.ex:22: String.Chars.to_string/1",
+        ],
+        "UnicodeConversionError" => &["(elixir 1.18.4) lib/list.ex:1143: List.to_string/1"],
+        _ => &["(elixir 1.18.4) lib/list.ex:1124: List.to_string/1"],
+    };
+    let mut frames: Vec<String> = raising.iter().map(|f| (*f).to_owned()).collect();
+    frames.push(format!(
+        "lib/ptc_runner/lisp/format.ex:{line}: Inspect.{}.inspect/2",
+        s.module
+    ));
+    frames.extend(ADAPTER_FRAMES.iter().map(|f| (*f).to_owned()));
+    frames.truncate(BACKTRACE_DEPTH);
+    frames
+}
+
+/// The frames below a display struct's `Inspect` on the adapter's path.
+const ADAPTER_FRAMES: &[&str] = &[
+    "(elixir 1.18.4) lib/inspect/algebra.ex:348: Inspect.Algebra.to_doc/2",
+    "(elixir 1.18.4) lib/kernel.ex:2376: Kernel.inspect/2",
+    "harness/adapters/elixir/adapter.exs:502: PtcAdapter.call/3",
+    "harness/adapters/elixir/adapter.exs:431: PtcAdapter.handle/1",
+    "harness/adapters/elixir/adapter.exs:417: PtcAdapter.loop/0",
+    "harness/adapters/elixir/adapter.exs:545: (file)",
+];
+
+/// The VM keeps the eight innermost frames of a stack trace.
+const BACKTRACE_DEPTH: usize = 8;

@@ -170,3 +170,36 @@ fn value_type(value: &Term) -> String {
         Term::Tuple(_) => "Tuple".to_owned(),
     }
 }
+
+/// `inspect/2` of an `Inspect.Error` (what `Inspect.Algebra.to_doc/2`
+/// prints for a struct whose `Inspect` raised): the exception's class and
+/// message, the struct inspected as a map, and the stack trace, each
+/// indented as `Inspect.Error.pad/2` does. The stack trace's frames depend
+/// on the caller and the build (`spec/README.md`, LOOSE-4).
+pub fn inspect_error(raised: &Raised, inspected_struct: &str, frames: &[String]) -> String {
+    let message = format!(
+        "got {} with message:\n\n    \"\"\"\n{}\n    \"\"\"\n\nwhile inspecting:\n\n{}\n",
+        raised.class,
+        pad(raised.message.trim_end_matches('\n'), 4),
+        pad(inspected_struct, 4)
+    );
+    let stacktrace: String = frames.iter().map(|f| format!("    {f}\n")).collect();
+    format!(
+        "#Inspect.Error<\n{}\n\n  Stacktrace:\n\n{stacktrace}\n>",
+        pad(&message, 2)
+    )
+}
+
+/// `Inspect.Error.pad/2`: every line that is not empty indented by
+/// `n` spaces, trailing newlines dropped.
+fn pad(text: &str, n: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 8 * n);
+    for line in text.split('\n') {
+        if !line.is_empty() {
+            out.push_str(&" ".repeat(n));
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out.trim_end_matches('\n').to_owned()
+}

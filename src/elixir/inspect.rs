@@ -456,8 +456,10 @@ fn structure(s: &Struct, opts: Opts) -> Doc {
         }
     }
     // `PtcRunner.Lisp.Format`'s display structs inspect as their `String.Chars` text.
-    if let Some(Ok(text)) = crate::chars::display_struct(s) {
-        return Doc::text(text);
+    match crate::chars::display_struct(s) {
+        Some(Ok(text)) => return Doc::text(text),
+        Some(Err(raised)) => return failed_struct(s, raised, opts),
+        None => {}
     }
     let order: Vec<&str> = match structs::fields_of(&s.module) {
         Some(rows) => rows.iter().map(|(f, _)| *f).collect(),
@@ -476,6 +478,69 @@ fn structure(s: &Struct, opts: Opts) -> Doc {
         .map(|(f, v)| (Term::atom(f), v.clone()))
         .collect();
     map(&pairs, &atom_literal(&format!("Elixir.{}", s.module)), opts)
+}
+
+thread_local! {
+    /// Elixir's `:inspect_trap` process flag: set while `to_doc/2` builds the
+    /// `Inspect.Error` of a struct whose `Inspect` raised, so that a struct
+    /// failing again meanwhile prints as a plain map.
+    static TRAP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Sets [`TRAP`] for its lifetime (`Process.put/2` ... `after Process.delete/1`).
+struct Trap;
+
+impl Trap {
+    fn set() -> Trap {
+        TRAP.with(|t| t.set(true));
+        Trap
+    }
+}
+
+impl Drop for Trap {
+    fn drop(&mut self) {
+        TRAP.with(|t| t.set(false));
+    }
+}
+
+/// `Inspect.Algebra.to_doc/2` for a struct whose `Inspect` raised `raised`:
+/// the text of an `Inspect.Error` (IN-15), or, while one is being built,
+/// the struct as a map (`Inspect.Map.inspect/2`).
+fn failed_struct(s: &Struct, raised: crate::Raised, opts: Opts) -> Doc {
+    let mut pairs = vec![(
+        Term::atom("__struct__"),
+        Term::atom(&format!("Elixir.{}", s.module)),
+    )];
+    match structs::fields_of(&s.module) {
+        Some(rows) => pairs.extend(rows.iter().map(|(f, _)| {
+            let v = s
+                .field(f)
+                .cloned()
+                .or_else(|| structs::default_of(&s.module, f));
+            (Term::atom(f), v.unwrap_or(Term::Nil))
+        })),
+        None => pairs.extend(s.fields.iter().map(|(f, v)| (Term::atom(f), v.clone()))),
+    }
+    let as_map = Term::map(pairs);
+    let Term::Map(m) = &as_map else {
+        unreachable!("Term::map builds a map")
+    };
+    if TRAP.with(|t| t.get()) {
+        return map(m.pairs(), "", opts);
+    }
+    let _trap = Trap::set();
+    // The struct is laid out at `opts.width`, which is 80 even when the
+    // outer `inspect/1` is not pretty.
+    let inspected = algebra::format(&Doc::group(map(m.pairs(), "", opts)), Some(PRETTY_WIDTH));
+    // `Protocol.UndefinedError` builds its message (`inspect(value, pretty:
+    // true)`) only now, under the trap; the other exceptions built theirs
+    // when they were raised.
+    let raised = match crate::chars::display_struct(s) {
+        Some(Err(again)) if raised.class == "Protocol.UndefinedError" => again,
+        _ => raised,
+    };
+    let frames = crate::chars::display_struct_frames(s, &raised.class);
+    Doc::text(crate::errors::inspect_error(&raised, &inspected, &frames))
 }
 
 /// `~D[...]`, `~T[...]`, `~N[...]`, `~U[...]`, or `#DateTime<...>` for a
@@ -529,5 +594,24 @@ mod tests {
         ] {
             assert_eq!(float_to_string(x), text, "{x:e}");
         }
+    }
+}
+
+#[cfg(test)]
+mod inspect_error_tests {
+    use super::*;
+
+    /// IN-15: Elixir 1.18.4's text for `inspect(%Var{name: [:id]})` from
+    /// the adapter, frames included.
+    #[test]
+    fn display_struct_that_cannot_convert_prints_inspect_error() {
+        let var = Term::Struct(Box::new(Struct {
+            module: "PtcRunner.Lisp.Format.Var".into(),
+            fields: vec![("name".into(), Term::List(vec![Term::atom("id")]))],
+        }));
+        let text = inspect(&var);
+        assert!(text.starts_with("#Inspect.Error<\n  got ArgumentError with message:\n\n      \"\"\"\n      cannot convert the given list to a string.\n"), "{text}");
+        assert!(text.contains("      [:id]\n      \"\"\"\n\n  while inspecting:\n\n      %{__struct__: PtcRunner.Lisp.Format.Var, name: [:id]}\n\n  Stacktrace:\n\n    (elixir 1.18.4) lib/list.ex:1124: List.to_string/1\n"), "{text}");
+        assert!(text.ends_with("adapter.exs:545: (file)\n\n>"), "{text}");
     }
 }

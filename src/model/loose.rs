@@ -3,9 +3,12 @@
 //! rather than on PtcRunner. The harness's judge and the crate's own
 //! golden-corpus test (`tests/golden_corpus.rs`) both call this one copy.
 
+use crate::term::Term;
+
 /// Whether two exception messages agree once the parts that depend on the
-/// VM rather than on PtcRunner are masked (`spec/README.md`, LOOSE-1 and
-/// LOOSE-2): a `Protocol.UndefinedError`'s list of implementations, and
+/// VM rather than on PtcRunner are masked (`spec/README.md`, LOOSE-1,
+/// LOOSE-2 and LOOSE-4): an `#Inspect.Error<...>`'s stack frames, a
+/// `Protocol.UndefinedError`'s list of implementations, and
 /// the text inside `#Function<...>`, `#PID<...>`, `#Reference<...>` and
 /// `#Port<...>`, whose length may also move `inspect`'s line breaks, so
 /// a message holding one is compared without white space.
@@ -13,8 +16,8 @@ pub fn messages_match(expected: &str, actual: &str) -> bool {
     if expected == actual {
         return true;
     }
-    let (e, e_opaque) = mask(expected);
-    let (a, a_opaque) = mask(actual);
+    let (e, e_opaque) = mask(&mask_stacktraces(expected));
+    let (a, a_opaque) = mask(&mask_stacktraces(actual));
     if e_opaque || a_opaque {
         let squeeze = |s: &str| s.split_whitespace().collect::<String>();
         squeeze(&e) == squeeze(&a)
@@ -54,4 +57,35 @@ fn mask(message: &str) -> (String, bool) {
         text = out;
     }
     (text, opaque)
+}
+
+/// `text` with the stack frames of every `#Inspect.Error<...>` in it
+/// replaced by `_` (`spec/README.md`, LOOSE-4): the lines between
+/// `Stacktrace:` and the blank line before the closing `>`, newlines
+/// written as they are or escaped as in JSON text.
+pub fn mask_stacktraces(text: &str) -> std::borrow::Cow<'_, str> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    if !text.contains("Stacktrace:") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    RE.get_or_init(|| {
+        regex::Regex::new(r"(?s)Stacktrace:(\n|\\n){2}.*?(\n|\\n){2}( *)>")
+            .unwrap_or_else(|e| panic!("{e}"))
+    })
+    .replace_all(text, "Stacktrace:${1}${1}_${2}${2}${3}>")
+}
+
+/// `term` with [`mask_stacktraces`] applied to every string in it.
+pub fn mask_stacktraces_in(term: &Term) -> Term {
+    match term {
+        Term::Str(s) if s.contains("Stacktrace:") => Term::Str(mask_stacktraces(s).into_owned()),
+        Term::List(items) => Term::List(items.iter().map(mask_stacktraces_in).collect()),
+        Term::Tuple(items) => Term::Tuple(items.iter().map(mask_stacktraces_in).collect()),
+        Term::Map(m) => Term::map(
+            m.iter()
+                .map(|(k, v)| (k.clone(), mask_stacktraces_in(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
