@@ -216,8 +216,23 @@ fn mask_vm_text(answer: &Answer) -> Answer {
     }
     fn term(t: &Term) -> Term {
         match t {
+            // LOOSE-2: the VM's text may move `inspect`'s line breaks, so a
+            // text holding one is compared without white space.
             Term::Str(s) if s.contains('#') || s.contains("Stacktrace:") => {
-                Term::Str(mask(s).into_owned())
+                let masked = mask(s).into_owned();
+                if [
+                    "#Reference<...>",
+                    "#PID<...>",
+                    "#Port<...>",
+                    "#Function<...>",
+                ]
+                .iter()
+                .any(|m| masked.contains(m))
+                {
+                    Term::Str(masked.split_whitespace().collect())
+                } else {
+                    Term::Str(masked)
+                }
             }
             Term::List(items) => Term::List(items.iter().map(term).collect()),
             Term::Tuple(items) => Term::Tuple(items.iter().map(term).collect()),

@@ -102,7 +102,10 @@ pub fn dot<'a>(term: &'a Term, field: &str) -> Result<&'a Term, Raised> {
             let mut message = format!(
                 "function {module}.{field}/0 is undefined (module {module} is not available)"
             );
-            if a.starts_with("Elixir.") {
+            // `hint_for_missing_alias/1`: only a one-segment alias gets it.
+            if a.strip_prefix("Elixir.")
+                .is_some_and(|rest| !rest.contains('.'))
+            {
                 message.push_str(
                     ". Make sure the module name is correct and has been specified in full \
                      (or that an alias has been defined)",
