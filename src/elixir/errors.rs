@@ -119,6 +119,10 @@ pub fn protocol_undefined(protocol: Protocol, value: &Term) -> Raised {
         (Protocol::JasonEncoder, _) => {
             "Jason.Encoder protocol must always be explicitly implemented"
         }
+        // `Enumerable.Function.reduce/3` refuses a function of another arity.
+        (Protocol::Enumerable, Term::Fun(f)) if f.arity() != Some(2) => {
+            "only anonymous functions of arity 2 are enumerable"
+        }
         _ => "",
     };
     let mut message = format!(
