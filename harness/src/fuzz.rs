@@ -129,6 +129,9 @@ fn disagreement(
     actual: &Answer,
 ) -> Option<String> {
     let (expected, actual) = (&mask_vm_text(expected), &mask_vm_text(actual));
+    if truncation_moved_by_vm_text(expected) || truncation_moved_by_vm_text(actual) {
+        return None;
+    }
     let case = probe(op, args.to_vec(), expected)?;
     let diff = match judge(&case, actual, Strictness::Default) {
         Outcome::Pass | Outcome::Skip(_) => return None,
@@ -185,6 +188,25 @@ fn print_known_counts() {
             re.as_str()
         );
     }
+}
+
+/// Whether `answer` is a text that holds the VM's text for an opaque term
+/// and was cut at a character count: the length of that text decides
+/// whether and where the cut falls (`spec/README.md` LOOSE-2), so such an
+/// input says nothing about PtcRunner and is not compared.
+fn truncation_moved_by_vm_text(answer: &Answer) -> bool {
+    let Answer::Ok(Term::Str(s)) = answer else {
+        return false;
+    };
+    s.contains("(truncatedat")
+        && [
+            "#Reference<...>",
+            "#PID<...>",
+            "#Port<...>",
+            "#Function<...>",
+        ]
+        .iter()
+        .any(|m| s.contains(m))
 }
 
 /// `answer` with the text the VM makes up for references, pids, ports and
