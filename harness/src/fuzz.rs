@@ -11,6 +11,7 @@ use crate::subject::{Answer, Reference, Request, Subject};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use ptc_conformance::loose;
 use ptc_conformance::ops::{self, Op};
 use ptc_conformance::tagged;
 use ptc_conformance::term::Term;
@@ -198,75 +199,30 @@ fn truncation_moved_by_vm_text(answer: &Answer) -> bool {
     let Answer::Ok(Term::Str(s)) = answer else {
         return false;
     };
-    s.contains("(truncatedat")
-        && [
-            "#Reference<...>",
-            "#PID<...>",
-            "#Port<...>",
-            "#Function<...>",
-        ]
-        .iter()
-        .any(|m| s.contains(m))
+    s.contains("(truncatedat") && loose::holds_vm_text(s)
 }
 
 /// `answer` with the text the VM makes up for references, pids, ports and
 /// anonymous functions (`#Reference<0.1.2.3>`, `#Function<0.1/1 in M.f/2>`)
-/// masked, in every string and message: `spec/inspect.md` names it
-/// platform noise that a port may print as it likes.
+/// masked, in every string and message ([`loose::mask_vm_text`]); a text
+/// that holds one is compared without white space, as its length may move
+/// `inspect`'s line breaks (LOOSE-2).
 fn mask_vm_text(answer: &Answer) -> Answer {
-    fn mask(s: &str) -> std::borrow::Cow<'_, str> {
-        // LOOSE-4: an `#Inspect.Error<...>`'s stack frames are the VM's.
-        let s = crate::judge::mask_stacktraces(s);
-        static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-        static CUT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-        // LOOSE-2: the VM's text moves a truncated preview's cut, so the
-        // span from it to the truncation marker is the VM's too.
-        let s = CUT
-            .get_or_init(|| {
-                regex::Regex::new(r"#(Reference|PID|Port|Function)<.*?(\.\.\. |;; )\(truncated at")
-                    .unwrap_or_else(|e| panic!("{e}"))
-            })
-            .replace_all(&s, "#$1<...>$2(truncated at");
-        let masked = RE
-            .get_or_init(|| {
-                regex::Regex::new(r"#(Reference|PID|Port|Function)<[^>]*>")
-                    .unwrap_or_else(|e| panic!("{e}"))
-            })
-            .replace_all(&s, "#$1<...>")
-            .into_owned();
-        std::borrow::Cow::Owned(masked)
-    }
-    fn term(t: &Term) -> Term {
-        match t {
-            // LOOSE-2: the VM's text may move `inspect`'s line breaks, so a
-            // text holding one is compared without white space.
-            Term::Str(s) if s.contains('#') || s.contains("Stacktrace:") => {
-                let masked = mask(s).into_owned();
-                if [
-                    "#Reference<...>",
-                    "#PID<...>",
-                    "#Port<...>",
-                    "#Function<...>",
-                ]
-                .iter()
-                .any(|m| masked.contains(m))
-                {
-                    Term::Str(masked.split_whitespace().collect())
-                } else {
-                    Term::Str(masked)
-                }
-            }
-            Term::List(items) => Term::List(items.iter().map(term).collect()),
-            Term::Tuple(items) => Term::Tuple(items.iter().map(term).collect()),
-            Term::Map(m) => Term::map(m.iter().map(|(k, v)| (k.clone(), term(v))).collect()),
-            other => other.clone(),
-        }
-    }
+    let needs = |s: &str| s.contains('#') || s.contains("Stacktrace:");
     match answer {
-        Answer::Ok(t) => Answer::Ok(term(t)),
-        Answer::Raised(r) if r.message.contains('#') || r.message.contains("Stacktrace:") => {
+        Answer::Ok(t) => Answer::Ok(loose::map_strings(t, &|s| {
+            needs(s).then(|| {
+                let masked = loose::mask_vm_text(s);
+                if loose::holds_vm_text(&masked) {
+                    masked.split_whitespace().collect()
+                } else {
+                    masked
+                }
+            })
+        })),
+        Answer::Raised(r) if needs(&r.message) => {
             let mut r = r.clone();
-            r.message = mask(&r.message).into_owned();
+            r.message = loose::mask_vm_text(&r.message);
             Answer::Raised(r)
         }
         other => other.clone(),
