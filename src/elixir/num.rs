@@ -13,11 +13,7 @@ pub fn float_to_bigint(x: f64) -> Option<BigInt> {
 
 /// `trunc/1` on a finite float, as an [`Int`].
 pub fn trunc(x: f64) -> Option<Int> {
-    if x.is_finite() && x.abs() < 9.2e18 {
-        Some(Int::Small(x.trunc() as i64))
-    } else {
-        float_to_bigint(x).map(Int::from)
-    }
+    float_to_bigint(x).map(Int::from)
 }
 
 /// Whether `trunc(x) == x` holds in Elixir (an integral float).

@@ -2,7 +2,7 @@
 //! a failing case explains itself: `/1/"n": expected 1, got {"$float":1.0}`.
 
 use crate::tagged::encode;
-use crate::term::{Map, Term};
+use crate::term::{map_key_cmp, Map, Term};
 use std::fmt;
 
 /// One place where two terms differ.
@@ -129,12 +129,23 @@ fn walk(e: &Term, a: &Term, path: &mut String, out: &mut Vec<Difference>) {
     }
 }
 
+/// The value under a key written exactly as `k`: map lookup alone would
+/// take `0.0` for `-0.0` (one key to the VM, two texts to the judge).
+fn value_under<'a>(m: &'a Map, k: &Term) -> Option<&'a Term> {
+    let i = m
+        .pairs()
+        .binary_search_by(|(q, _)| map_key_cmp(q, k))
+        .ok()?;
+    let (q, v) = &m.pairs()[i];
+    (q == k).then_some(v)
+}
+
 fn walk_maps(xm: &Map, ym: &Map, path: &mut String, out: &mut Vec<Difference>) {
     let len = path.len();
     for (k, x) in xm.iter() {
         path.push('/');
         path.push_str(&key_segment(k));
-        match ym.get(k) {
+        match value_under(ym, k) {
             Some(y) => walk(x, y, path, out),
             _ => out.push(Difference {
                 path: path.clone(),
@@ -145,7 +156,7 @@ fn walk_maps(xm: &Map, ym: &Map, path: &mut String, out: &mut Vec<Difference>) {
         path.truncate(len);
     }
     for (k, y) in ym.iter() {
-        if xm.get(k).is_none() {
+        if value_under(xm, k).is_none() {
             out.push(Difference {
                 path: format!("{path}/{}", key_segment(k)),
                 expected: None,
@@ -228,5 +239,15 @@ mod tests {
     #[test]
     fn signed_zero_is_a_difference() {
         assert_eq!(d(r#"{"$float": -0.0}"#, r#"{"$float": 0.0}"#).len(), 1);
+        assert_eq!(
+            d(
+                r#"{"$map": [[{"$tuple": [{"$float": -0.0}]}, 1]]}"#,
+                r#"{"$map": [[{"$tuple": [{"$float": 0.0}]}, 1]]}"#
+            ),
+            vec![
+                r#"/{"$tuple":[{"$float":-0.0}]}: missing, expected 1"#,
+                r#"/{"$tuple":[{"$float":0.0}]}: unexpected, got 1"#
+            ]
+        );
     }
 }

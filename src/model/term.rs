@@ -7,7 +7,7 @@
 //! normalize alike and the key order of JSON the reference renders.
 
 use num_bigint::BigInt;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::ToPrimitive;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -209,11 +209,6 @@ impl Map {
             Err(i) => self.0.insert(i, (key, value)),
         }
     }
-
-    /// Whether every key is a string.
-    pub fn all_string_keys(&self) -> bool {
-        self.0.iter().all(|(k, _)| matches!(k, Term::Str(_)))
-    }
 }
 
 impl Struct {
@@ -296,11 +291,6 @@ impl Term {
         matches!(self, Term::Map(_) | Term::Struct(_) | Term::Temporal(_))
     }
 
-    /// Whether `is_struct/1` holds.
-    pub fn is_struct(&self) -> bool {
-        matches!(self, Term::Struct(_) | Term::Temporal(_))
-    }
-
     /// Whether `is_binary/1` holds.
     pub fn is_binary(&self) -> bool {
         matches!(self, Term::Str(_) | Term::Bytes(_))
@@ -312,15 +302,6 @@ impl Term {
             Term::Str(s) => Some(s.as_bytes()),
             Term::Bytes(b) => Some(b),
             _ => None,
-        }
-    }
-
-    /// Whether this is a keyword list: a list of `{atom, term}` 2-tuples.
-    /// The empty list counts, as `Keyword.keyword?/1` says.
-    pub fn is_keyword(&self) -> bool {
-        match self {
-            Term::List(items) => items.iter().all(|i| i.as_kw_pair().is_some()),
-            _ => false,
         }
     }
 
@@ -383,14 +364,6 @@ impl Int {
         }
     }
 
-    /// Whether the value is zero.
-    pub fn is_zero(&self) -> bool {
-        match self {
-            Int::Small(n) => *n == 0,
-            Int::Big(b) => b.is_zero(),
-        }
-    }
-
     /// Numeric comparison.
     pub fn cmp_int(&self, other: &Int) -> Ordering {
         match (self, other) {
@@ -409,33 +382,19 @@ impl fmt::Display for Int {
     }
 }
 
-/// Exact comparison of an integer with a float, as Erlang compares numbers.
+/// Exact comparison of an integer with a float, as Erlang compares numbers:
+/// the float's integer part converts exactly (a term's float is finite),
+/// and on a tie its fraction decides.
 fn cmp_int_float(i: &Int, x: f64) -> Ordering {
-    match i {
-        Int::Small(n) if n.unsigned_abs() < (1u64 << 53) => {
-            (*n as f64).partial_cmp(&x).unwrap_or(Ordering::Equal)
-        }
-        _ => {
-            // Beyond 2^53 compare exactly through big integers: an f64 this
-            // large is itself an integer, so truncation loses nothing.
-            if x.abs() >= 9.007_199_254_740_992e15 {
-                match crate::num::float_to_bigint(x) {
-                    Some(xb) => i.to_bigint().cmp(&xb),
-                    None => Ordering::Equal,
-                }
-            } else {
-                let ib = i.to_bigint();
-                let xt = crate::num::float_to_bigint(x.trunc()).unwrap_or_default();
-                ib.cmp(&xt).then(if x.fract() > 0.0 {
-                    Ordering::Less
-                } else if x.fract() < 0.0 {
-                    Ordering::Greater
-                } else {
-                    Ordering::Equal
-                })
-            }
-        }
-    }
+    let whole = crate::num::float_to_bigint(x).unwrap_or_default();
+    let fraction = x.fract();
+    i.to_bigint().cmp(&whole).then(if fraction > 0.0 {
+        Ordering::Less
+    } else if fraction < 0.0 {
+        Ordering::Greater
+    } else {
+        Ordering::Equal
+    })
 }
 
 fn type_rank(t: &Term) -> u8 {
