@@ -310,7 +310,7 @@ proptest! {
         let name = tool.field("name").cloned().unwrap_or(Term::Nil);
         let hint = cache_hint(&name, &args).map_err(|e| TestCaseError::fail(format!("{e}\n{shown}")))?;
         prop_assert_eq!(preview.get_str("cache_hint"), Some(&hint), "{}", shown);
-        let rows_encodable = preview.get_str("rows").into_iter().all(jason::encodable);
+        let rows_encodable = preview.get_str("rows").into_iter().all(|r| jason::encode(r).is_ok());
         let encoded = jason::encode(&Term::Map(preview.clone()));
         prop_assert_eq!(encoded.is_ok(), rows_encodable, "{:?}\n{}", encoded, shown);
         if let Ok(text) = encoded {
@@ -377,7 +377,7 @@ proptest! {
         );
         let feedback = first("feedback").unwrap_or_else(|| Term::str(message.clone()));
         let result = (reason == "fail").then(|| first("result").unwrap_or(Term::Nil));
-        let encodable = jason::encodable(&feedback) && result.iter().all(jason::encodable);
+        let encodable = jason::encode(&feedback).is_ok() && result.iter().all(|r| jason::encode(r).is_ok());
         let shown = format!("reason {reason:?}, message {message:?}, opts {}", encode(&opts_term));
         let rendered = render_error(&reason_atom, &Term::str(message.clone()), &opts_term);
         let text = match rendered {

@@ -21,11 +21,6 @@ pub fn encode(term: &Term) -> Result<String, Raised> {
     Ok(out)
 }
 
-/// Whether `Jason.encode/1` succeeds on `term`.
-pub fn encodable(term: &Term) -> bool {
-    encode(term).is_ok()
-}
-
 fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
     match term {
         Term::Nil => out.push_str("null"),
