@@ -291,8 +291,3 @@ fn collection(
         (out, child_cut)
     }
 }
-
-/// `String.Chars.to_string/1` (interpolation), as text: [`chars::to_string`].
-pub fn string_chars(t: &Term) -> Result<String, Raised> {
-    chars::to_string(t).map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
-}
