@@ -9,27 +9,18 @@ use crate::Raised;
 
 /// `KeyError` for a missing atom `key` in `term`:
 /// `key :k not found in: <inspect(term, pretty: true, limit: :infinity)>`.
+/// The boundary raises it only for a keyword list (`Keyword.fetch!/2`) or a
+/// map (`map.field`), never for `nil` or a module atom, whose messages
+/// Elixir words differently.
 pub fn key_error(key: &str, term: &Term) -> Raised {
-    Raised::new("KeyError", key_error_message(key, term))
-}
-
-/// The message of [`key_error`].
-fn key_error_message(key: &str, term: &Term) -> String {
-    let key_text = inspect(&Term::atom(key));
-    match term {
-        Term::Nil => format!("key {key_text} not found"),
-        t if t.is_atom() => {
-            let module = inspect(t);
-            format!(
-                "key {key_text} not found in: {module} (if instead you want to invoke \
-                 {module}.{key}(), make sure to add parentheses after the function name)"
-            )
-        }
-        t => format!(
-            "key {key_text} not found in: {}",
-            inspect_with(t, true, None)
+    Raised::new(
+        "KeyError",
+        format!(
+            "key {} not found in: {}",
+            inspect(&Term::atom(key)),
+            inspect_with(term, true, None)
         ),
-    }
+    )
 }
 
 /// `BadMapError`: `expected a map, got: <inspect(term)>`.

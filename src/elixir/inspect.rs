@@ -45,11 +45,6 @@ pub fn inspect_bytes(term: &Term) -> Vec<u8> {
     algebra::format_bytes(&Doc::group(to_doc(term, DEFAULT)), None)
 }
 
-/// `inspect(term, pretty: true)`: laid out at width 80 (IN-19).
-pub fn inspect_pretty(term: &Term) -> String {
-    inspect_with(term, true, Some(LIMIT))
-}
-
 /// `inspect(term, pretty: pretty, limit: limit)`; a `limit` of `None` is
 /// `:infinity` (as `KeyError` prints its term).
 pub fn inspect_with(term: &Term, pretty: bool, limit: Option<usize>) -> String {

@@ -174,11 +174,6 @@ impl Map {
         &self.0
     }
 
-    /// Number of keys.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
     /// Whether the map has no keys.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()

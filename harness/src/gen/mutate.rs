@@ -27,7 +27,9 @@ pub fn seeds<'a>(op: &str, cases: impl IntoIterator<Item = &'a [Term]>) -> Vec<V
 
 fn has_large_map(t: &Term) -> bool {
     match t {
-        Term::Map(m) => m.len() > 32 || m.iter().any(|(k, v)| has_large_map(k) || has_large_map(v)),
+        Term::Map(m) => {
+            m.pairs().len() > 32 || m.iter().any(|(k, v)| has_large_map(k) || has_large_map(v))
+        }
         Term::List(items) | Term::Tuple(items) => items.iter().any(has_large_map),
         Term::Struct(s) => s.fields.iter().any(|(_, v)| has_large_map(v)),
         Term::Fun(f) => matches!(&**f, FunSpec::Returns { returns, .. } if has_large_map(returns)),
