@@ -9,7 +9,7 @@
 //! function's spec decides the result whatever its arguments, so the
 //! reducer is never applied to anything.
 
-use crate::errors::{protocol_undefined, Protocol};
+use crate::errors::{module_not_available, protocol_undefined, Protocol};
 use crate::term::{FunSpec, Term};
 use crate::Raised;
 
@@ -42,7 +42,7 @@ pub fn walk(t: &Term) -> Result<Walk, Raised> {
         Term::Fun(f) if f.arity() == Some(2) => match &**f {
             FunSpec::Raises { message, .. } => Err(Raised::new("RuntimeError", message.clone())),
             FunSpec::Returns { returns, .. } => elem_1(returns).map(Walk::Accumulator),
-            FunSpec::Named(_) => Err(not_enumerable(t)),
+            FunSpec::Named(name) => Err(call_capture(name, t)),
         },
         other => Err(not_enumerable(other)),
     }
@@ -104,6 +104,24 @@ fn lists_reverse(t: &Term) -> Result<Vec<Term>, Raised> {
             "FunctionClauseError",
             "no function clause matching in :lists.reverse/1",
         )),
+    }
+}
+
+/// Calling the named capture `&Mod.fun/2`, its module read as the
+/// adapters read it (`:mod` an Erlang module, `Mod` an Elixir alias): the
+/// reference knows no module of that name (`spec/README.md` LOOSE-5), so
+/// the call fails as it does for a module the VM cannot load.
+fn call_capture(name: &str, t: &Term) -> Raised {
+    let call = name.strip_prefix('&').and_then(|c| c.rsplit_once('/'));
+    match call.and_then(|(mf, _)| mf.rsplit_once('.')) {
+        Some((module, function)) => {
+            let atom = match module.strip_prefix(':') {
+                Some(erlang) => erlang.to_owned(),
+                None => format!("Elixir.{module}"),
+            };
+            module_not_available(&atom, function, 2)
+        }
+        None => not_enumerable(t),
     }
 }
 

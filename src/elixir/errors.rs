@@ -3,7 +3,7 @@
 //! `CaseClauseError` and `Protocol.UndefinedError`. Each embeds `inspect/2`
 //! of the offending term, so a port must reproduce that text too.
 
-use crate::inspect::{inspect, inspect_with};
+use crate::inspect::{atom_literal, inspect, inspect_with};
 use crate::term::{OpaqueKind, Term};
 use crate::Raised;
 
@@ -21,6 +21,27 @@ pub fn key_error(key: &str, term: &Term) -> Raised {
             inspect_with(term, true, None)
         ),
     )
+}
+
+/// `UndefinedFunctionError` for a call into the module named by the atom
+/// `module` (`Elixir.Foo`, `foo`), which the VM cannot load; `function` as
+/// Elixir prints it. `hint_for_missing_alias/1` adds its hint when the
+/// module is an Elixir alias of one segment.
+pub fn module_not_available(module: &str, function: &str, arity: u32) -> Raised {
+    let shown = atom_literal(module);
+    let mut message = format!(
+        "function {shown}.{function}/{arity} is undefined (module {shown} is not available)"
+    );
+    if module
+        .strip_prefix("Elixir.")
+        .is_some_and(|rest| !rest.contains('.'))
+    {
+        message.push_str(
+            ". Make sure the module name is correct and has been specified in full \
+             (or that an alias has been defined)",
+        );
+    }
+    Raised::new("UndefinedFunctionError", message)
 }
 
 /// `BadMapError`: `expected a map, got: <inspect(term)>`.

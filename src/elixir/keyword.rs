@@ -3,7 +3,7 @@
 //! `Keyword.fetch/2`, `Keyword.fetch!/2`, `Keyword.take/2`, `Map.get/2` and
 //! the `term.field` syntax, each raising as Elixir does.
 
-use crate::errors::{case_clause, key_error};
+use crate::errors::{case_clause, key_error, module_not_available};
 use crate::inspect::{inspect, inspect_with};
 use crate::term::Term;
 use crate::Raised;
@@ -97,22 +97,7 @@ pub fn dot<'a>(term: &'a Term, field: &str) -> Result<&'a Term, Raised> {
     }
     match term {
         Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => Err(key_error(field, term)),
-        Term::Atom(a) => {
-            let module = inspect(term);
-            let mut message = format!(
-                "function {module}.{field}/0 is undefined (module {module} is not available)"
-            );
-            // `hint_for_missing_alias/1`: only a one-segment alias gets it.
-            if a.strip_prefix("Elixir.")
-                .is_some_and(|rest| !rest.contains('.'))
-            {
-                message.push_str(
-                    ". Make sure the module name is correct and has been specified in full \
-                     (or that an alias has been defined)",
-                );
-            }
-            Err(Raised::new("UndefinedFunctionError", message))
-        }
+        Term::Atom(a) => Err(module_not_available(a, field, 0)),
         // `{:badkey, key, term}` normalized for a term that is no map.
         _ => Err(Raised::new(
             "KeyError",

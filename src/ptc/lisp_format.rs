@@ -12,7 +12,7 @@
 //! keywords, closure parameters, vars) keep their bytes, invalid UTF-8
 //! included, and the JSON encoder that receives the text rejects them.
 
-use crate::errors::{protocol_undefined, Protocol};
+use crate::elixir::enumerable;
 use crate::term::{term_cmp, Map, Struct, Term};
 use crate::{chars, inspect, num, Raised};
 
@@ -111,24 +111,10 @@ fn wrapper_unit(module: &str) -> Term {
 /// A closure's parameter names joined by spaces: `{:var, name}` shows
 /// its name, any other pattern `_`.
 fn param_names(params: &Term) -> Result<Vec<u8>, Raised> {
-    let items: Vec<Term> = match params {
-        Term::List(items) => items.clone(),
-        Term::Map(m) => m
-            .iter()
-            .map(|(k, v)| Term::Tuple(vec![k.clone(), v.clone()]))
-            .collect(),
-        other => return Err(protocol_undefined(Protocol::Enumerable, other)),
-    };
-    let names = items
-        .iter()
-        .map(|p| match p {
-            Term::Tuple(t) if t.len() == 2 && t[0].as_atom() == Some("var") => {
-                chars::to_string(&t[1])
-            }
-            _ => Ok(b"_".to_vec()),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(names.join(&b' '))
+    enumerable::map_join(params, b" ", |p| match p {
+        Term::Tuple(t) if t.len() == 2 && t[0].as_atom() == Some("var") => chars::to_string(&t[1]),
+        _ => Ok(b"_".to_vec()),
+    })
 }
 
 fn format(value: &Term, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {

@@ -282,7 +282,7 @@ pub fn function(values: BoxedStrategy<Term>) -> BoxedStrategy<Term> {
         // Captures of undocumented or unloaded modules: `Tool.new/2` reads
         // `@doc` and `@spec` of documented ones, which depends on how they
         // were compiled (spec/tool.md TL-2).
-        1 => prop::sample::select(vec!["&:lists.reverse/1", "&Nope.Missing.run/1", "&Nope.Missing.run/0"])
+        1 => prop::sample::select(vec!["&:lists.reverse/1", "&Nope.Missing.run/1", "&Nope.Missing.run/0", "&Nope.Missing.run/2", "&Missing.run/2", "&:ptc_nope.run/2"])
         .prop_map(move |n| fun(FunSpec::Named(n.to_owned()))),
     ]
     .boxed()
