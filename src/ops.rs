@@ -18,6 +18,7 @@ pub enum Output {
 }
 
 /// One op of the registry.
+#[derive(Debug)]
 pub struct Op {
     /// The op name used in cases and by adapters, e.g. `key_normalizer.normalize_key`.
     pub name: &'static str,
@@ -200,12 +201,6 @@ pub static OPS: &[Op] = &[
 /// The op named `name`.
 pub fn find(name: &str) -> Option<&'static Op> {
     OPS.iter().find(|op| op.name == name)
-}
-
-impl std::fmt::Debug for Op {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Op({})", self.name)
-    }
 }
 
 impl Op {

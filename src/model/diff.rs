@@ -70,8 +70,14 @@ fn key_segment(k: &Term) -> String {
     }
 }
 
+/// Whether two terms are written alike: equal (`=:=`), and with the same
+/// tagged JSON, which tells `-0.0` from `0.0`.
+fn same(e: &Term, a: &Term) -> bool {
+    e == a && encode(e) == encode(a)
+}
+
 fn walk(e: &Term, a: &Term, path: &mut String, out: &mut Vec<Difference>) {
-    if e == a {
+    if same(e, a) {
         return;
     }
     let len = path.len();
@@ -137,7 +143,7 @@ fn value_under<'a>(m: &'a Map, k: &Term) -> Option<&'a Term> {
         .binary_search_by(|(q, _)| map_key_cmp(q, k))
         .ok()?;
     let (q, v) = &m.pairs()[i];
-    (q == k).then_some(v)
+    same(q, k).then_some(v)
 }
 
 fn walk_maps(xm: &Map, ym: &Map, path: &mut String, out: &mut Vec<Difference>) {

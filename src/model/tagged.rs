@@ -64,7 +64,7 @@ pub fn decode_args(json: &str, root: &str) -> Result<Vec<Term>, DecodeError> {
         other => Err(DecodeError(format!(
             "{}: expected an array of arguments, got {}",
             display_root(root),
-            other.kind_name()
+            kind_name(&other)
         ))),
     }
 }
@@ -256,7 +256,7 @@ fn decode_tag<'de, A: MapAccess<'de>>(
         "$tuple" => match map.next_value_seed(TermSeed { path })? {
             Term::List(items) => Term::Tuple(items),
             other => {
-                return Err(path.err(format_args!("expected an array, got {}", other.kind_name())))
+                return Err(path.err(format_args!("expected an array, got {}", kind_name(&other))))
             }
         },
         "$map" => {
@@ -691,6 +691,24 @@ impl<'de> Visitor<'de> for FunSeed<'_> {
                 "a $fn is {\"arity\": n, \"returns\": t}, {\"arity\": n, \"raises\": \"msg\"} or {\"name\": \"&M.f/1\"}",
             )),
         }
+    }
+}
+
+/// Short name of a term's kind, for decoding errors.
+fn kind_name(t: &Term) -> &'static str {
+    match t {
+        Term::Nil | Term::Bool(_) | Term::Atom(_) => "atom",
+        Term::Int(_) => "integer",
+        Term::Float(_) => "float",
+        Term::Str(_) | Term::Bytes(_) => "binary",
+        Term::List(_) => "list",
+        Term::Tuple(_) => "tuple",
+        Term::Map(_) => "map",
+        Term::Struct(_) | Term::Temporal(_) => "struct",
+        Term::Fun(_) => "function",
+        Term::Opaque(OpaqueKind::Ref, _) => "reference",
+        Term::Opaque(OpaqueKind::Pid, _) => "pid",
+        Term::Opaque(OpaqueKind::Port, _) => "port",
     }
 }
 

@@ -12,7 +12,12 @@ use std::cmp::Ordering;
 use std::fmt;
 
 /// An Elixir term.
-#[derive(Clone, Debug)]
+///
+/// `==` on terms is OTP 25's exact equality (`=:=`): `1` and `1.0` differ,
+/// `0.0` and `-0.0` do not (they are one map key), and maps, kept in key
+/// order, compare by content. Whether two terms are written alike, signed
+/// zeros included, is their tagged JSON's business (`diff` compares that).
+#[derive(Clone, Debug, PartialEq)]
 pub enum Term {
     /// `nil` (the atom `:nil`).
     Nil,
@@ -307,24 +312,6 @@ impl Term {
             _ => None,
         }
     }
-
-    /// Short name of the term's kind, for messages.
-    pub fn kind_name(&self) -> &'static str {
-        match self {
-            Term::Nil | Term::Bool(_) | Term::Atom(_) => "atom",
-            Term::Int(_) => "integer",
-            Term::Float(_) => "float",
-            Term::Str(_) | Term::Bytes(_) => "binary",
-            Term::List(_) => "list",
-            Term::Tuple(_) => "tuple",
-            Term::Map(_) => "map",
-            Term::Struct(_) | Term::Temporal(_) => "struct",
-            Term::Fun(_) => "function",
-            Term::Opaque(OpaqueKind::Ref, _) => "reference",
-            Term::Opaque(OpaqueKind::Pid, _) => "pid",
-            Term::Opaque(OpaqueKind::Port, _) => "port",
-        }
-    }
 }
 
 impl From<i64> for Int {
@@ -348,14 +335,6 @@ impl Int {
         match self {
             Int::Small(n) => BigInt::from(*n),
             Int::Big(b) => b.clone(),
-        }
-    }
-
-    /// The value as `f64` (rounded), as Erlang converts for comparison.
-    pub fn to_f64(&self) -> f64 {
-        match self {
-            Int::Small(n) => *n as f64,
-            Int::Big(b) => b.to_f64().unwrap_or(f64::NAN),
         }
     }
 
@@ -528,28 +507,6 @@ fn cmp_maps(x: &[(Term, Term)], y: &[(Term, Term)], exact: bool) -> Ordering {
         })
 }
 
-impl PartialEq for Term {
-    /// Strict equality (`===`): `1 != 1.0`, `-0.0 != 0.0`, maps ignore order.
-    fn eq(&self, other: &Term) -> bool {
-        match (self, other) {
-            (Term::Nil, Term::Nil) => true,
-            (Term::Bool(a), Term::Bool(b)) => a == b,
-            (Term::Int(a), Term::Int(b)) => a == b,
-            (Term::Float(a), Term::Float(b)) => a.to_bits() == b.to_bits(),
-            (Term::Str(a), Term::Str(b)) => a == b,
-            (Term::Bytes(a), Term::Bytes(b)) => a == b,
-            (Term::Atom(a), Term::Atom(b)) => a == b,
-            (Term::List(a), Term::List(b)) | (Term::Tuple(a), Term::Tuple(b)) => a == b,
-            (Term::Map(a), Term::Map(b)) => a == b,
-            (Term::Struct(a), Term::Struct(b)) => a == b,
-            (Term::Temporal(a), Term::Temporal(b)) => a == b,
-            (Term::Fun(a), Term::Fun(b)) => a == b,
-            (Term::Opaque(ka, a), Term::Opaque(kb, b)) => ka == kb && a == b,
-            _ => false,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -559,9 +516,9 @@ mod tests {
     }
 
     #[test]
-    fn strict_equality_tells_int_from_float_and_signed_zero() {
+    fn equality_is_otp_25_exact_equality() {
         assert_ne!(Term::int(1), f(1.0));
-        assert_ne!(f(0.0), f(-0.0));
+        assert_eq!(f(0.0), f(-0.0));
         assert_eq!(f(1.5), f(1.5));
     }
 
