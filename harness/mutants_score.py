@@ -2,6 +2,8 @@
 """The mutation score of a `cargo mutants` run, and the survivors to explain.
 
 Usage: python3 harness/mutants_score.py [--equivalents FILE] [OUT ...]
+       python3 harness/mutants_score.py [--equivalents FILE] --write-config
+       python3 harness/mutants_score.py [--equivalents FILE] --update-lines
 
 Reads the `outcomes.json` of one or more cargo-mutants output directories
 (default `mutants.out`; a later directory's outcome for a mutant replaces an
@@ -27,6 +29,7 @@ the run did not report as missed are shown too, so the file cannot rot.
 import json
 import os
 import re
+import subprocess
 import sys
 from collections import defaultdict
 
@@ -114,6 +117,37 @@ def write_config(equivalents):
     print(f"{CONFIG}: {len(equivalents)} exclusions written")
 
 
+def update_lines(path):
+    """Moves entries of the equivalents file to the line and column where
+    their mutant now is; returns the entries it could not place."""
+    listed = subprocess.run(
+        ["cargo", "mutants", "--list", "--no-config"],
+        check=True, capture_output=True, text=True,
+    ).stdout.split("\n")
+    names = {n.strip() for n in listed if n.strip()}
+    by_what = defaultdict(list)
+    for n in names:
+        m = NAME.match(n)
+        if m:
+            by_what[(m.group("file"), m.group("what"))].append(n)
+    lines, unplaced = [], []
+    with open(path, encoding="utf-8") as f:
+        for n, raw in enumerate(f, 1):
+            name, sep, _ = raw.partition(" — ")
+            m = NAME.match(name)
+            if sep and m and name not in names:
+                cands = by_what.get((m.group("file"), m.group("what")), [])
+                if len(cands) == 1:
+                    print(f"{path}:{n}: {name} is now {cands[0]}")
+                    raw = raw.replace(name, cands[0], 1)
+                else:
+                    unplaced.append(f"{path}:{n}: {name} ({len(cands)} candidates)")
+            lines.append(raw)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("".join(lines))
+    return unplaced
+
+
 def main():
     args = sys.argv[1:]
     eq_path = "mutants.equivalent.txt"
@@ -121,6 +155,12 @@ def main():
         i = args.index("--equivalents")
         eq_path = args[i + 1]
         del args[i : i + 2]
+    if "--update-lines" in args:
+        unplaced = update_lines(eq_path)
+        for u in unplaced:
+            print(f"cannot place: {u}")
+        write_config(load_equivalents(eq_path))
+        return 1 if unplaced else 0
     equivalents = load_equivalents(eq_path)
     if "--write-config" in args:
         write_config(equivalents)
