@@ -10,7 +10,7 @@ use proptest::test_runner::{Config, TestRunner};
 use ptc_conformance::ops::OPS;
 use ptc_conformance::term::Term;
 use ptc_conformance_harness::corpus::{self, Expect, Sources};
-use ptc_conformance_harness::fuzz::{self, FuzzConfig};
+use ptc_conformance_harness::review::fuzz::{self, FuzzConfig};
 use ptc_conformance_harness::subject::Reference;
 
 #[test]

@@ -1,6 +1,10 @@
 //! The thing under test: one small trait. The in-process reference and an
-//! external adapter ([`crate::adapter::Adapter`]) are two implementations
+//! external adapter ([`crate::subject::adapter::Adapter`]) are two implementations
 //! of it, and every runner, report and fuzzer works against the trait.
+
+pub mod adapter;
+pub mod serve;
+pub mod wire;
 
 use ptc_conformance::ops;
 use ptc_conformance::{Raised, Term};

@@ -2,7 +2,7 @@
 //! on stdin/stdout, so any harness can use it as the oracle.
 
 use crate::subject::{Answer, Reference, Request};
-use crate::wire;
+use crate::subject::wire;
 use ptc_conformance::tagged;
 use ptc_conformance::Term;
 use serde::de::{self, Deserializer, MapAccess, Visitor};

@@ -7,6 +7,8 @@
 //! first, and each names the file and the case. [`lint`] adds the checks
 //! across the corpus: every rule cited, every op covered.
 
+pub mod select;
+
 use ptc_conformance::features;
 use ptc_conformance::ops::{self, Op};
 use ptc_conformance::tagged::{self, DecodeError};
@@ -610,7 +612,7 @@ pub fn load_case(
             id: id.to_owned(),
             file: path.to_owned(),
             op,
-            args_json: crate::wire::encode_args(&args),
+            args_json: crate::subject::wire::encode_args(&args),
             args,
             expect,
             description: file.description,

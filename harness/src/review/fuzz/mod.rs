@@ -5,8 +5,8 @@
 //! small one, which becomes a ready-to-review case file.
 
 use crate::corpus::{Case, Expect, Level};
-use crate::gen;
-use crate::judge::{judge, Outcome, Strictness};
+use crate::review::gen;
+use crate::judging::judge::{judge, Outcome, Strictness};
 use crate::subject::{Answer, Reference, Request, Subject};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -535,12 +535,12 @@ fn emit(
         .max_by_key(|(_, n)| **n)
         .map(|(r, _)| (*r).to_owned())
         .unwrap_or_else(|| format!("{}-1", op.spec_prefix));
-    let args_json = crate::wire::encode_args(&finding.args);
+    let args_json = crate::subject::wire::encode_args(&finding.args);
     let hash = args_json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
     let rel = format!("{}/fuzz-{:08x}", op.name.replace('.', "/"), hash as u32);
-    let expect = crate::bless::new_expect(&finding.expected)
+    let expect = crate::review::bless::new_expect(&finding.expected)
         .map_err(|e| format!("the expected side gave no expectation: {e}"))?;
     let mut used = std::collections::BTreeSet::new();
     finding
@@ -569,8 +569,8 @@ fn emit(
         q(&format!("Found by fuzzing (seed {seed}): {first_line}")),
         q(&rule),
         if features.is_empty() { String::new() } else { format!("\n    {}\n  ", features.join(",\n    ")) },
-        crate::bless::pretty(&args_json, 2)?,
-        crate::bless::pretty(&expect, 2)?,
+        crate::review::bless::pretty(&args_json, 2)?,
+        crate::review::bless::pretty(&expect, 2)?,
         q(&notes),
     );
     let path = dir.join(format!("{rel}.json"));

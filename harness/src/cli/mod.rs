@@ -1,17 +1,17 @@
 //! The `ptc-conformance` command line: arguments, dispatch and printing.
 //! What the commands do lives in the library's modules (selection in
-//! [`crate::select`], lint in [`crate::corpus`], the verdict in
-//! [`crate::report::Summary`], known failures in [`crate::known`]), where
+//! [`crate::corpus::select`], lint in [`crate::corpus`], the verdict in
+//! [`crate::judging::report::Summary`], known failures in [`crate::judging::known`]), where
 //! the tests call it too. Exit statuses are [`Exit`]'s.
 
-use crate::adapter::{Adapter, AdapterConfig};
+use crate::subject::adapter::{Adapter, AdapterConfig};
 use crate::corpus::{self, Corpus, Level, Sources};
 use crate::exit::{Exit, Failure};
-use crate::judge::Strictness;
-use crate::known::{self, KnownFailures};
-use crate::report;
-use crate::runner::{self, RunOptions};
-use crate::select::{Selection, Shard};
+use crate::judging::judge::Strictness;
+use crate::judging::known::{self, KnownFailures};
+use crate::judging::report;
+use crate::judging::runner::{self, RunOptions};
+use crate::corpus::select::{Selection, Shard};
 use crate::subject::{Reference, Subject};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -372,7 +372,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Fuzz(args) => fuzz(args),
         Command::Bless(args) => bless(args),
         Command::Compare(args) => compare(args),
-        Command::Adapter => crate::serve::serve(std::io::stdin(), std::io::stdout())
+        Command::Adapter => crate::subject::serve::serve(std::io::stdin(), std::io::stdout())
             .map_err(|e| Failure::failed(format!("adapter: {e}"))),
     }
 }
@@ -540,12 +540,12 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
         "corpus: {} cases, repeated to at least {} per path, median of {} runs; {} cores",
         corpus.cases.len(),
         args.cases,
-        crate::bench::REPEATS,
+        crate::review::bench::REPEATS,
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
     );
-    let measures = crate::bench::run(
+    let measures = crate::review::bench::run(
         &corpus.cases,
         args.cases,
         args.window.max(1),
@@ -553,12 +553,12 @@ fn bench(args: BenchArgs) -> Result<(), Failure> {
         &others,
     )
     .map_err(|e| Failure::failed(format!("bench: {e}")))?;
-    print!("{}", crate::bench::table(&measures));
+    print!("{}", crate::review::bench::table(&measures));
     Ok(())
 }
 
 fn bless(args: BlessArgs) -> Result<(), Failure> {
-    use crate::bless::{recompute, replace_expect, show, Change};
+    use crate::review::bless::{recompute, replace_expect, show, Change};
     let corpus = load_clean(&args.corpus)?;
     let selection = args.filter.selection(None);
     let cases = selection.apply(&corpus).map_err(Failure::usage)?;
@@ -671,7 +671,7 @@ fn progress_display(total: usize) -> (Option<indicatif::ProgressBar>, impl FnMut
     (bar, progress)
 }
 
-fn print_fuzz_totals(report: &crate::fuzz::FuzzReport) {
+fn print_fuzz_totals(report: &crate::review::fuzz::FuzzReport) {
     let rate = report.checked as f64 / report.elapsed.as_secs_f64().max(1e-9);
     println!(
         "{} inputs checked in {:.2}s ({rate:.0}/s), {} declined by the subject",
@@ -686,7 +686,7 @@ fn print_fuzz_totals(report: &crate::fuzz::FuzzReport) {
     }
 }
 
-fn print_finding(f: &crate::fuzz::Finding, expected_label: &str, subject_label: &str) {
+fn print_finding(f: &crate::review::fuzz::Finding, expected_label: &str, subject_label: &str) {
     let args_text: Vec<String> = f.args.iter().map(ptc_conformance::tagged::encode).collect();
     let w = expected_label.len().max(subject_label.len()).max(4);
     println!(
@@ -697,12 +697,12 @@ fn print_finding(f: &crate::fuzz::Finding, expected_label: &str, subject_label: 
     println!(
         "  {:<w$}  {}",
         format!("{expected_label}:"),
-        crate::fuzz::describe(&f.expected)
+        crate::review::fuzz::describe(&f.expected)
     );
     println!(
         "  {:<w$}  {}",
         format!("{subject_label}:"),
-        crate::fuzz::describe(&f.actual)
+        crate::review::fuzz::describe(&f.actual)
     );
     for line in f.diff.lines() {
         println!("  {line}");
@@ -719,7 +719,7 @@ fn fuzz(args: FuzzArgs) -> Result<(), Failure> {
     if args.cases == 0 {
         return Err(Failure::usage("--cases must be at least 1"));
     }
-    let cfg = crate::fuzz::FuzzConfig {
+    let cfg = crate::review::fuzz::FuzzConfig {
         ops: args.op.clone(),
         cases: args.cases,
         seed,
@@ -736,7 +736,7 @@ fn fuzz(args: FuzzArgs) -> Result<(), Failure> {
         }
         None => &mut Reference,
     };
-    let ops = crate::fuzz::plan(&cfg.ops, &subject.ops()).map_err(Failure::usage)?;
+    let ops = crate::review::fuzz::plan(&cfg.ops, &subject.ops()).map_err(Failure::usage)?;
     let names: Vec<&str> = ops.iter().map(|o| o.name).collect();
     eprintln!(
         "fuzzing {} with seed {seed} (replay: --seed {seed})\nops ({}): {}",
@@ -746,7 +746,7 @@ fn fuzz(args: FuzzArgs) -> Result<(), Failure> {
     );
     let (bar, mut progress) = progress_display(args.cases);
     // The ops were checked above; what can go wrong now is writing the case.
-    let report = crate::fuzz::run(subject, &cfg, &corpus.cases, &mut progress)
+    let report = crate::review::fuzz::run(subject, &cfg, &corpus.cases, &mut progress)
         .map_err(|e| Failure::failed(format!("fuzz: {e}")))?;
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -793,8 +793,8 @@ fn compare(args: CompareArgs) -> Result<(), Failure> {
     let (base_cfg, head_cfg) = (side("base", &args.base)?, side("head", &args.head)?);
     let seed = seed_or_now(args.seed);
     let fuzz = (args.cases > 0)
-        .then(|| -> Result<crate::fuzz::FuzzConfig, Failure> {
-            Ok(crate::fuzz::FuzzConfig {
+        .then(|| -> Result<crate::review::fuzz::FuzzConfig, Failure> {
+            Ok(crate::review::fuzz::FuzzConfig {
                 ops: args.filter.op.clone(),
                 cases: args.cases,
                 seed,
@@ -805,7 +805,7 @@ fn compare(args: CompareArgs) -> Result<(), Failure> {
             })
         })
         .transpose()?;
-    let cfg = crate::compare::CompareConfig {
+    let cfg = crate::review::compare::CompareConfig {
         strictness: args.level,
         emit: args.emit.clone(),
         fuzz,
@@ -817,7 +817,7 @@ fn compare(args: CompareArgs) -> Result<(), Failure> {
         println!("fuzz seed {seed} (replay: --seed {seed})");
     }
     let (bar, mut progress) = progress_display(args.cases);
-    let c = crate::compare::compare(
+    let c = crate::review::compare::compare(
         &mut base,
         &mut head,
         &cases,
@@ -845,8 +845,8 @@ fn compare(args: CompareArgs) -> Result<(), Failure> {
     for d in &c.differences {
         println!("\nDIFFERENT {} ({})", d.case.id, d.case.file.display());
         println!("  spec: {}", d.case.spec.join(", "));
-        println!("  base: {}", crate::fuzz::describe(&d.base));
-        println!("  head: {}", crate::fuzz::describe(&d.head));
+        println!("  base: {}", crate::review::fuzz::describe(&d.base));
+        println!("  head: {}", crate::review::fuzz::describe(&d.head));
         for line in d.diff.lines() {
             println!("  {line}");
         }

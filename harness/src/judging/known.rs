@@ -21,8 +21,8 @@
 //! whose cases ran. All of these fail the run, so the file cannot rot;
 //! [`updated`] writes the file a run implies.
 
-use crate::judge::{Outcome, Skip};
-use crate::runner::CaseResult;
+use crate::judging::judge::{Outcome, Skip};
+use crate::judging::runner::CaseResult;
 use std::collections::BTreeSet;
 use std::path::Path;
 

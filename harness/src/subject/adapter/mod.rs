@@ -10,7 +10,7 @@
 //! take innocent ones with it.
 
 use crate::subject::{Answer, Flow, Request, Subject};
-use crate::wire::{self, Hello};
+use crate::subject::wire::{self, Hello};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

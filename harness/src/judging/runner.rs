@@ -5,9 +5,9 @@
 //! needs, and the report's [`Summary::verdict`] decides the run.
 
 use crate::corpus::Case;
-use crate::judge::{is_required, judge, Outcome, Skip, Strictness};
-use crate::known::KnownFailures;
-use crate::report::Summary;
+use crate::judging::judge::{is_required, judge, Outcome, Skip, Strictness};
+use crate::judging::known::KnownFailures;
+use crate::judging::report::Summary;
 use crate::subject::{self, Flow, Request, Subject};
 use std::collections::BTreeSet;
 

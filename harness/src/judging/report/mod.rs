@@ -5,8 +5,8 @@
 
 use crate::corpus::Case;
 use crate::exit::Exit;
-use crate::judge::{Outcome, Strictness};
-use crate::runner::CaseResult;
+use crate::judging::judge::{Outcome, Strictness};
+use crate::judging::runner::CaseResult;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -195,16 +195,16 @@ impl Summary<'_> {
 /// handshake included.
 pub fn repro_command(cmd: &[String], case: &Case) -> String {
     let mut request = String::new();
-    crate::wire::push_request(
+    crate::subject::wire::push_request(
         &mut request,
         1,
         case.op.name,
-        &crate::wire::encode_args(&case.args),
+        &crate::subject::wire::encode_args(&case.args),
     );
     let lines = [
-        crate::wire::hello_line(0),
+        crate::subject::wire::hello_line(0),
         request,
-        crate::wire::bye_line(2),
+        crate::subject::wire::bye_line(2),
     ];
     let quoted: Vec<String> = lines.iter().map(|l| quote(l.trim_end())).collect();
     let command: Vec<String> = cmd.iter().map(|a| quote(a)).collect();
