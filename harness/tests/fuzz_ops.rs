@@ -11,7 +11,7 @@ use ptc_conformance::ops::OPS;
 use ptc_conformance::term::Term;
 use ptc_conformance_harness::corpus::{self, Expect, Sources};
 use ptc_conformance_harness::review::fuzz::{self, FuzzConfig};
-use ptc_conformance_harness::subject::Reference;
+use ptc_conformance_harness::subject::reference::Reference;
 
 #[test]
 fn every_op_has_a_generator_and_fuzzes_clean() {

@@ -8,9 +8,9 @@
 use ptc_conformance_harness::subject::adapter::{Adapter, AdapterConfig};
 use ptc_conformance_harness::corpus::{self, Sources};
 use ptc_conformance_harness::review::fuzz::{self, FuzzConfig};
-use ptc_conformance_harness::judging::judge::{Outcome, Strictness};
+use ptc_conformance_harness::judging::outcome::{Outcome, Strictness};
 use ptc_conformance_harness::judging::runner::{self, RunOptions};
-use ptc_conformance_harness::subject::Reference;
+use ptc_conformance_harness::subject::reference::Reference;
 use std::path::{Path, PathBuf};
 
 fn python_port(bug: &str) -> AdapterConfig {

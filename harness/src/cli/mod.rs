@@ -7,12 +7,13 @@
 use crate::subject::adapter::{Adapter, AdapterConfig};
 use crate::corpus::{self, Corpus, Level, Sources};
 use crate::exit::{Exit, Failure};
-use crate::judging::judge::Strictness;
+use crate::judging::outcome::Strictness;
 use crate::judging::known::{self, KnownFailures};
 use crate::judging::report;
 use crate::judging::runner::{self, RunOptions};
 use crate::corpus::select::{Selection, Shard};
-use crate::subject::{Reference, Subject};
+use crate::subject::reference::Reference;
+use crate::subject::Subject;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -439,9 +440,9 @@ fn run(args: RunArgs) -> Result<(), Failure> {
     let repro_cmd = adapter_cfg.map(|c| c.command);
     let repro = |c: &corpus::Case| repro_cmd.as_ref().map(|cmd| report::repro_command(cmd, c));
     match args.format {
-        Format::Pretty => print!("{}", report::pretty(&summary, &repro)),
-        Format::Json => println!("{}", report::json(&summary, &repro)),
-        Format::Junit => print!("{}", report::junit(&summary, &repro)),
+        Format::Pretty => print!("{}", report::pretty::render(&summary, &repro)),
+        Format::Json => println!("{}", report::json::render(&summary, &repro)),
+        Format::Junit => print!("{}", report::junit::render(&summary, &repro)),
     }
     if let Some(path) = &args.update_known_failures {
         let text = known::updated(
@@ -495,7 +496,7 @@ fn list(args: ListArgs) -> Result<(), Failure> {
 
 fn lint(args: CorpusArgs) -> Result<(), Failure> {
     let corpus = corpus::load(&args.sources());
-    let lint = corpus::lint(&corpus);
+    let lint = corpus::lint::check(&corpus);
     println!("{:<10} {:>6}  defined in", "rule", "cases");
     for r in &lint.rules {
         match r.cases {

@@ -21,8 +21,7 @@
 //! whose cases ran. All of these fail the run, so the file cannot rot;
 //! [`updated`] writes the file a run implies.
 
-use crate::judging::judge::{Outcome, Skip};
-use crate::judging::runner::CaseResult;
+use crate::judging::outcome::{CaseResult, Outcome, Skip};
 use std::collections::BTreeSet;
 use std::path::Path;
 

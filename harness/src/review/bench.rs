@@ -4,9 +4,10 @@
 
 use crate::subject::adapter::{Adapter, AdapterConfig};
 use crate::corpus::Case;
-use crate::judging::judge::{Outcome, Strictness};
+use crate::judging::outcome::{Outcome, Strictness};
 use crate::judging::runner::{self, RunOptions};
-use crate::subject::{Reference, Subject};
+use crate::subject::reference::Reference;
+use crate::subject::Subject;
 use std::time::Instant;
 
 /// One measured path.

@@ -8,7 +8,8 @@
 
 use crate::corpus::{Case, Expect, Level};
 use crate::review::fuzz::{self, FuzzConfig, FuzzReport};
-use crate::judging::judge::{judge, Outcome, Strictness};
+use crate::judging::judge::judge;
+use crate::judging::outcome::{Outcome, Strictness};
 use crate::judging::runner::skip_reason;
 use crate::subject::{self, Answer, Request, Subject};
 use std::collections::BTreeSet;

@@ -1,7 +1,8 @@
 //! `ptc-conformance adapter`: the reference served over adapter protocol v1
 //! on stdin/stdout, so any harness can use it as the oracle.
 
-use crate::subject::{Answer, Reference, Request};
+use crate::subject::reference::Reference;
+use crate::subject::{Answer, Request};
 use crate::subject::wire;
 use ptc_conformance::tagged;
 use ptc_conformance::Term;

@@ -6,8 +6,10 @@
 
 use crate::corpus::{Case, Expect, Level};
 use crate::review::gen;
-use crate::judging::judge::{judge, Outcome, Strictness};
-use crate::subject::{Answer, Reference, Request, Subject};
+use crate::judging::judge::judge;
+use crate::judging::outcome::{Outcome, Strictness};
+use crate::subject::reference::Reference;
+use crate::subject::{Answer, Request, Subject};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
