@@ -3,22 +3,34 @@
 //! Arguments are generated per op ([`args_for`]), run through both, and on
 //! the first disagreement the input is shrunk (proptest's shrinking) to a
 //! small one, which becomes a ready-to-review case file.
+//!
+//! [`disagreement`] decides whether two answers differ, [`shrink`] makes a
+//! disagreeing input small, [`emit`] writes it as a case file, and
+//! [`known_kinds`] are the kinds a campaign steps over.
 
-use crate::corpus::{Case, Expect, Level};
+pub mod disagreement;
+pub mod emit;
+pub mod known_kinds;
+pub mod shrink;
+
+pub use disagreement::{describe, expectation};
+pub use shrink::{rng, size, Finding};
+
+use crate::corpus::Case;
 use crate::review::gen;
-use crate::judging::judge::judge;
-use crate::judging::outcome::{Outcome, Strictness};
 use crate::subject::reference::Reference;
 use crate::subject::{Answer, Request, Subject};
+use disagreement::disagreement;
+use emit::emit;
+use known_kinds::print_known_counts;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use ptc_conformance::loose;
 use ptc_conformance::ops::{self, Op};
-use ptc_conformance::tagged;
 use ptc_conformance::term::Term;
-use std::path::{Path, PathBuf};
+use shrink::{generate, shrink};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
 
 /// Argument generators, by op ([`gen::ops`]): well-formed arguments, any
 /// term in any position, and mutations of the op's cases in `corpus`.
@@ -53,25 +65,6 @@ pub struct FuzzConfig {
     pub one_per_op: bool,
 }
 
-/// A disagreement, shrunk.
-#[derive(Clone, Debug)]
-pub struct Finding {
-    /// The op.
-    pub op: &'static Op,
-    /// The minimal arguments found.
-    pub args: Vec<Term>,
-    /// What the expected side (the reference) answered.
-    pub expected: Answer,
-    /// What the subject answered.
-    pub actual: Answer,
-    /// How they differ.
-    pub diff: String,
-    /// Shrinking steps that kept the disagreement.
-    pub shrink_steps: usize,
-    /// The case file written, if any.
-    pub emitted: Option<PathBuf>,
-}
-
 /// What a fuzzing run did.
 #[derive(Clone, Debug, Default)]
 pub struct FuzzReport {
@@ -91,155 +84,6 @@ pub struct FuzzReport {
     /// The disagreements, shrunk: the first only, or the first of each op
     /// with [`FuzzConfig::one_per_op`].
     pub findings: Vec<Finding>,
-}
-
-/// The expectation an answer sets, if it sets one: a value, or an exception
-/// with its message (except `Protocol.UndefinedError`'s, which lists the
-/// protocol's implementations loaded in the VM: platform noise).
-pub fn expectation(answer: &Answer) -> Option<Expect> {
-    match answer {
-        Answer::Ok(t) => Some(Expect::Ok(t.clone())),
-        Answer::Raised(r) => Some(Expect::Raised {
-            class: r.class.clone(),
-            message: (r.class != "Protocol.UndefinedError").then(|| r.message.clone()),
-        }),
-        Answer::Unsupported(_) | Answer::Error(_) => None,
-    }
-}
-
-/// A case expecting `expected` for `args`, to judge an answer with.
-fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
-    let expect = expectation(expected)?;
-    Some(Case {
-        args_json: String::new(),
-        id: format!("fuzz/{}", op.name),
-        file: PathBuf::from("(generated)"),
-        op,
-        args,
-        expect,
-        description: String::new(),
-        spec: Vec::new(),
-        features: Vec::new(),
-        level: Level::Required,
-    })
-}
-
-/// Whether `actual` disagrees with the reference's `expected`, and how.
-fn disagreement(
-    op: &'static Op,
-    args: &[Term],
-    expected: &Answer,
-    actual: &Answer,
-) -> Option<String> {
-    let (expected, actual) = (&mask_vm_text(expected), &mask_vm_text(actual));
-    if truncation_moved_by_vm_text(expected) || truncation_moved_by_vm_text(actual) {
-        return None;
-    }
-    let case = probe(op, args.to_vec(), expected)?;
-    let diff = match judge(&case, actual, Strictness::Default) {
-        Outcome::Pass | Outcome::Skip(_) => return None,
-        Outcome::Fail(d) => d,
-        Outcome::Error(e) => format!("error: {e}"),
-        other => format!("{other:?}"),
-    };
-    let known = known_disagreements();
-    if !known.is_empty() {
-        let text = format!("{}\n{}\n{}", op.name, describe(expected), describe(actual));
-        if let Some(i) = known.iter().position(|(re, _)| re.is_match(&text)) {
-            known[i]
-                .1
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            return None;
-        }
-    }
-    Some(diff)
-}
-
-/// Known kinds of disagreement to step over, from the file named by the
-/// environment variable `PTC_FUZZ_KNOWN`: one regex per line (`#` starts a
-/// comment line), matched against `op`, the reference's answer and the
-/// subject's answer on three lines (as [`describe`] writes them). For a
-/// campaign that must run past kinds already being fixed elsewhere; each
-/// kind's count is printed to stderr at the end.
-fn known_disagreements() -> &'static [(regex::Regex, std::sync::atomic::AtomicUsize)] {
-    static KNOWN: std::sync::OnceLock<Vec<(regex::Regex, std::sync::atomic::AtomicUsize)>> =
-        std::sync::OnceLock::new();
-    KNOWN.get_or_init(|| {
-        let Some(path) = std::env::var_os("PTC_FUZZ_KNOWN") else {
-            return Vec::new();
-        };
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("PTC_FUZZ_KNOWN={}: {e}", path.to_string_lossy()));
-        text.lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| {
-                let re =
-                    regex::Regex::new(l).unwrap_or_else(|e| panic!("PTC_FUZZ_KNOWN: {l}: {e}"));
-                (re, std::sync::atomic::AtomicUsize::new(0))
-            })
-            .collect()
-    })
-}
-
-/// Prints how often each `PTC_FUZZ_KNOWN` kind was stepped over.
-fn print_known_counts() {
-    for (re, n) in known_disagreements() {
-        eprintln!(
-            "known disagreement stepped over {} times: {}",
-            n.load(std::sync::atomic::Ordering::Relaxed),
-            re.as_str()
-        );
-    }
-}
-
-/// Whether `answer` is a text that holds the VM's text for an opaque term
-/// and was cut at a character count: the length of that text decides
-/// whether and where the cut falls (`spec/README.md` LOOSE-2), so such an
-/// input says nothing about PtcRunner and is not compared.
-fn truncation_moved_by_vm_text(answer: &Answer) -> bool {
-    let Answer::Ok(Term::Str(s)) = answer else {
-        return false;
-    };
-    s.contains("(truncatedat") && loose::holds_vm_text(s)
-}
-
-/// `answer` with the text the VM makes up for references, pids, ports and
-/// anonymous functions (`#Reference<0.1.2.3>`, `#Function<0.1/1 in M.f/2>`)
-/// masked, in every string and message ([`loose::mask_vm_text`]); a text
-/// that holds one is compared without white space, as its length may move
-/// `inspect`'s line breaks (LOOSE-2).
-fn mask_vm_text(answer: &Answer) -> Answer {
-    let needs = |s: &str| s.contains('#') || s.contains("Stacktrace:");
-    match answer {
-        Answer::Ok(t) => Answer::Ok(loose::map_strings(t, &|s| {
-            needs(s).then(|| {
-                let masked = loose::mask_vm_text(s);
-                if loose::holds_vm_text(&masked) {
-                    masked.split_whitespace().collect()
-                } else {
-                    masked
-                }
-            })
-        })),
-        Answer::Raised(r) if needs(&r.message) => {
-            let mut r = r.clone();
-            r.message = loose::mask_vm_text(&r.message);
-            Answer::Raised(r)
-        }
-        other => other.clone(),
-    }
-}
-
-/// Seeds the generator from `seed` (the same seed, the same inputs).
-pub fn rng(seed: u64) -> TestRng {
-    let mut bytes = [0u8; 32];
-    for (i, chunk) in bytes.chunks_mut(8).enumerate() {
-        chunk.copy_from_slice(
-            &(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)).to_le_bytes(),
-        );
-    }
-    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
 /// The ops a run fuzzes: those asked for (each must exist, have a
@@ -412,183 +256,4 @@ pub fn run_between(
     print_known_counts();
     report.elapsed = started.elapsed();
     Ok(report)
-}
-
-/// The first `n` inputs of batch `b` for `seed`, as value trees.
-fn generate(
-    strategy: &BoxedStrategy<Vec<Term>>,
-    seed: u64,
-    b: usize,
-    n: usize,
-) -> Result<Vec<BoxedTree>, String> {
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        rng(seed ^ (b as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)),
-    );
-    (0..n)
-        .map(|_| strategy.new_tree(&mut runner).map_err(|e| e.to_string()))
-        .collect()
-}
-
-type BoxedTree = Box<dyn ValueTree<Value = Vec<Term>>>;
-
-/// Shrinks a disagreeing input: simplify while the disagreement stays,
-/// complicate when it goes (proptest's shrinking loop), 5000 steps at most.
-fn shrink(
-    expected_side: &mut dyn Subject,
-    subject: &mut dyn Subject,
-    op: &'static Op,
-    mut tree: impl ValueTree<Value = Vec<Term>>,
-) -> Finding {
-    let mut check = |args: &[Term]| {
-        let expected = expected_side.call(Request::new(op.name, args));
-        let actual = subject.call(Request::new(op.name, args));
-        disagreement(op, args, &expected, &actual).map(|d| (expected, actual, d))
-    };
-    let first = tree.current();
-    let (mut expected, mut actual, mut diff) = check(&first).unwrap_or((
-        Answer::Error("the disagreement did not reproduce".into()),
-        Answer::Error("the disagreement did not reproduce".into()),
-        "the disagreement did not reproduce when sent alone".into(),
-    ));
-    let mut best = first;
-    let mut steps = 0;
-    let mut budget = 5000;
-    if tree.simplify() {
-        while budget > 0 {
-            budget -= 1;
-            let candidate = tree.current();
-            match check(&candidate) {
-                Some((e, a, d)) => {
-                    (expected, actual, diff) = (e, a, d);
-                    best = candidate;
-                    steps += 1;
-                    if !tree.simplify() {
-                        break;
-                    }
-                }
-                None => {
-                    if !tree.complicate() {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    // Then hoist nested parts out of their containers while the
-    // disagreement stays (value trees cannot), within the same budget.
-    let mut improved = true;
-    while improved && budget > 0 {
-        improved = false;
-        for candidate in gen::mutate::hoists(&best) {
-            if budget == 0 {
-                break;
-            }
-            budget -= 1;
-            if let Some((e, a, d)) = check(&candidate) {
-                (expected, actual, diff) = (e, a, d);
-                best = candidate;
-                steps += 1;
-                improved = true;
-                break;
-            }
-        }
-    }
-    Finding {
-        op,
-        args: best,
-        expected,
-        actual,
-        diff,
-        shrink_steps: steps,
-        emitted: None,
-    }
-}
-
-/// How many nodes a term has (its size, for reports and tests).
-pub fn size(t: &Term) -> usize {
-    1 + match t {
-        Term::List(items) | Term::Tuple(items) => items.iter().map(size).sum(),
-        Term::Map(m) => m.iter().map(|(k, v)| size(k) + size(v)).sum(),
-        Term::Struct(s) => s.fields.iter().map(|(_, v)| size(v)).sum(),
-        _ => 0,
-    }
-}
-
-/// Writes `finding` as a case file under `dir`, citing the rule the corpus
-/// cites most for its op; returns the path.
-fn emit(
-    dir: &Path,
-    finding: &Finding,
-    seed: u64,
-    expected: &str,
-    subject: &str,
-    corpus: &[Case],
-) -> Result<PathBuf, String> {
-    let op = finding.op;
-    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
-    for c in corpus.iter().filter(|c| c.op.name == op.name) {
-        for r in &c.spec {
-            *counts.entry(r.as_str()).or_default() += 1;
-        }
-    }
-    let rule = counts
-        .iter()
-        .max_by_key(|(_, n)| **n)
-        .map(|(r, _)| (*r).to_owned())
-        .unwrap_or_else(|| format!("{}-1", op.spec_prefix));
-    let args_json = crate::subject::wire::encode_args(&finding.args);
-    let hash = args_json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    let rel = format!("{}/fuzz-{:08x}", op.name.replace('.', "/"), hash as u32);
-    let expect = crate::review::bless::new_expect(&finding.expected)
-        .map_err(|e| format!("the expected side gave no expectation: {e}"))?;
-    let mut used = std::collections::BTreeSet::new();
-    finding
-        .args
-        .iter()
-        .for_each(|a| ptc_conformance::features::used_by(a, &mut used));
-    if let Answer::Ok(t) = &finding.expected {
-        ptc_conformance::features::used_by(t, &mut used);
-    }
-    let first_line = finding.diff.lines().next().unwrap_or("").to_owned();
-    let q = |s: &str| {
-        let mut out = String::new();
-        tagged::push_json_str(s, &mut out);
-        out
-    };
-    let features: Vec<String> = used.iter().map(|f| q(f)).collect();
-    let notes = format!(
-        "Found by fuzzing (seed {seed}) {subject} against {expected}; shrunk in {} steps. The expectation is the answer of {expected}: check it against PtcRunner v0.13.0 (the Elixir adapter) and the cited rule before adding the case to golden/.",
-        finding.shrink_steps
-    );
-    // Fields in the corpus's order, indented as the corpus is written.
-    let text = format!(
-        "{{\n  \"id\": {},\n  \"op\": {},\n  \"description\": {},\n  \"spec\": [\n    {}\n  ],\n  \"features\": [{}],\n  \"level\": \"required\",\n  \"args\": {},\n  \"expect\": {},\n  \"notes\": {}\n}}",
-        q(&rel),
-        q(op.name),
-        q(&format!("Found by fuzzing (seed {seed}): {first_line}")),
-        q(&rule),
-        if features.is_empty() { String::new() } else { format!("\n    {}\n  ", features.join(",\n    ")) },
-        crate::review::bless::pretty(&args_json, 2)?,
-        crate::review::bless::pretty(&expect, 2)?,
-        q(&notes),
-    );
-    let path = dir.join(format!("{rel}.json"));
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    }
-    std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(path)
-}
-
-/// One line saying what an answer was.
-pub fn describe(a: &Answer) -> String {
-    match a {
-        Answer::Ok(t) => format!("ok {}", tagged::encode(t)),
-        Answer::Raised(r) => format!("raised {}: {:?}", r.class, r.message),
-        Answer::Unsupported(w) => format!("unsupported: {w}"),
-        Answer::Error(e) => format!("error: {e}"),
-    }
 }
