@@ -6,10 +6,10 @@
 
 use ptc_conformance::ops;
 use ptc_conformance::Term;
-use ptc_conformance_harness::subject::adapter::{Adapter, AdapterConfig};
 use ptc_conformance_harness::corpus::{Case, Expect, Level};
 use ptc_conformance_harness::judging::outcome::{Outcome, Strictness};
 use ptc_conformance_harness::judging::runner::{self, RunOptions};
+use ptc_conformance_harness::subject::adapter::{Adapter, AdapterConfig};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -13,12 +13,12 @@
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use ptc_conformance::tagged::encode;
-use ptc_conformance_harness::subject::adapter::{Adapter, AdapterConfig};
 use ptc_conformance_harness::corpus::{self, Case, Expect, Sources};
-use ptc_conformance_harness::judging::outcome::{Outcome, Strictness};
 use ptc_conformance_harness::judging::known::KnownFailures;
 use ptc_conformance_harness::judging::outcome::CaseResult;
+use ptc_conformance_harness::judging::outcome::{Outcome, Strictness};
 use ptc_conformance_harness::judging::runner::{self, RunOptions};
+use ptc_conformance_harness::subject::adapter::{Adapter, AdapterConfig};
 use ptc_conformance_harness::subject::reference::Reference;
 use ptc_conformance_harness::subject::Subject;
 

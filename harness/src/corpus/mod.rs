@@ -245,3 +245,18 @@ pub fn id_from_path(root: &Path, path: &Path) -> Option<String> {
     let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
     Some(parts?.join("/"))
 }
+
+/// Loads the corpus and accepts it only without problems: the message lists
+/// every problem, one a line (a corpus with problems must not be run).
+pub fn load_clean(sources: &Sources) -> Result<Corpus, String> {
+    let corpus = load(sources);
+    if corpus.errors.is_empty() {
+        Ok(corpus)
+    } else {
+        let mut msg = format!("the corpus has {} problem(s):\n", corpus.errors.len());
+        for e in &corpus.errors {
+            msg.push_str(&format!("  {e}\n"));
+        }
+        Err(msg.trim_end().to_owned())
+    }
+}

@@ -293,6 +293,13 @@ pub fn updated(
     out
 }
 
+/// How many entries a known-failures text holds (lines that are not comments).
+pub fn entry_count(text: &str) -> usize {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@
 //! build on it; [`runner`] puts them together.
 
 pub mod judge;
-pub mod outcome;
 pub mod known;
+pub mod outcome;
 pub mod report;
 pub mod runner;

@@ -6,8 +6,8 @@
 
 use crate::corpus::Case;
 use crate::judging::judge::judge;
-use crate::judging::outcome::{is_required, CaseResult, Outcome, Skip, Strictness};
 use crate::judging::known::KnownFailures;
+use crate::judging::outcome::{is_required, CaseResult, Outcome, Skip, Strictness};
 use crate::judging::report::Summary;
 use crate::subject::{self, Flow, Request, Subject};
 use std::collections::BTreeSet;

@@ -7,10 +7,10 @@
 //! named. The Rust reference is not involved.
 
 use crate::corpus::{Case, Expect, Level};
-use crate::review::fuzz::{self, FuzzConfig, FuzzReport};
 use crate::judging::judge::judge;
 use crate::judging::outcome::{Outcome, Strictness};
 use crate::judging::runner::skip_reason;
+use crate::review::fuzz::{self, FuzzConfig, FuzzReport};
 use crate::subject::{self, Answer, Request, Subject};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -2,8 +2,8 @@
 //! on stdin/stdout, so any harness can use it as the oracle.
 
 use crate::subject::reference::Reference;
-use crate::subject::{Answer, Request};
 use crate::subject::wire;
+use crate::subject::{Answer, Request};
 use ptc_conformance::tagged;
 use ptc_conformance::Term;
 use serde::de::{self, Deserializer, MapAccess, Visitor};

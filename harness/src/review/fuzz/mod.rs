@@ -31,7 +31,6 @@ use shrink::{generate, shrink};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-
 /// Argument generators, by op ([`gen::ops`]): well-formed arguments, any
 /// term in any position, and mutations of the op's cases in `corpus`.
 /// Ops without one are not fuzzed.
@@ -256,4 +255,14 @@ pub fn run_between(
     print_known_counts();
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// The seed given, or one from the clock (printed by the caller, for replay).
+pub fn seed_or_now(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    })
 }

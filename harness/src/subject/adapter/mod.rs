@@ -14,8 +14,8 @@ mod process;
 
 pub use process::AdapterConfig;
 
-use process::{Event, Process};
 use crate::subject::wire::{self, Hello};
+use process::{Event, Process};
 use std::sync::mpsc::RecvTimeoutError;
 
 /// An adapter process and what it declared.

@@ -16,10 +16,13 @@ mod shapes;
 
 use super::domain::{self, hostile_term};
 use super::mutate;
-use shapes::{atoms, error_opts, error_reason, expose_mode, from_step_opts, lisp_ast, native_result, one, result_value, signature, step, success_opts, tool_format, tool_name, tool_struct};
 use proptest::prelude::*;
 use ptc_conformance::ops::OPS;
 use ptc_conformance::term::{OpaqueKind, Term};
+use shapes::{
+    atoms, error_opts, error_reason, expose_mode, from_step_opts, lisp_ast, native_result, one,
+    result_value, signature, step, success_opts, tool_format, tool_name, tool_struct,
+};
 
 /// The generator for `op`, given the argument lists of its corpus cases
 /// (the seeds of mutation); `None` for an op the registry does not have.

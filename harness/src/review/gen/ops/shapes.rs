@@ -2,7 +2,10 @@
 //! their formats, expose modes, steps and render options, native results,
 //! error reasons, Lisp ASTs and signatures, each shaped as its op expects.
 
-use crate::review::gen::{self, domain::{self, hostile_term}};
+use crate::review::gen::{
+    self,
+    domain::{self, hostile_term},
+};
 use proptest::prelude::*;
 use ptc_conformance::term::{FunSpec, Term};
 
@@ -217,10 +220,7 @@ pub(super) fn from_step_opts() -> BoxedStrategy<Term> {
         prop_oneof![4 => (0i64..80).prop_map(Term::int), 1 => hostile_term()].boxed(),
     );
     let prior = prop::collection::vec(
-        (
-            gen::key_name().prop_map(|k| Term::atom(&k)),
-            gen::term(),
-        ),
+        (gen::key_name().prop_map(|k| Term::atom(&k)), gen::term()),
         0..3,
     )
     .prop_map(Term::map);
@@ -241,7 +241,6 @@ pub(super) fn from_step_opts() -> BoxedStrategy<Term> {
         value,
     )
 }
-
 
 pub(super) fn native_result() -> impl Strategy<Value = Term> {
     let kw = |pairs: Vec<(&str, Term)>| {
