@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 fn script() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/adapters/misbehave.py")
+        .join("harness/tests/adapters/misbehave.py")
         .display()
         .to_string()
 }
@@ -24,6 +24,7 @@ fn case(arg: &str) -> Case {
     Case {
         id: format!("faults/{arg}"),
         file: PathBuf::from("(generated)"),
+        source: "".into(),
         op: ops::find("key_normalizer.normalize_key").expect("registered op"),
         args: vec![Term::str(arg)],
         args_json: ptc_conformance_harness::subject::wire::encode_args(&[Term::str(arg)]),

@@ -11,7 +11,7 @@ fn bin() -> Command {
 }
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// How many case files the corpus has under `golden/<dir>` (all of it for
@@ -608,8 +608,22 @@ fn reports_show_normalized_relative_paths() {
         t.contains("FAIL key_normalizer/normalize_key/wrong (../golden/key_normalizer/normalize_key/wrong.json)"),
         "{t}"
     );
-    // The default corpus, from outside the repository: no `..` inside a path.
+    // The embedded spec names its files as the repository does.
     let out = bin().arg("lint").current_dir(&sub).output().unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    let spec_line = t.lines().find(|l| l.starts_with("KN-1 ")).unwrap();
+    assert!(spec_line.ends_with(" spec/key_normalizer.md"), "{spec_line}");
+    // The repository's corpus on disk, from outside it: no `..` inside a path.
+    let out = bin()
+        .arg("lint")
+        .arg("--corpus")
+        .arg(repo().join("golden"))
+        .arg("--spec")
+        .arg(repo().join("spec"))
+        .current_dir(&sub)
+        .output()
+        .unwrap();
     let t = text(&out);
     assert_eq!(out.status.code(), Some(0), "{t}");
     let spec_line = t.lines().find(|l| l.starts_with("KN-1 ")).unwrap();

@@ -15,7 +15,7 @@ use ptc_conformance_harness::subject::reference::Reference;
 
 #[test]
 fn every_op_has_a_generator_and_fuzzes_clean() {
-    let corpus = corpus::load(&Sources::default_for_repo());
+    let corpus = corpus::load(&Sources::embedded());
     assert!(corpus.errors.is_empty(), "{:?}", corpus.errors);
     for op in OPS {
         assert!(
@@ -53,7 +53,7 @@ fn sample(corpus: &corpus::Corpus, op: &str, n: usize) -> Vec<Vec<Term>> {
 
 #[test]
 fn generators_reach_both_outcomes_where_the_corpus_has_both() {
-    let corpus = corpus::load(&Sources::default_for_repo());
+    let corpus = corpus::load(&Sources::embedded());
     for op in OPS {
         let cases: Vec<_> = corpus
             .cases
@@ -114,7 +114,7 @@ fn term_inspect_inputs_reach_the_corners() {
             _ => {}
         }
     }
-    let corpus = corpus::load(&Sources::default_for_repo());
+    let corpus = corpus::load(&Sources::embedded());
     let mut seen = std::collections::BTreeSet::new();
     for args in sample(&corpus, "term.inspect", 1500) {
         args.iter().for_each(|a| walk(a, &mut seen));

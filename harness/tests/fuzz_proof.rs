@@ -5,7 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
 
-use ptc_conformance_harness::corpus::{self, Sources};
+use ptc_conformance_harness::corpus::{self, Origin, Sources};
 use ptc_conformance_harness::judging::outcome::{Outcome, Strictness};
 use ptc_conformance_harness::judging::runner::{self, RunOptions};
 use ptc_conformance_harness::review::fuzz::{self, FuzzConfig};
@@ -14,7 +14,7 @@ use ptc_conformance_harness::subject::reference::Reference;
 use std::path::{Path, PathBuf};
 
 fn python_port(bug: &str) -> AdapterConfig {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("adapters/python/adapter.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("harness/adapters/python/adapter.py");
     AdapterConfig::new(vec![
         "env".into(),
         format!("PTC_PY_BUG={bug}"),
@@ -24,7 +24,7 @@ fn python_port(bug: &str) -> AdapterConfig {
 }
 
 fn prove(bug: &str, op: &str, max_nodes: usize) {
-    let sources = Sources::default_for_repo();
+    let sources = Sources::embedded();
     let corpus = corpus::load(&sources);
     assert!(corpus.errors.is_empty(), "{:?}", corpus.errors);
     let emit = std::env::temp_dir().join(format!("ptc-fuzz-proof-{bug}-{}", std::process::id()));
@@ -56,25 +56,28 @@ fn prove(bug: &str, op: &str, max_nodes: usize) {
     // The emitted case is a valid case file that fails the bug and passes the reference.
     let path: PathBuf = finding.emitted.clone().expect("a case file was written");
     let id = corpus::id_from_path(&emit, &path).unwrap();
-    let mut errors = Vec::new();
-    let rules = corpus::load_rules(&sources.spec, &mut errors, &mut Default::default());
-    let case = corpus::load_case(&path, &id, &rules)
-        .unwrap_or_else(|e| panic!("emitted case does not load: {e:?}"));
-    let against_bug = runner::run(&mut buggy, &[&case], RunOptions::new(Strictness::Default));
+    let emitted = corpus::load(&Sources {
+        roots: vec![Origin::Dir(emit.clone())],
+        ..sources
+    });
+    assert!(
+        emitted.errors.is_empty(),
+        "emitted case does not load: {:?}",
+        emitted.errors
+    );
+    let case = emitted.cases.iter().find(|c| c.id == id).unwrap();
+    let against_bug = runner::run(&mut buggy, &[case], RunOptions::new(Strictness::Default));
     assert!(
         matches!(against_bug[0].outcome, Outcome::Fail(_)),
         "{bug}: {:?}",
         against_bug[0].outcome
     );
-    let against_reference = runner::run(
-        &mut Reference,
-        &[&case],
-        RunOptions::new(Strictness::Strict),
-    );
+    let against_reference =
+        runner::run(&mut Reference, &[case], RunOptions::new(Strictness::Strict));
     assert_eq!(against_reference[0].outcome, Outcome::Pass);
     // And without the bug the port agrees.
     let mut fixed = Adapter::start(python_port("")).expect("the Python port starts");
-    let clean = runner::run(&mut fixed, &[&case], RunOptions::new(Strictness::Default));
+    let clean = runner::run(&mut fixed, &[case], RunOptions::new(Strictness::Default));
     assert_eq!(
         clean[0].outcome,
         Outcome::Pass,

@@ -84,13 +84,13 @@ fn subject() -> Result<Setup, String> {
     };
     let mut cfg = AdapterConfig::new(argv);
     // Relative paths in PTC_ADAPTER are relative to the repository root.
-    cfg.cwd = Some(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".."));
+    cfg.cwd = Some(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")));
     Ok((Box::new(Adapter::start(cfg)?), strictness, known))
 }
 
 fn main() -> std::process::ExitCode {
     let args = Arguments::from_args();
-    let corpus = corpus::load(&Sources::default_for_repo());
+    let corpus = corpus::load(&Sources::embedded());
     let mut trials = Vec::new();
     if !corpus.errors.is_empty() {
         let msg: Vec<String> = corpus.errors.iter().map(|e| e.to_string()).collect();
@@ -111,13 +111,12 @@ fn main() -> std::process::ExitCode {
     match subject() {
         Err(e) => trials.push(Trial::test("adapter/start", move || Err(Failed::from(e)))),
         Ok((mut subject, strictness, known)) => {
-            let ids: Vec<&str> = corpus.cases.iter().map(|c| c.id.as_str()).collect();
             let opts = RunOptions {
                 strictness,
                 max_fail: None,
                 known: known.as_ref(),
             };
-            let summary = runner::session(subject.as_mut(), &ids, &selected, opts);
+            let summary = runner::session(subject.as_mut(), &corpus, &selected, opts);
             for r in &summary.results {
                 let result = trial_result(r);
                 let ignored = matches!(r.outcome, Outcome::Skip(_));

@@ -34,7 +34,7 @@ struct GoldenArgs<'a> {
 fn reference(golden_id: &str, op: &str, args: &str) -> Term {
     let args = decode_args(args, "").unwrap_or_else(|e| panic!("{golden_id}: bad args: {e}"));
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../golden")
+        .join("golden")
         .join(format!("{golden_id}.json"));
     let text = std::fs::read_to_string(&file)
         .unwrap_or_else(|e| panic!("reading {}: {e}", file.display()));

@@ -2,7 +2,7 @@
 //! how to reach an adapter), and turning them into the library's settings.
 
 use crate::corpus::select::{Selection, Shard};
-use crate::corpus::{self, Corpus, Level, Sources};
+use crate::corpus::{self, Corpus, Level, Origin, Sources};
 use crate::exit::Failure;
 use crate::subject::adapter::{Adapter, AdapterConfig};
 use clap::{Args, ValueEnum};
@@ -12,25 +12,27 @@ use std::time::Duration;
 /// Where the corpus and spec are.
 #[derive(Args, Debug, Clone)]
 pub struct CorpusArgs {
-    /// A corpus root (repeatable); default: this repository's golden/.
+    /// A corpus root on disk (repeatable); default: the corpus embedded in
+    /// this binary (`ptc-conformance export` writes it out).
     #[arg(long = "corpus", value_name = "DIR")]
     pub corpus: Vec<PathBuf>,
-    /// The spec directory; default: this repository's spec/.
+    /// The spec directory on disk; default: the spec embedded in this binary.
     #[arg(long = "spec", value_name = "DIR")]
     pub spec: Option<PathBuf>,
 }
 
 impl CorpusArgs {
-    /// Where the corpus and spec are: the ones given, else this repository's.
+    /// Where the corpus and spec are: the directories given, else the
+    /// copies embedded in the binary (each on its own: `--corpus review/`
+    /// alone checks its cases against the embedded spec).
     pub fn sources(&self) -> Sources {
-        let default = Sources::default_for_repo();
         Sources {
             roots: if self.corpus.is_empty() {
-                default.roots
+                vec![Origin::Embedded]
             } else {
-                self.corpus.clone()
+                self.corpus.iter().cloned().map(Origin::Dir).collect()
             },
-            spec: self.spec.clone().unwrap_or(default.spec),
+            spec: self.spec.clone().map_or(Origin::Embedded, Origin::Dir),
         }
     }
 }

@@ -17,10 +17,11 @@ use clap::{Parser, Subcommand};
 use commands::bench::BenchArgs;
 use commands::bless::BlessArgs;
 use commands::compare::CompareArgs;
+use commands::export::ExportArgs;
 use commands::fuzz::FuzzArgs;
 use commands::list::ListArgs;
 use commands::run::RunArgs;
-use commands::{adapter, bench, bless, compare, fuzz, lint, list, run};
+use commands::{adapter, bench, bless, compare, export, fuzz, lint, list, run};
 use std::process::ExitCode;
 
 /// Conformance kit for PtcRunner v0.13.0's tool boundary.
@@ -56,6 +57,10 @@ pub enum Command {
     /// against two adapters (base and head) and report every case and every
     /// shrunk generated input they answer differently.
     Compare(CompareArgs),
+    /// Write the corpus (`golden/`), the spec (`spec/`, with its schemas and
+    /// porter data) and the porter SDKs (`sdk/`) this binary carries into a
+    /// directory, to read or to run with `--corpus`.
+    Export(ExportArgs),
 }
 
 /// Parses the command line, runs it and returns the exit status.
@@ -83,5 +88,6 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Bless(args) => bless::exec(args),
         Command::Compare(args) => compare::exec(args),
         Command::Adapter => adapter::exec(),
+        Command::Export(args) => export::exec(args),
     }
 }

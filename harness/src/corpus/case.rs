@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Whether a case is required of every port or pins a quirk.
 #[derive(
@@ -56,8 +57,11 @@ pub enum Expect {
 pub struct Case {
     /// Unique id: the file's path under the corpus root without `.json`.
     pub id: String,
-    /// The file it was read from.
+    /// The file it was read from, as reports show it (`golden/...` for the
+    /// embedded corpus, the path `export` writes it to).
     pub file: PathBuf,
+    /// The file's text as read (what `bless` and `compare` edit).
+    pub source: Arc<str>,
     /// The op name (a row of the registry).
     pub op: &'static Op,
     /// Positional arguments.
@@ -159,9 +163,11 @@ impl<'de> Deserialize<'de> for ExpectFile {
     }
 }
 
-/// Loads and checks one case file whose path-derived id is `id`.
-pub fn load_case(
+/// Checks one case file, read from `path` (as reports show it), whose
+/// path-derived id is `id`.
+pub fn parse_case(
     path: &Path,
+    bytes: &[u8],
     id: &str,
     rules: &BTreeMap<String, PathBuf>,
 ) -> Result<Case, Vec<CorpusError>> {
@@ -170,9 +176,9 @@ pub fn load_case(
         case: case.map(str::to_owned),
         message,
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| vec![err(Some(id), format!("cannot read: {e}"))])?;
-    let file: CaseFile = serde_json::from_str(&text)
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| vec![err(Some(id), format!("cannot read: not UTF-8: {e}"))])?;
+    let file: CaseFile = serde_json::from_str(text)
         .map_err(|e| vec![err(Some(id), format!("malformed case file: {e}"))])?;
     let mut errors = Vec::new();
     if file.id != id {
@@ -281,6 +287,7 @@ pub fn load_case(
         (Some(op), true) => Ok(Case {
             id: id.to_owned(),
             file: path.to_owned(),
+            source: Arc::from(text),
             op,
             args_json: crate::subject::wire::encode_args(&args),
             args,

@@ -11,16 +11,21 @@
 //! [`select`] which cases a command takes, and shards.
 
 pub mod case;
+pub mod embedded;
 pub mod lint;
 pub mod select;
+pub mod tree;
 
-pub use case::{load_case, Case, CorpusError, Expect, Level};
+pub use case::{parse_case, Case, CorpusError, Expect, Level};
+pub use tree::{Origin, Provenance};
 
+use embedded::Embedded;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use tree::Tree;
 
 /// The loaded corpus: cases sorted by id, and the problems found.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Corpus {
     /// Cases that loaded cleanly, sorted by id.
     pub cases: Vec<Case>,
@@ -34,89 +39,143 @@ pub struct Corpus {
     /// the files that must name it (from a `<!-- lint: tested-by FILE... -->`
     /// line in the rule's spec file, paths relative to the spec's parent).
     pub tested_by: BTreeMap<String, Vec<PathBuf>>,
+    /// Where the cases came from, how many files, their hash.
+    pub provenance: Provenance,
+    /// Where the spec came from, how many files, their hash.
+    pub spec: Provenance,
+}
+
+impl Corpus {
+    /// The corpus as every report names it.
+    pub fn name(&self) -> CorpusName {
+        CorpusName {
+            corpus: self.provenance.clone(),
+            cases: self.cases.len(),
+            spec: self.spec.clone(),
+        }
+    }
+}
+
+/// Which corpus and spec a command used, as every report names them: where
+/// from (embedded in the binary, or a directory), how many cases, and the
+/// content hashes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorpusName {
+    /// The corpus's provenance.
+    pub corpus: Provenance,
+    /// How many cases it holds (all of them, not only those selected).
+    pub cases: usize,
+    /// The spec's provenance.
+    pub spec: Provenance,
+}
+
+impl CorpusName {
+    /// `corpus: 1301 cases, embedded in ptc-conformance 0.1.0, sha256 ...`
+    /// and the same for the spec, on two lines (no trailing newline).
+    pub fn lines(&self) -> String {
+        format!(
+            "corpus: {} cases, {}, sha256 {}\nspec: {} files, {}, sha256 {}",
+            self.cases,
+            self.corpus.source,
+            self.corpus.sha256,
+            self.spec.files,
+            self.spec.source,
+            self.spec.sha256
+        )
+    }
+
+    /// `{"corpus": {...}, "spec": {...}}` fields for the JSON reports.
+    pub fn json(&self) -> (serde_json::Value, serde_json::Value) {
+        let mut corpus = serde_json::json!(self.corpus);
+        corpus["cases"] = serde_json::json!(self.cases);
+        (corpus, serde_json::json!(self.spec))
+    }
+
+    /// Name and value pairs for JUnit properties.
+    pub fn properties(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for (prefix, p) in [("corpus", &self.corpus), ("spec", &self.spec)] {
+            out.push((format!("{prefix}.source"), p.source.clone()));
+            out.push((format!("{prefix}.embedded"), p.embedded.to_string()));
+            out.push((format!("{prefix}.paths"), p.paths.join(", ")));
+            out.push((format!("{prefix}.files"), p.files.to_string()));
+            out.push((format!("{prefix}.sha256"), p.sha256.clone()));
+        }
+        out.insert(1, ("corpus.cases".into(), self.cases.to_string()));
+        out
+    }
 }
 
 /// Where the corpus and spec are.
 #[derive(Clone, Debug)]
 pub struct Sources {
     /// Corpus roots (case ids are relative to each).
-    pub roots: Vec<PathBuf>,
-    /// The spec directory (rules are read from its `*.md` files).
-    pub spec: PathBuf,
+    pub roots: Vec<Origin>,
+    /// The spec (rules are read from its `*.md` files).
+    pub spec: Origin,
 }
 
 impl Sources {
-    /// `golden/` and `spec/` of this repository: found from the current
-    /// directory, else from where the harness was built.
-    pub fn default_for_repo() -> Sources {
-        let base = if Path::new("golden").is_dir() && Path::new("spec").is_dir() {
-            PathBuf::new()
-        } else {
-            crate::paths::relative(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-        };
+    /// The corpus and spec embedded in this binary: the default of every command.
+    pub fn embedded() -> Sources {
         Sources {
-            roots: vec![base.join("golden")],
-            spec: base.join("spec"),
+            roots: vec![Origin::Embedded],
+            spec: Origin::Embedded,
+        }
+    }
+
+    /// The corpus under `roots` and the spec in `spec`, on disk.
+    pub fn dirs(roots: &[PathBuf], spec: &Path) -> Sources {
+        Sources {
+            roots: roots.iter().cloned().map(Origin::Dir).collect(),
+            spec: Origin::Dir(spec.to_owned()),
         }
     }
 }
 
 /// Reads the rule ids the spec defines: a rule is a line starting with
 /// `**XX-n**` (optionally after a list marker), e.g. `**KN-3** Tuples ...`.
+/// `tested-by` files are resolved against the spec directory's parent (the
+/// repository), as reports show paths.
 pub fn load_rules(
-    spec_dir: &Path,
+    spec: &Tree,
     errors: &mut Vec<CorpusError>,
     tested_by: &mut BTreeMap<String, Vec<PathBuf>>,
 ) -> BTreeMap<String, PathBuf> {
     let mut rules = BTreeMap::new();
     let marker = regex::Regex::new(r"<!--\s*lint:\s*tested-by\s+([^>]*?)\s*-->")
         .unwrap_or_else(|e| panic!("marker pattern: {e}"));
-    let base = spec_dir.join("..");
+    let base = spec.root.join("..");
     let re = rule_regex();
-    let entries = match walkdir::WalkDir::new(spec_dir)
-        .sort_by_file_name()
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()
-    {
-        Ok(e) => e,
-        Err(e) => {
-            errors.push(CorpusError {
-                file: spec_dir.to_owned(),
-                case: None,
-                message: format!("cannot read the spec: {e}"),
-            });
-            return rules;
-        }
-    };
-    for entry in entries {
-        let path = entry.path();
-        if path.extension().and_then(|e| e.to_str()) != Some("md") {
+    for file in &spec.files {
+        if !file.rel.ends_with(".md") {
             continue;
         }
-        let text = match std::fs::read_to_string(path) {
+        let path = spec.path_of(&file.rel);
+        let text = match std::str::from_utf8(&file.bytes) {
             Ok(t) => t,
             Err(e) => {
                 errors.push(CorpusError {
-                    file: path.to_owned(),
+                    file: path,
                     case: None,
-                    message: format!("cannot read: {e}"),
+                    message: format!("cannot read: not UTF-8: {e}"),
                 });
                 continue;
             }
         };
-        let tests: Option<Vec<PathBuf>> = marker.captures(&text).map(|c| {
+        let tests: Option<Vec<PathBuf>> = marker.captures(text).map(|c| {
             c[1].split_whitespace()
                 .map(|f| crate::paths::relative(&base.join(f)))
                 .collect()
         });
-        for cap in re.captures_iter(&text) {
+        for cap in re.captures_iter(text) {
             let id = cap[1].to_owned();
             if let Some(files) = &tests {
                 tested_by.insert(id.clone(), files.clone());
             }
-            if let Some(first) = rules.insert(id.clone(), path.to_owned()) {
+            if let Some(first) = rules.insert(id.clone(), path.clone()) {
                 errors.push(CorpusError {
-                    file: path.to_owned(),
+                    file: path.clone(),
                     case: None,
                     message: format!("rule {id} is defined twice (also in {})", first.display()),
                 });
@@ -135,79 +194,53 @@ pub fn rule_regex() -> regex::Regex {
 /// Loads every case under the roots, checking each against the registry,
 /// the spec rules and the feature list.
 pub fn load(sources: &Sources) -> Corpus {
-    // Every path a report shows is derived from these: normalized and
-    // relative to the current directory.
-    let sources = &Sources {
-        roots: sources
-            .roots
-            .iter()
-            .map(|r| crate::paths::relative(r))
-            .collect(),
-        spec: crate::paths::relative(&sources.spec),
-    };
-    let mut corpus = Corpus::default();
-    corpus.rules = load_rules(&sources.spec, &mut corpus.errors, &mut corpus.tested_by);
-    if corpus.rules.is_empty() && corpus.errors.is_empty() {
-        corpus.errors.push(CorpusError {
-            file: sources.spec.clone(),
+    let mut errors = Vec::new();
+    let (spec, mut spec_errors) = Tree::load(&sources.spec, Embedded::Spec);
+    errors.append(&mut spec_errors);
+    let mut tested_by = BTreeMap::new();
+    let rules = load_rules(&spec, &mut errors, &mut tested_by);
+    if rules.is_empty() && errors.is_empty() {
+        errors.push(CorpusError {
+            file: spec.root.clone(),
             case: None,
             message: "no spec rules found (a rule is a line starting with **XX-n**)".into(),
         });
     }
+    let mut roots = Vec::new();
+    for origin in &sources.roots {
+        let (tree, mut errs) = Tree::load(origin, Embedded::Golden);
+        errors.append(&mut errs);
+        roots.push(tree);
+    }
+    let mut corpus = Corpus {
+        cases: Vec::new(),
+        errors,
+        rules,
+        files_scanned: 0,
+        tested_by,
+        provenance: Provenance::of(&roots),
+        spec: Provenance::of(std::slice::from_ref(&spec)),
+    };
     let mut seen: BTreeMap<String, PathBuf> = BTreeMap::new();
-    for root in &sources.roots {
-        if !root.is_dir() {
-            corpus.errors.push(CorpusError {
-                file: root.clone(),
-                case: None,
-                message: "corpus directory does not exist".into(),
-            });
-            continue;
-        }
-        for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    corpus.errors.push(CorpusError {
-                        file: root.clone(),
-                        case: None,
-                        message: format!("cannot walk: {e}"),
-                    });
-                    continue;
-                }
-            };
-            if !entry.file_type().is_file() {
-                continue;
-            }
-            let path = entry.path();
+    for tree in &roots {
+        for file in &tree.files {
+            let path = tree.path_of(&file.rel);
             corpus.files_scanned += 1;
-            let is_json = path.extension().and_then(|e| e.to_str()) == Some("json");
-            if !is_json {
-                if path.file_name().and_then(|n| n.to_str()) != Some("README.md") {
+            let Some(id) = file.rel.strip_suffix(".json") else {
+                if file.rel != "README.md" && !file.rel.ends_with("/README.md") {
                     corpus.errors.push(CorpusError {
-                        file: path.to_owned(),
+                        file: path,
                         case: None,
                         message: "not a case file: cases end in .json (only README.md may sit beside them)".into(),
                     });
                 }
                 continue;
-            }
-            let id = match id_from_path(root, path) {
-                Some(id) => id,
-                None => {
-                    corpus.errors.push(CorpusError {
-                        file: path.to_owned(),
-                        case: None,
-                        message: "path is not valid UTF-8".into(),
-                    });
-                    continue;
-                }
             };
-            match load_case(path, &id, &corpus.rules) {
+            match parse_case(&path, &file.bytes, id, &corpus.rules) {
                 Ok(case) => {
-                    if let Some(first) = seen.insert(case.id.clone(), path.to_owned()) {
+                    if let Some(first) = seen.insert(case.id.clone(), path.clone()) {
                         corpus.errors.push(CorpusError {
-                            file: path.to_owned(),
+                            file: path,
                             case: Some(case.id.clone()),
                             message: format!("duplicated case id (also {})", first.display()),
                         });
@@ -220,18 +253,14 @@ pub fn load(sources: &Sources) -> Corpus {
         }
     }
     if corpus.cases.is_empty() && corpus.errors.is_empty() {
-        let roots: Vec<String> = sources
-            .roots
-            .iter()
-            .map(|r| r.display().to_string())
-            .collect();
+        let scanned: Vec<String> = roots.iter().map(|t| t.root.display().to_string()).collect();
         corpus.errors.push(CorpusError {
-            file: sources.roots.first().cloned().unwrap_or_default(),
+            file: roots.first().map(|t| t.root.clone()).unwrap_or_default(),
             case: None,
             message: format!(
                 "no cases found: scanned {} files under {}",
                 corpus.files_scanned,
-                roots.join(", ")
+                scanned.join(", ")
             ),
         });
     }

@@ -4,7 +4,7 @@
 //! stopping early when asked. [`session`] gathers everything a report
 //! needs, and the report's [`Summary::verdict`] decides the run.
 
-use crate::corpus::Case;
+use crate::corpus::{Case, Corpus};
 use crate::judging::judge::judge;
 use crate::judging::known::KnownFailures;
 use crate::judging::outcome::{is_required, CaseResult, Outcome, Skip, Strictness};
@@ -143,22 +143,25 @@ pub fn run<'c>(
 /// Runs `cases` against `subject` and gathers what the report shows: the
 /// results, the subject's faults (including ops and features its handshake
 /// declares that the kit does not know), and the known-failures entries
-/// that no longer hold. `corpus_ids` are all the corpus's ids, so that a
-/// filtered run does not call entries for unselected cases stale.
+/// that no longer hold. `cases` are taken from `corpus`, whose every id
+/// counts (a filtered run does not call entries for unselected cases
+/// stale) and whose name every report shows.
 pub fn session<'c>(
     subject: &mut dyn Subject,
-    corpus_ids: &[&str],
+    corpus: &Corpus,
     cases: &[&'c Case],
     opts: RunOptions<'_>,
 ) -> Summary<'c> {
+    let corpus_ids: Vec<&str> = corpus.cases.iter().map(|c| c.id.as_str()).collect();
     let results = run(subject, cases, opts);
     let faults = subject::faults_of(subject);
     let stale = match opts.known {
-        Some(k) => k.stale(corpus_ids, &subject.ops(), &subject.features(), &results),
+        Some(k) => k.stale(&corpus_ids, &subject.ops(), &subject.features(), &results),
         None => Vec::new(),
     };
     Summary {
         subject: subject.name(),
+        corpus: corpus.name(),
         strictness: opts.strictness,
         results,
         faults,

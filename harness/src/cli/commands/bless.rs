@@ -16,7 +16,9 @@ pub struct BlessArgs {
     /// Case selection.
     #[command(flatten)]
     pub filter: Filter,
-    /// Write the new expectations into the case files (only `expect` changes).
+    /// Write the new expectations into the case files (only `expect`
+    /// changes); needs `--corpus DIR`, the files to rewrite (the default
+    /// corpus is the copy embedded in the binary).
     #[arg(long, conflicts_with = "check")]
     pub write: bool,
     /// Exit 1 when any expectation differs (for CI).
@@ -32,7 +34,16 @@ pub struct BlessArgs {
 
 /// Recomputes expectations; shows, checks or writes what changes.
 pub fn exec(args: BlessArgs) -> Result<(), Failure> {
+    if args.write && args.corpus.corpus.is_empty() {
+        return Err(Failure::usage(format!(
+            "bless --write rewrites case files, but without --corpus the corpus is the copy {}: \
+             name the directory to rewrite, e.g. `ptc-conformance bless --write --corpus golden` \
+             in a checkout of the repository",
+            crate::corpus::embedded::label()
+        )));
+    }
     let corpus = load_clean(&args.corpus)?;
+    println!("{}", corpus.name().lines());
     let selection = args.filter.selection(None);
     let cases = selection.apply(&corpus).map_err(Failure::usage)?;
     if cases.is_empty() {
@@ -79,9 +90,7 @@ pub fn exec(args: BlessArgs) -> Result<(), Failure> {
                     show(old_text, new_text)
                 );
                 if args.write {
-                    let text = std::fs::read_to_string(&case.file)
-                        .map_err(|e| Failure::io(&case.file, "read", e))?;
-                    let new = replace_expect(&text, new_text)
+                    let new = replace_expect(&case.source, new_text)
                         .map_err(|e| Failure::usage(format!("{}: {e}", case.file.display())))?;
                     std::fs::write(&case.file, new)
                         .map_err(|e| Failure::io(&case.file, "write", e))?;

@@ -91,7 +91,12 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     };
     let mut base = start(base_cfg)?;
     let mut head = start(head_cfg)?;
-    println!("base: {}\nhead: {}", base.name(), head.name());
+    println!(
+        "{}\nbase: {}\nhead: {}",
+        corpus.name().lines(),
+        base.name(),
+        head.name()
+    );
     if args.cases > 0 {
         println!("fuzz seed {seed} (replay: --seed {seed})");
     }

@@ -63,8 +63,9 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     let ops = crate::review::fuzz::plan(&cfg.ops, &subject.ops()).map_err(Failure::usage)?;
     let names: Vec<&str> = ops.iter().map(|o| o.name).collect();
     eprintln!(
-        "fuzzing {} with seed {seed} (replay: --seed {seed})\nops ({}): {}",
+        "fuzzing {} with seed {seed} (replay: --seed {seed})\n{}\nops ({}): {}",
         subject.name(),
+        corpus.name().lines(),
         names.len(),
         names.join(", ")
     );

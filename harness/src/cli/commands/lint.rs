@@ -8,6 +8,7 @@ use crate::exit::Failure;
 pub fn exec(args: CorpusArgs) -> Result<(), Failure> {
     let corpus = corpus::load(&args.sources());
     let lint = corpus::lint::check(&corpus);
+    println!("{}\n", corpus.name().lines());
     println!("{:<10} {:>6}  defined in", "rule", "cases");
     for r in &lint.rules {
         match r.cases {
@@ -27,6 +28,13 @@ pub fn exec(args: CorpusArgs) -> Result<(), Failure> {
         corpus.rules.len(),
         ptc_conformance::ops::OPS.len()
     );
+    if corpus.spec.embedded && !corpus.tested_by.is_empty() {
+        println!(
+            "({} rules are checked by the harness's tests, which this binary does not carry: \
+             `ptc-conformance lint --spec spec` in a checkout checks that those tests name them)",
+            corpus.tested_by.len()
+        );
+    }
     if lint.problems.is_empty() {
         println!("lint: ok");
         Ok(())

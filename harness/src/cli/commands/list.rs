@@ -23,6 +23,8 @@ pub fn exec(args: ListArgs) -> Result<(), Failure> {
         .selection(None)
         .apply(&corpus)
         .map_err(Failure::usage)?;
+    // Which corpus, on stderr: stdout is one case a line, for pipes.
+    eprintln!("{}", corpus.name().lines());
     for c in cases {
         println!(
             "{}\t{}\t{}\t{}",

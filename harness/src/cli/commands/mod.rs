@@ -5,6 +5,7 @@ pub mod adapter;
 pub mod bench;
 pub mod bless;
 pub mod compare;
+pub mod export;
 pub mod fuzz;
 pub mod lint;
 pub mod list;

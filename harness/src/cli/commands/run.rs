@@ -94,7 +94,6 @@ pub fn exec(args: RunArgs) -> Result<(), Failure> {
         max_fail,
         known: known.as_ref(),
     };
-    let ids: Vec<&str> = corpus.cases.iter().map(|c| c.id.as_str()).collect();
     let adapter_cfg = args.adapter.config()?;
     let mut adapter;
     let subject: &mut dyn Subject = match &adapter_cfg {
@@ -104,7 +103,7 @@ pub fn exec(args: RunArgs) -> Result<(), Failure> {
             &mut adapter
         }
     };
-    let mut summary = runner::session(subject, &ids, &cases, opts);
+    let mut summary = runner::session(subject, &corpus, &cases, opts);
     summary.allow_unexpected_pass = args.allow_unexpected_pass;
     summary.selection = selection.describe();
     let repro_cmd = adapter_cfg.map(|c| c.command);

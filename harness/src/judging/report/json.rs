@@ -36,9 +36,12 @@ pub fn render(s: &Summary<'_>, repro: &dyn Fn(&Case) -> Option<String>) -> serde
         })
         .collect();
     let verdict = s.verdict();
+    let (corpus, spec) = s.corpus.json();
     json!({
         "format": 1,
         "subject": s.subject,
+        "corpus": corpus,
+        "spec": spec,
         "level": s.level(),
         "verdict": {"passed": verdict.passed(), "exit": verdict.exit.code(), "reasons": verdict.reasons},
         "totals": s.totals(),

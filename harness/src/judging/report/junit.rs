@@ -54,6 +54,11 @@ pub fn render(s: &Summary<'_>, repro: &dyn Fn(&Case) -> Option<String>) -> Strin
         st
     };
     let mut run = TestSuite::new("run");
+    // Which corpus ran: the run suite's properties (`corpus.source`,
+    // `corpus.cases`, `corpus.sha256`, `spec.sha256`, ...).
+    for (name, value) in s.corpus.properties() {
+        run.add_property(quick_junit::Property::new(name, value));
+    }
     let mut tc = TestCase::new("verdict", status);
     tc.set_classname("run");
     run.add_test_case(tc);

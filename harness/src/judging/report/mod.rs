@@ -8,7 +8,7 @@ pub mod json;
 pub mod junit;
 pub mod pretty;
 
-use crate::corpus::Case;
+use crate::corpus::{Case, CorpusName};
 use crate::exit::Exit;
 use crate::judging::outcome::{CaseResult, Outcome, Strictness};
 use std::collections::BTreeMap;
@@ -70,6 +70,8 @@ impl Totals {
 pub struct Summary<'c> {
     /// The subject's name.
     pub subject: String,
+    /// The corpus the cases came from (where from, how many cases, hashes).
+    pub corpus: CorpusName,
     /// How strictly the cases were compared.
     pub strictness: Strictness,
     /// One result per selected case.

@@ -56,7 +56,13 @@ pub fn render(s: &Summary<'_>, repro: &dyn Fn(&Case) -> Option<String>) -> Strin
     }
     let totals = s.totals();
     let mut out = String::new();
-    let _ = writeln!(out, "subject: {}\nlevel: {}\n", s.subject, s.level());
+    let _ = writeln!(
+        out,
+        "{}\nsubject: {}\nlevel: {}\n",
+        s.corpus.lines(),
+        s.subject,
+        s.level()
+    );
     table(&mut out, "op", &by_op, Some(&totals));
     out.push('\n');
     table(&mut out, "rule", &by_rule, None);

@@ -34,6 +34,7 @@ fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
         args_json: String::new(),
         id: format!("fuzz/{}", op.name),
         file: PathBuf::from("(generated)"),
+        source: "".into(),
         op,
         args,
         expect,

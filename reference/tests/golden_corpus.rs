@@ -111,7 +111,7 @@ fn check(file: &Path) -> Result<(), String> {
 
 #[test]
 fn golden_corpus_at_the_strict_level() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../golden");
     let mut files = Vec::new();
     if let Err(e) = case_files(&root, &mut files) {
         panic!("scanning {}: {e}", root.display());

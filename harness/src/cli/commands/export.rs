@@ -1,0 +1,28 @@
+//! `ptc-conformance export`: the corpus, spec and SDKs the binary carries,
+//! written out for a porter to read.
+
+use crate::corpus::{self, embedded, Sources};
+use crate::exit::Failure;
+use clap::Args;
+use std::path::PathBuf;
+
+/// `export` arguments.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The directory to write `golden/`, `spec/` (and `sdk/`) into; created if needed.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+/// Writes the embedded trees under DIR and names what was written.
+pub fn exec(args: ExportArgs) -> Result<(), Failure> {
+    let written = embedded::export(&args.dir).map_err(Failure::failed)?;
+    println!("{}", corpus::load(&Sources::embedded()).name().lines());
+    for (e, n) in written {
+        println!(
+            "wrote {}/ ({n} files)",
+            crate::paths::relative(&args.dir.join(e.dir_name())).display()
+        );
+    }
+    Ok(())
+}
