@@ -613,7 +613,10 @@ fn reports_show_normalized_relative_paths() {
     let t = text(&out);
     assert_eq!(out.status.code(), Some(0), "{t}");
     let spec_line = t.lines().find(|l| l.starts_with("KN-1 ")).unwrap();
-    assert!(spec_line.ends_with(" spec/key_normalizer.md"), "{spec_line}");
+    assert!(
+        spec_line.ends_with(" spec/key_normalizer.md"),
+        "{spec_line}"
+    );
     // The repository's corpus on disk, from outside it: no `..` inside a path.
     let out = bin()
         .arg("lint")

@@ -38,7 +38,7 @@ pub fn check(corpus: &Corpus) -> Lint {
         if let Expect::Raised { message: None, .. } = c.expect {
             problems.push(format!(
                 "{} (case {}): expect.raised has no message: messages are always compared; \
-                 `ptc-conformance bless --from-adapter --write -- ADAPTER` fills it",
+                 `ptc-conformance bless --corpus golden --from-adapter --write -- ADAPTER` fills it",
                 c.file.display(),
                 c.id
             ));
