@@ -5,7 +5,8 @@
 //! corpus lives in `golden/`, the normative rules in `spec/`, and the
 //! harness that runs the corpus against this reference or against any
 //! external implementation lives in the `ptc-conformance-harness` crate
-//! (`harness/`).
+//! (`harness/`, built from the repository root's `Cargo.toml`; this crate's
+//! manifest is `src/Cargo.toml`).
 //!
 //! Three groups, one folder each:
 //!

@@ -1,10 +1,15 @@
 //! # ptc-conformance-harness: the harness
 //!
-//! Runs the golden corpus (the data: cases in `golden/`, rules in `spec/`)
-//! against a [`subject::Subject`]: the in-process reference from the
+//! Runs the golden corpus (the data: cases in `golden/`, rules in `spec/`,
+//! both packed into the `ptc-conformance` binary at build time) against a
+//! [`subject::Subject`]: the in-process reference from the
 //! `ptc-conformance` crate (`src/`), or an external implementation.
 //!
 //! - [`corpus`]: discovery and loading of case files and spec rules.
+//!   - [`corpus::embedded`]: the corpus, spec and SDKs packed into the binary
+//!     (by `harness/build.rs`), the default wherever it runs, and `export`.
+//!   - [`corpus::tree`]: a directory held in memory, embedded or read from
+//!     disk, and the provenance (source, files, SHA-256) reports name.
 //!   - [`corpus::lint`]: checks across the corpus (rules cited, ops covered).
 //!   - [`corpus::select`]: which cases a command takes, and shards.
 //! - [`subject`]: the thing under test, one small trait, with its request and answer.

@@ -1,4 +1,4 @@
-//! The harness against misbehaving adapters (`tests/adapters/misbehave.py`):
+//! The harness against misbehaving adapters (`harness/tests/adapters/misbehave.py`):
 //! every case gets the outcome it deserves, innocent cases still pass, and
 //! every run ends in bounded time.
 

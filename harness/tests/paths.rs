@@ -23,7 +23,7 @@ fn sources() -> Vec<(PathBuf, bool)> {
             }
         }
     }
-    for dir in ["src", "harness/src", "harness/tests", "reference/tests"] {
+    for dir in ["src", "harness/src", "harness/tests", "tests"] {
         for e in walkdir::WalkDir::new(root.join(dir)).sort_by_file_name() {
             let e = e.unwrap();
             if e.path().extension().is_some_and(|x| x == "rs") {
@@ -56,7 +56,7 @@ fn cited_text(path: &Path, docs_only: bool) -> String {
 /// named relative to it.
 fn citations(text: &str, in_spec: bool) -> Vec<String> {
     let top = regex::Regex::new(
-        r"(?:^|[\s`(\[\x22'])((?:\.\./)*(?:golden|spec|src|harness|reference|\.ci)/[A-Za-z0-9_./*<>?-]*)",
+        r"(?:^|[\s`(\[\x22'])((?:\.\./)*(?:golden|spec|src|harness|tests|\.ci)/[A-Za-z0-9_./*<>?-]*)",
     )
     .unwrap();
     let local =

@@ -6,6 +6,11 @@
 //! spec rule, undeclared feature, duplicated id) instead of stopping at the
 //! first, and each names the file and the case.
 //!
+//! The corpus and the spec come from the copies packed into the binary
+//! ([`embedded`], the default) or from directories (`--corpus`, `--spec`),
+//! both read through [`tree::Tree`], and the loaded [`Corpus`] names where
+//! it came from ([`Corpus::name`]) for every report.
+//!
 //! [`case`] is one case file (its types and how it is read), [`lint`] the
 //! checks across the corpus (every rule cited, every op covered) and
 //! [`select`] which cases a command takes, and shards.

@@ -32,8 +32,8 @@ pub fn exec(args: BenchArgs) -> Result<(), Failure> {
         vec![args.command.clone()]
     };
     println!(
-        "corpus: {} cases, repeated to at least {} per path, median of {} runs; {} cores",
-        corpus.cases.len(),
+        "{}\nthe corpus repeated to at least {} cases per path, median of {} runs; {} cores",
+        corpus.name().lines(),
         args.cases,
         crate::review::bench::REPEATS,
         std::thread::available_parallelism()
