@@ -122,8 +122,10 @@ fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
     })
 }
 
-/// Whether `actual` disagrees with the reference's `expected`, and how.
-fn disagreement(
+/// Whether `actual` disagrees with the reference's `expected`, and how
+/// (`laws` holds a subject's two answers of a pair against each other
+/// with it too).
+pub fn disagreement(
     op: &'static Op,
     args: &[Term],
     expected: &Answer,
@@ -413,12 +415,12 @@ pub fn run_between(
 }
 
 /// The first `n` inputs of batch `b` for `seed`, as value trees.
-fn generate(
-    strategy: &BoxedStrategy<Vec<Term>>,
+pub fn generate<V: std::fmt::Debug>(
+    strategy: &BoxedStrategy<V>,
     seed: u64,
     b: usize,
     n: usize,
-) -> Result<Vec<BoxedTree>, String> {
+) -> Result<Vec<Box<dyn ValueTree<Value = V>>>, String> {
     let mut runner = TestRunner::new_with_rng(
         Config::default(),
         rng(seed ^ (b as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)),
@@ -428,27 +430,50 @@ fn generate(
         .collect()
 }
 
-type BoxedTree = Box<dyn ValueTree<Value = Vec<Term>>>;
-
 /// Shrinks a disagreeing input: simplify while the disagreement stays,
 /// complicate when it goes (proptest's shrinking loop), 5000 steps at most.
 fn shrink(
     expected_side: &mut dyn Subject,
     subject: &mut dyn Subject,
     op: &'static Op,
-    mut tree: impl ValueTree<Value = Vec<Term>>,
+    tree: impl ValueTree<Value = Vec<Term>>,
 ) -> Finding {
-    let mut check = |args: &[Term]| {
+    let check = |args: &Vec<Term>| {
         let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
         disagreement(op, args, &expected, &actual).map(|d| (expected, actual, d))
     };
-    let first = tree.current();
-    let (mut expected, mut actual, mut diff) = check(&first).unwrap_or((
+    let (args, found, steps) = shrink_with(tree, check, |a: &Vec<Term>| gen::mutate::hoists(a));
+    let (expected, actual, diff) = found.unwrap_or((
         Answer::Error("the disagreement did not reproduce".into()),
         Answer::Error("the disagreement did not reproduce".into()),
         "the disagreement did not reproduce when sent alone".into(),
     ));
+    Finding {
+        op,
+        args,
+        expected,
+        actual,
+        diff,
+        shrink_steps: steps,
+        emitted: None,
+    }
+}
+
+/// proptest's shrinking loop over any value tree, for `fuzz` and `laws`:
+/// simplify while `check` still finds the fault, complicate when it goes;
+/// then replace the value by one of its `hoists` (nested parts lifted out
+/// of their containers, which value trees cannot do) while the fault
+/// stays; 5000 checks at most. Returns the smallest value found, what
+/// `check` said of it (`None` when the first value did not reproduce) and
+/// the steps that kept the fault.
+pub fn shrink_with<V, W>(
+    mut tree: impl ValueTree<Value = V>,
+    mut check: impl FnMut(&V) -> Option<W>,
+    hoists: impl Fn(&V) -> Vec<V>,
+) -> (V, Option<W>, usize) {
+    let first = tree.current();
+    let mut found = check(&first);
     let mut best = first;
     let mut steps = 0;
     let mut budget = 5000;
@@ -457,8 +482,8 @@ fn shrink(
             budget -= 1;
             let candidate = tree.current();
             match check(&candidate) {
-                Some((e, a, d)) => {
-                    (expected, actual, diff) = (e, a, d);
+                Some(w) => {
+                    found = Some(w);
                     best = candidate;
                     steps += 1;
                     if !tree.simplify() {
@@ -473,18 +498,16 @@ fn shrink(
             }
         }
     }
-    // Then hoist nested parts out of their containers while the
-    // disagreement stays (value trees cannot), within the same budget.
     let mut improved = true;
     while improved && budget > 0 {
         improved = false;
-        for candidate in gen::mutate::hoists(&best) {
+        for candidate in hoists(&best) {
             if budget == 0 {
                 break;
             }
             budget -= 1;
-            if let Some((e, a, d)) = check(&candidate) {
-                (expected, actual, diff) = (e, a, d);
+            if let Some(w) = check(&candidate) {
+                found = Some(w);
                 best = candidate;
                 steps += 1;
                 improved = true;
@@ -492,15 +515,7 @@ fn shrink(
             }
         }
     }
-    Finding {
-        op,
-        args: best,
-        expected,
-        actual,
-        diff,
-        shrink_steps: steps,
-        emitted: None,
-    }
+    (best, found, steps)
 }
 
 /// How many nodes a term has (its size, for reports and tests).
@@ -536,44 +551,87 @@ fn emit(
         .map(|(r, _)| (*r).to_owned())
         .unwrap_or_else(|| format!("{}-1", op.spec_prefix));
     let args_json = crate::wire::encode_args(&finding.args);
-    let hash = args_json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+    let rel = format!("{}/fuzz-{:08x}", op.name.replace('.', "/"), hash_of(&args_json));
+    let first_line = finding.diff.lines().next().unwrap_or("").to_owned();
+    let notes = format!(
+        "Found by fuzzing (seed {seed}) {subject} against {expected}; shrunk in {} steps. The expectation is the answer of {expected}: check it against PtcRunner v0.13.0 (the Elixir adapter) and the cited rule before adding the case to golden/.",
+        finding.shrink_steps
+    );
+    write_case(
+        dir,
+        &NewCase {
+            id: &rel,
+            op,
+            description: &format!("Found by fuzzing (seed {seed}): {first_line}"),
+            spec: &[rule],
+            args: &finding.args,
+            args_json: &args_json,
+            answer: &finding.expected,
+            notes: &notes,
+        },
+    )
+    .map_err(|e| format!("the expected side gave no expectation: {e}"))
+}
+
+/// A short hash of a text (FNV-1a, 32 bits), to name generated case files.
+pub fn hash_of(text: &str) -> u32 {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
-    let rel = format!("{}/fuzz-{:08x}", op.name.replace('.', "/"), hash as u32);
-    let expect = crate::bless::new_expect(&finding.expected)
-        .map_err(|e| format!("the expected side gave no expectation: {e}"))?;
+    hash as u32
+}
+
+/// A generated case to write for review.
+pub struct NewCase<'a> {
+    /// Its id, which is also its path under the directory.
+    pub id: &'a str,
+    /// The op.
+    pub op: &'static Op,
+    /// The one-line description.
+    pub description: &'a str,
+    /// The rules it cites.
+    pub spec: &'a [String],
+    /// The arguments (their features are declared).
+    pub args: &'a [Term],
+    /// The arguments as written to the file (tagged JSON, one line).
+    pub args_json: &'a str,
+    /// The answer that becomes the expectation.
+    pub answer: &'a Answer,
+    /// The notes: how it was found and what to check.
+    pub notes: &'a str,
+}
+
+/// Writes `case` under `dir` as `ID.json`, fields in the corpus's order and
+/// indentation, declaring the features its args and answer use; returns
+/// the path. An answer that sets no expectation is an error.
+pub fn write_case(dir: &Path, case: &NewCase<'_>) -> Result<PathBuf, String> {
+    let expect = crate::bless::new_expect(case.answer)?;
     let mut used = std::collections::BTreeSet::new();
-    finding
-        .args
+    case.args
         .iter()
         .for_each(|a| ptc_conformance::features::used_by(a, &mut used));
-    if let Answer::Ok(t) = &finding.expected {
+    if let Answer::Ok(t) = case.answer {
         ptc_conformance::features::used_by(t, &mut used);
     }
-    let first_line = finding.diff.lines().next().unwrap_or("").to_owned();
     let q = |s: &str| {
         let mut out = String::new();
         tagged::push_json_str(s, &mut out);
         out
     };
     let features: Vec<String> = used.iter().map(|f| q(f)).collect();
-    let notes = format!(
-        "Found by fuzzing (seed {seed}) {subject} against {expected}; shrunk in {} steps. The expectation is the answer of {expected}: check it against PtcRunner v0.13.0 (the Elixir adapter) and the cited rule before adding the case to golden/.",
-        finding.shrink_steps
-    );
-    // Fields in the corpus's order, indented as the corpus is written.
+    let spec: Vec<String> = case.spec.iter().map(|r| q(r)).collect();
     let text = format!(
         "{{\n  \"id\": {},\n  \"op\": {},\n  \"description\": {},\n  \"spec\": [\n    {}\n  ],\n  \"features\": [{}],\n  \"level\": \"required\",\n  \"args\": {},\n  \"expect\": {},\n  \"notes\": {}\n}}",
-        q(&rel),
-        q(op.name),
-        q(&format!("Found by fuzzing (seed {seed}): {first_line}")),
-        q(&rule),
+        q(case.id),
+        q(case.op.name),
+        q(case.description),
+        spec.join(",\n    "),
         if features.is_empty() { String::new() } else { format!("\n    {}\n  ", features.join(",\n    ")) },
-        crate::bless::pretty(&args_json, 2)?,
+        crate::bless::pretty(case.args_json, 2)?,
         crate::bless::pretty(&expect, 2)?,
-        q(&notes),
+        q(case.notes),
     );
-    let path = dir.join(format!("{rel}.json"));
+    let path = dir.join(format!("{}.json", case.id));
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     }

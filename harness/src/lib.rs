@@ -18,6 +18,7 @@
 //! - [`known`]: known-failures files.
 //! - [`fuzz`]: differential fuzzing against the reference, with shrinking.
 //! - [`compare`]: two builds side by side, on the corpus and the fuzzer.
+//! - [`laws`]: the laws of canonicalization (`spec/laws.md`), checked on any subject.
 //! - [`gen`]: generators of realistic terms and op arguments.
 //! - [`bench`]: cases per second through each path.
 //! - [`bless`]: recomputing expectations, rewriting only `expect`.
@@ -37,6 +38,7 @@ pub mod fuzz;
 pub mod gen;
 pub mod judge;
 pub mod known;
+pub mod laws;
 pub mod paths;
 pub mod report;
 pub mod runner;

@@ -46,7 +46,18 @@ OPS = (
 FEATURES = ("atoms", "binaries", "bigints", "floats", "term-keys", "tuples")
 
 BUG = os.environ.get("PTC_PY_BUG", "")
-BUGS = ("neg-zero", "big-float", "hint-order")
+BUGS = (
+    "neg-zero",
+    "big-float",
+    "hint-order",
+    # Each of these breaks a law of spec/laws.md (`ptc-conformance laws`).
+    "tuple-shallow",
+    "atom-keys",
+    "atom-hyphens",
+    "tuples-kept",
+    "arrival-order",
+    "hint-raw",
+)
 
 # ---------------------------------------------------------------------------
 # Term model
@@ -1374,6 +1385,8 @@ def normalize_key(k):
     binaries; any other key is returned as it is."""
     name = atom_name(k)
     if name is not None:
+        if BUG == "atom-hyphens":
+            return name
         return name.replace("-", "_")
     ty = type(k)
     if ty is str:
@@ -1386,7 +1399,8 @@ def normalize_key(k):
 def _map_new(m, fun):
     """Map.new(m, fun): pairs mapped in m's iteration order, a later pair
     winning over an earlier one with the same key."""
-    out, repeated = TMap.from_list(fun(k, v) for k, v in m.items())
+    pairs = m.entries.values() if BUG == "arrival-order" else m.items()
+    out, repeated = TMap.from_list(fun(k, v) for k, v in pairs)
     if repeated and len(m) > 32:
         raise Unsupported(
             "keys that collide after normalization in a map of more than 32 keys: "
@@ -1423,6 +1437,10 @@ def _canonicalize(t):
     if ty is list:
         return [_canonicalize(x) for x in t]
     if ty is Tuple:
+        if BUG == "tuple-shallow":
+            return list(t.items)
+        if BUG == "tuples-kept":
+            return Tuple(_canonicalize(x) for x in t.items)
         return [_canonicalize(x) for x in t.items]
     if ty is float and t.is_integer():  # trunc(t) == t
         if BUG == "neg-zero" and t == 0.0 and math.copysign(1.0, t) < 0:
@@ -1434,6 +1452,8 @@ def _canonicalize(t):
 
 
 def _stringify_key(k):
+    if BUG == "atom-keys" and type(k) is Atom:
+        return k
     if type(k) in (str, bytes) or atom_name(k) is not None:
         return normalize_key(k)
     return k
@@ -1450,6 +1470,8 @@ def cache_hint(tool_name, args):
     if type(tool_name) not in (str, bytes) or type(args) is not TMap:
         raise function_clause(NATIVE_PREVIEW, "cache_hint", 2)
     _, canonical = canonical_cache_key(tool_name, args).items
+    if BUG == "hint-raw":
+        canonical = args
     parts = ["Call lisp_eval and then call (tool/", tool_name, " "]
     _format_ast(canonical, parts)
     parts.append(") to process the full cached result.")
