@@ -7,19 +7,19 @@
 //! a map is written in), or an input and one built from the subject's own
 //! answer (its normal form fed back, its canonical args in place of the
 //! args). Inputs come from the fuzzer's generator of each op
-//! ([`crate::fuzz::args_for`]: the whole term domain), each with a mask that
+//! ([`crate::review::fuzz::args_for`]: the whole term domain), each with a mask that
 //! decides which places the rewrite touches. The subject answers both
 //! inputs of many pairs in one batch (pipelined through an adapter), and
 //! its two answers are compared as the fuzzer compares a subject with the
-//! reference ([`crate::fuzz::disagreement`]). A broken law is shrunk with
-//! the fuzzer's loop ([`crate::fuzz::shrink_with`]) to a small pair.
+//! reference ([`crate::review::fuzz::disagreement`]). A broken law is shrunk with
+//! the fuzzer's loop ([`crate::review::fuzz::shrink_with`]) to a small pair.
 //!
 //! Rewrites touch only the places a law quantifies over; each law's text
 //! in `spec/laws.md` says which, and why v0.13.0 is not invariant elsewhere.
 
 use crate::corpus::Case;
-use crate::fuzz;
-use crate::gen;
+use crate::review::fuzz;
+use crate::review::gen;
 use crate::subject::{Answer, Request, Subject};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -152,7 +152,7 @@ pub fn select(ids: &[String]) -> Result<Vec<&'static Law>, String> {
 pub struct Input {
     /// The arguments.
     pub args: Vec<Term>,
-    /// Their tagged JSON as sent, if not [`crate::wire::encode_args`]'s.
+    /// Their tagged JSON as sent, if not [`crate::subject::wire::encode_args`]'s.
     pub json: Option<String>,
 }
 
@@ -161,7 +161,7 @@ impl Input {
     pub fn wire(&self) -> String {
         self.json
             .clone()
-            .unwrap_or_else(|| crate::wire::encode_args(&self.args))
+            .unwrap_or_else(|| crate::subject::wire::encode_args(&self.args))
     }
 }
 
@@ -275,7 +275,7 @@ fn rewritten(r: Rewrite, op: &str, args: &[Term], mask: u64) -> Option<Input> {
                 encode_reordered(a, &mut picks, &mut json);
             }
             json.push(']');
-            (json != crate::wire::encode_args(args)).then(|| Input {
+            (json != crate::subject::wire::encode_args(args)).then(|| Input {
                 args: args.to_vec(),
                 json: Some(json),
             })
