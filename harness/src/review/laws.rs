@@ -730,7 +730,8 @@ pub fn run(
                 Ok((op, (args, any::<u64>()).boxed()))
             })
             .collect::<Result<_, String>>()?;
-        let batch = cfg.batch.max(1);
+        // Batches small enough that every op gets its share of a small budget.
+        let batch = cfg.batch.min(cfg.cases.div_ceil(strategies.len())).max(1);
         let seed = law_seed(cfg.seed, law);
         for b in 0..cfg.cases.div_ceil(batch) {
             if cfg.time_limit.is_some_and(|t| started.elapsed() >= t) {
