@@ -64,7 +64,11 @@ fn every_law_holds_on_the_reference() {
         assert_eq!(lr.ops, lr.law.ops, "{}", lr.law.id);
         for op in lr.law.ops {
             let (n, of) = (lr.compared.get(op).copied().unwrap_or(0), lr.inputs[op]);
-            assert!(n >= of / 20, "{} compared only {n} of {of} on {op}", lr.law.id);
+            assert!(
+                n >= of / 20,
+                "{} compared only {n} of {of} on {op}",
+                lr.law.id
+            );
         }
     }
 }
@@ -134,21 +138,32 @@ fn a_build_that_hints_from_raw_args_breaks_the_laws_about_build() {
 /// a law with some of its ops declared runs on those and names the others.
 #[test]
 fn laws_whose_ops_are_not_declared_are_skipped() {
-    let ops = ["key_normalizer.normalize_key", "key_normalizer.normalize_keys"]
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
+    let ops = [
+        "key_normalizer.normalize_key",
+        "key_normalizer.normalize_keys",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect();
     let report = check(&mut RawHintBuild { ops: Some(ops) }, &config(&[], 200));
     let skipped: Vec<&str> = report.skipped.iter().map(|(l, _)| l.id).collect();
     assert_eq!(skipped, ["LAW-4", "LAW-5", "LAW-7"]);
     assert!(
-        report.skipped[2].1.contains("native_preview.cache_hint + key_normalizer.canonical_cache_key"),
+        report.skipped[2]
+            .1
+            .contains("native_preview.cache_hint + key_normalizer.canonical_cache_key"),
         "{:?}",
         report.skipped
     );
     let law2 = &report.laws[1];
     assert_eq!(law2.law.id, "LAW-2");
-    assert_eq!(law2.ops, ["key_normalizer.normalize_key", "key_normalizer.normalize_keys"]);
+    assert_eq!(
+        law2.ops,
+        [
+            "key_normalizer.normalize_key",
+            "key_normalizer.normalize_keys"
+        ]
+    );
     assert_eq!(law2.skipped_ops.len(), 3);
     assert!(report.passed());
 }
@@ -185,7 +200,9 @@ fn each_planted_bug_breaks_its_law() {
         let dir = std::env::temp_dir().join(format!("ptc-laws-{bug}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let out = bin()
-            .args(["laws", "--law", law, "--cases", "4000", "--seed", "1", "--emit"])
+            .args([
+                "laws", "--law", law, "--cases", "4000", "--seed", "1", "--emit",
+            ])
             .arg(&dir)
             .args(["--adapter", "--", "python3"])
             .arg(&python)
@@ -196,8 +213,15 @@ fn each_planted_bug_breaks_its_law() {
         let shown = text(&out);
         assert_eq!(out.status.code(), Some(1), "{bug}: {shown}");
         let title = LAWS.iter().find(|l| l.id == law).unwrap().title;
-        assert!(shown.contains(&format!("BROKEN {law}: {title}")), "{bug}: {shown}");
-        assert_eq!(shown.matches("BROKEN").count(), 2, "{bug}: one law, one verdict: {shown}");
+        assert!(
+            shown.contains(&format!("BROKEN {law}: {title}")),
+            "{bug}: {shown}"
+        );
+        assert_eq!(
+            shown.matches("BROKEN").count(),
+            2,
+            "{bug}: one law, one verdict: {shown}"
+        );
         let first = shown
             .lines()
             .find_map(|l| l.trim().strip_prefix("first args:"))
@@ -211,12 +235,22 @@ fn each_planted_bug_breaks_its_law() {
         assert!(corpus.errors.is_empty(), "{bug}: {:?}", corpus.errors);
         assert_eq!(corpus.cases.len(), 2, "{bug}");
         let (a, b) = (&corpus.cases[0], &corpus.cases[1]);
-        assert!(a.id.ends_with("-first") && b.id.ends_with("-second"), "{bug}");
+        assert!(
+            a.id.ends_with("-first") && b.id.ends_with("-second"),
+            "{bug}"
+        );
         for (c, other) in [(a, b), (b, a)] {
             assert_eq!(c.spec, [law], "{bug}");
-            assert!(c.description.contains(&other.id), "{bug}: {}", c.description);
+            assert!(
+                c.description.contains(&other.id),
+                "{bug}: {}",
+                c.description
+            );
         }
-        assert_ne!(a.expect, b.expect, "{bug}: the subject answered the pair alike");
+        assert_ne!(
+            a.expect, b.expect,
+            "{bug}: the subject answered the pair alike"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -226,7 +260,9 @@ fn each_planted_bug_breaks_its_law() {
 #[test]
 fn law_filter_runs_only_the_laws_named() {
     let out = bin()
-        .args(["laws", "--law", "LAW-4", "--law", "law-7", "--cases", "300", "--seed", "2"])
+        .args([
+            "laws", "--law", "LAW-4", "--law", "law-7", "--cases", "300", "--seed", "2",
+        ])
         .current_dir(repo())
         .output()
         .unwrap();
@@ -239,8 +275,14 @@ fn law_filter_runs_only_the_laws_named() {
         .collect();
     assert_eq!(rows, [["LAW-4", "300"], ["LAW-7", "300"]], "{shown}");
     // The inputs are shared out among the law's ops.
-    assert!(shown.contains("native_preview.build: 100 inputs"), "{shown}");
-    assert!(shown.contains("every law checked holds (seed 2)"), "{shown}");
+    assert!(
+        shown.contains("native_preview.build: 100 inputs"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("every law checked holds (seed 2)"),
+        "{shown}"
+    );
 }
 
 /// An unknown `--law` is a usage error naming the known ids.
@@ -254,7 +296,9 @@ fn an_unknown_law_is_a_usage_error() {
     let shown = text(&out);
     assert_eq!(out.status.code(), Some(2), "{shown}");
     assert!(
-        shown.contains("\"LAW-42\": no such law (laws: LAW-1, LAW-2, LAW-3, LAW-4, LAW-5, LAW-6, LAW-7"),
+        shown.contains(
+            "\"LAW-42\": no such law (laws: LAW-1, LAW-2, LAW-3, LAW-4, LAW-5, LAW-6, LAW-7"
+        ),
         "{shown}"
     );
 }

@@ -17,8 +17,8 @@ built: a small term model, Erlang's map key order, the float texts, tagged
 term JSON (spec/terms.md), Elixir's ``inspect`` for the terms this port
 carries, chardata conversion, the four functions, and the protocol loop.
 
-``PTC_PY_BUG`` plants one deliberate bug, for testing the fuzzers:
-``neg-zero``, ``big-float`` or ``hint-order`` (see README.md).
+``PTC_PY_BUG`` plants one deliberate bug, for testing the fuzzers and the
+laws: one of ``BUGS`` (see README.md).
 """
 
 from __future__ import annotations

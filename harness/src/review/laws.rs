@@ -338,7 +338,9 @@ fn rewrite(r: Rewrite, t: &Term, tuples: bool, picks: &mut Picks) -> Term {
             let shared = |i: usize| {
                 ids[i].as_ref().is_none_or(|id| {
                     ids.iter().enumerate().any(|(j, o)| {
-                        j != i && o.as_ref().is_some_and(|o| map_key_cmp(o, id) == Ordering::Equal)
+                        j != i
+                            && o.as_ref()
+                                .is_some_and(|o| map_key_cmp(o, id) == Ordering::Equal)
                     })
                 })
             };
@@ -356,7 +358,9 @@ fn rewrite(r: Rewrite, t: &Term, tuples: bool, picks: &mut Picks) -> Term {
                     .collect(),
             )
         }
-        Term::List(items) => Term::List(items.iter().map(|i| rewrite(r, i, tuples, picks)).collect()),
+        Term::List(items) => {
+            Term::List(items.iter().map(|i| rewrite(r, i, tuples, picks)).collect())
+        }
         Term::Tuple(items) if tuples => {
             Term::Tuple(items.iter().map(|i| rewrite(r, i, tuples, picks)).collect())
         }
@@ -463,7 +467,9 @@ fn encode_reordered(t: &Term, picks: &mut Picks, out: &mut String) {
             }
             out.push_str(if plain { "}" } else { "]}" });
         }
-        Term::List(items) if !items.is_empty() && items.iter().all(|i| i.as_kw_pair().is_some()) => {
+        Term::List(items)
+            if !items.is_empty() && items.iter().all(|i| i.as_kw_pair().is_some()) =>
+        {
             out.push_str("{\"$kw\":[");
             for (i, (k, v)) in items.iter().filter_map(Term::as_kw_pair).enumerate() {
                 if i > 0 {
@@ -531,7 +537,9 @@ pub fn check_batch(
             None => outcomes[i] = Some(Outcome::Outside),
         }
     }
-    let sent: Vec<usize> = (0..inputs.len()).filter(|&i| seconds[i].is_some()).collect();
+    let sent: Vec<usize> = (0..inputs.len())
+        .filter(|&i| seconds[i].is_some())
+        .collect();
     let requests: Vec<Request<'_>> = sent
         .iter()
         .filter_map(|&i| seconds[i].as_ref())
@@ -580,6 +588,10 @@ fn unanswered<'a>(answers: impl Iterator<Item = &'a Answer>) -> Option<Outcome> 
     }
     declined.then_some(Outcome::Unanswered)
 }
+
+/// A generated input: the op's arguments and the mask that picks where
+/// the rewrite applies.
+pub type Generated = (Vec<Term>, u64);
 
 /// How to check laws.
 #[derive(Clone, Debug)]
@@ -694,18 +706,22 @@ pub fn run(
             if missing.is_empty() {
                 ops_run.push(name);
             } else {
-                skipped_ops.push((name, format!("not declared: {}", missing.join(", "))));
+                let why = if missing == [name] {
+                    format!("{name}: not declared")
+                } else {
+                    format!("{name}: needs {}, not declared", missing.join(", "))
+                };
+                skipped_ops.push((name, why));
             }
         }
         if ops_run.is_empty() {
-            let needs: Vec<String> = law
-                .ops
-                .iter()
-                .map(|o| law.needs(o).join(" + "))
-                .collect();
+            let needs: Vec<String> = law.ops.iter().map(|o| law.needs(o).join(" + ")).collect();
             report.skipped.push((
                 law,
-                format!("the subject declares none of its ops ({})", needs.join(", ")),
+                format!(
+                    "the subject declares none of its ops ({})",
+                    needs.join(", ")
+                ),
             ));
             continue;
         }
@@ -722,11 +738,12 @@ pub fn run(
             broken: None,
         };
         let started = Instant::now();
-        let strategies: Vec<(&'static Op, BoxedStrategy<(Vec<Term>, u64)>)> = ops_run
+        let strategies: Vec<(&'static Op, BoxedStrategy<Generated>)> = ops_run
             .iter()
             .map(|name| {
                 let op = ops::find(name).ok_or_else(|| format!("no op {name}"))?;
-                let args = fuzz::args_for(name, corpus).ok_or_else(|| format!("no generator for {name}"))?;
+                let args = fuzz::args_for(name, corpus)
+                    .ok_or_else(|| format!("no generator for {name}"))?;
                 Ok((op, (args, any::<u64>()).boxed()))
             })
             .collect::<Result<_, String>>()?;
@@ -784,19 +801,15 @@ fn shrink(
     subject: &mut dyn Subject,
     law: &Law,
     op: &'static Op,
-    tree: Box<dyn ValueTree<Value = (Vec<Term>, u64)>>,
+    tree: Box<dyn ValueTree<Value = Generated>>,
 ) -> Broken {
-    let check = |input: &(Vec<Term>, u64)| match check_batch(
-        subject,
-        law,
-        op,
-        std::slice::from_ref(input),
-    )
-    .pop()
-    {
-        Some(Outcome::Broken(b)) => Some(*b),
-        _ => None,
-    };
+    let check =
+        |input: &(Vec<Term>, u64)| match check_batch(subject, law, op, std::slice::from_ref(input))
+            .pop()
+        {
+            Some(Outcome::Broken(b)) => Some(*b),
+            _ => None,
+        };
     let hoists = |(args, mask): &(Vec<Term>, u64)| {
         gen::mutate::removals(args)
             .into_iter()
@@ -852,7 +865,7 @@ fn emit(
     let how = match law.kind {
         Kind::Idempotent => "the second's args are the subject's answer to the first (its normal form)",
         Kind::ThroughCanonical => "the second's args are the subject's canonical args of the first",
-        Kind::Rewrite(Rewrite::MapOrder) => "the second's args are the first's with map pairs written in another order; the corpus runner sends args re-encoded canonically, so run as cases the two cannot differ: replay the pair with the command below",
+        Kind::Rewrite(Rewrite::MapOrder) => "the second's args are the first's with map pairs written in another order; the corpus runner sends args re-encoded canonically, so run as cases the two cannot differ: replay the pair with that command",
         Kind::Rewrite(_) => "the second's args are a rewrite of the first's",
     };
     let spec = [law.id.to_owned()];
@@ -861,13 +874,17 @@ fn emit(
         .into_iter()
         .enumerate()
     {
-        let (which, other) = if k == 0 { ("first", &ids[1]) } else { ("second", &ids[0]) };
+        let (which, other) = if k == 0 {
+            ("first", &ids[1])
+        } else {
+            ("second", &ids[0])
+        };
         let description = format!(
             "{} ({}): the {which} of a pair with {other}, which must answer alike",
             law.id, law.title
         );
         let notes = format!(
-            "Found by `ptc-conformance laws --law {} --seed {seed}` on {subject}; shrunk in {} steps. {} (spec/laws.md) says this case and {other} answer alike ({how}); {subject} answered them differently, and each case expects {subject}'s own answer, so at most one of the two expectations is right. Check both against PtcRunner v0.13.0 (the Elixir adapter) before adding either to golden/.",
+            "Found by `ptc-conformance laws --law {} --seed {seed}` on {subject}; shrunk in {} steps. {} (spec/laws.md) says this case and {other} answer alike ({how}); the subject answered them differently, and each case expects the subject's own answer, so at most one of the two expectations is right. Check both against PtcRunner v0.13.0 (the Elixir adapter) before adding either to golden/.",
             law.id, broken.shrink_steps, law.id
         );
         written.push(fuzz::write_case(
@@ -905,9 +922,18 @@ mod tests {
             (Term::atom("b"), Term::int(3)),
         ]);
         let args = input(vec![Term::str("t"), m]);
-        let s = second(&LAWS[1], CANONICAL, &args, u64::MAX, &Answer::Ok(Term::Nil), None)
-            .expect("`:b` can be flipped");
-        let Term::Map(out) = &s.args[1] else { panic!("not a map") };
+        let s = second(
+            &LAWS[1],
+            CANONICAL,
+            &args,
+            u64::MAX,
+            &Answer::Ok(Term::Nil),
+            None,
+        )
+        .expect("`:b` can be flipped");
+        let Term::Map(out) = &s.args[1] else {
+            panic!("not a map")
+        };
         assert_eq!(out.get(&Term::atom("a")), Some(&Term::int(1)));
         assert_eq!(out.get_str("a"), Some(&Term::int(2)));
         assert_eq!(out.get_str("b"), Some(&Term::int(3)));
@@ -917,7 +943,15 @@ mod tests {
     fn normalize_keys_rewrites_do_not_enter_tuples() {
         let inner = Term::map(vec![(Term::atom("a"), Term::int(1))]);
         let args = vec![Term::tuple(vec![inner])];
-        assert!(second(&LAWS[1], NORMALIZE_KEYS, &args, u64::MAX, &Answer::Ok(Term::Nil), None).is_none());
+        assert!(second(
+            &LAWS[1],
+            NORMALIZE_KEYS,
+            &args,
+            u64::MAX,
+            &Answer::Ok(Term::Nil),
+            None
+        )
+        .is_none());
     }
 
     #[test]
@@ -927,8 +961,15 @@ mod tests {
             (Term::str("b"), Term::int(2)),
         ]);
         let args = vec![m];
-        let s = second(&LAWS[5], NORMALIZE_KEYS, &args, 1, &Answer::Ok(Term::Nil), None)
-            .expect("reversed");
+        let s = second(
+            &LAWS[5],
+            NORMALIZE_KEYS,
+            &args,
+            1,
+            &Answer::Ok(Term::Nil),
+            None,
+        )
+        .expect("reversed");
         assert_eq!(s.json.as_deref(), Some(r#"[{"b":2,"a":1}]"#));
         let back = tagged::decode_str(&s.wire(), "").expect("valid tagged JSON");
         assert_eq!(back, Term::List(args));

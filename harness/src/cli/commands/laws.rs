@@ -76,10 +76,15 @@ pub fn exec(args: LawsArgs) -> Result<(), Failure> {
     for (law, why) in &report.skipped {
         println!("SKIPPED {} ({}): {why}", law.id, law.title);
     }
+    // Ops left out of laws that run on others, grouped by why.
+    let mut left_out: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
     for lr in &report.laws {
-        for (op, why) in &lr.skipped_ops {
-            println!("{}: op {op} skipped ({why})", lr.law.id);
+        for (_, why) in &lr.skipped_ops {
+            left_out.entry(why.as_str()).or_default().push(lr.law.id);
         }
+    }
+    for (why, ids) in &left_out {
+        println!("op {why}; left out of {}", ids.join(", "));
     }
     for lr in &report.laws {
         let Some(b) = &lr.broken else { continue };
@@ -88,8 +93,14 @@ pub fn exec(args: LawsArgs) -> Result<(), Failure> {
         println!("  op: {}, shrunk in {} steps", b.op.name, b.shrink_steps);
         println!("  first args:      {}", pair.first.wire());
         println!("  second args:     {}", pair.second.wire());
-        println!("  first answered:  {}", crate::review::fuzz::describe(&pair.first_answer));
-        println!("  second answered: {}", crate::review::fuzz::describe(&pair.second_answer));
+        println!(
+            "  first answered:  {}",
+            crate::review::fuzz::describe(&pair.first_answer)
+        );
+        println!(
+            "  second answered: {}",
+            crate::review::fuzz::describe(&pair.second_answer)
+        );
         for line in pair.diff.lines() {
             println!("  {line}");
         }
@@ -106,7 +117,10 @@ pub fn exec(args: LawsArgs) -> Result<(), Failure> {
         let verdict = match (&lr.broken, lr.errors.0) {
             (Some(_), _) => "BROKEN".to_owned(),
             (None, 0) => "holds".to_owned(),
-            (None, n) => format!("{n} request(s) without a valid answer, first: {}", lr.errors.1.as_deref().unwrap_or("")),
+            (None, n) => format!(
+                "{n} request(s) without a valid answer, first: {}",
+                lr.errors.1.as_deref().unwrap_or("")
+            ),
         };
         println!(
             "{:<6} {:>9} {:>9} {:>8} {:>10} {:>8.1} {:>8.0}  {verdict}",

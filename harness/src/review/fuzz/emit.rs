@@ -31,7 +31,11 @@ pub(super) fn emit(
         .map(|(r, _)| (*r).to_owned())
         .unwrap_or_else(|| format!("{}-1", op.spec_prefix));
     let args_json = crate::subject::wire::encode_args(&finding.args);
-    let rel = format!("{}/fuzz-{:08x}", op.name.replace('.', "/"), hash_of(&args_json));
+    let rel = format!(
+        "{}/fuzz-{:08x}",
+        op.name.replace('.', "/"),
+        hash_of(&args_json)
+    );
     let first_line = finding.diff.lines().next().unwrap_or("").to_owned();
     let notes = format!(
         "Found by fuzzing (seed {seed}) {subject} against {expected}; shrunk in {} steps. The expectation is the answer of {expected}: check it against PtcRunner v0.13.0 (the Elixir adapter) and the cited rule before adding the case to golden/.",

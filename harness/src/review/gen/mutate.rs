@@ -302,7 +302,10 @@ mod tests {
 
     #[test]
     fn removals_leave_out_one_item_or_pair() {
-        let m = Term::map(vec![(Term::str("a"), Term::int(1)), (Term::str("b"), Term::int(2))]);
+        let m = Term::map(vec![
+            (Term::str("a"), Term::int(1)),
+            (Term::str("b"), Term::int(2)),
+        ]);
         let args = vec![Term::List(vec![m.clone(), Term::int(3)])];
         let r = removals(&args);
         assert!(r.contains(&vec![Term::List(vec![Term::int(3)])]));
