@@ -41,7 +41,10 @@ class _Term:
     def __eq__(self, other):
         from . import order
 
-        return order.equal(self, other)
+        try:
+            return order.equal(self, other)
+        except TypeError:  # `other` is no term
+            return NotImplemented
 
     def __hash__(self):
         from . import order

@@ -31,6 +31,7 @@ class EqualityTest(unittest.TestCase):
         self.assertNotEqual(Opaque("ref", "a"), Opaque("pid", "a"))
         self.assertEqual(Fun(arity=1, returns=1), Fun(arity=1, returns=1))
         self.assertNotEqual(Fun(arity=1, returns=1), Fun(arity=1, returns=1.0))
+        self.assertNotEqual(Atom("a"), {"a": 1})  # not a term: unequal, no error
 
     def test_int_and_float_keys_are_two_keys_but_signed_zeros_one(self):
         self.assertEqual(len(m((1, "i"), (1.0, "f"))), 2)
