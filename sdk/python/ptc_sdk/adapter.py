@@ -1,6 +1,6 @@
 """The adapter loop of protocol v1 (spec/adapter_protocol.md): JSON Lines on
 stdin/stdout, answered as the Rust harness's own adapter answers
-(``harness/src/serve.rs``).
+(``harness/src/subject/serve.rs``).
 
 A port gives its functions by op name and says what it carries::
 
