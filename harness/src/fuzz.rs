@@ -6,7 +6,7 @@
 
 use crate::corpus::{Case, Expect, Level};
 use crate::gen;
-use crate::judge::{judge, Outcome, Strictness};
+use crate::judge::{judge_read, Outcome, Reading, Strictness};
 use crate::subject::{Answer, Reference, Request, Subject};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -128,13 +128,14 @@ fn disagreement(
     args: &[Term],
     expected: &Answer,
     actual: &Answer,
+    reading: Reading,
 ) -> Option<String> {
     let (expected, actual) = (&mask_vm_text(expected), &mask_vm_text(actual));
     if truncation_moved_by_vm_text(expected) || truncation_moved_by_vm_text(actual) {
         return None;
     }
     let case = probe(op, args.to_vec(), expected)?;
-    let diff = match judge(&case, actual, Strictness::Default) {
+    let diff = match judge_read(&case, actual, Strictness::Default, reading) {
         Outcome::Pass | Outcome::Skip(_) => return None,
         Outcome::Fail(d) => d,
         Outcome::Error(e) => format!("error: {e}"),
@@ -280,17 +281,27 @@ pub fn run(
     corpus: &[Case],
     progress: &mut dyn FnMut(usize),
 ) -> Result<FuzzReport, String> {
-    run_between(&mut Reference, subject, cfg, corpus, progress)
+    run_between(
+        &mut Reference,
+        subject,
+        cfg,
+        corpus,
+        Reading::WithDefaults,
+        progress,
+    )
 }
 
 /// Runs the fuzzer with `expected`'s answers as the expectation (the
-/// reference, or the first of two builds being compared); only ops both
-/// declare are fuzzed.
+/// reference, or the first of two builds being compared, whose answers are
+/// compared as answered: `reading`); only ops both declare are fuzzed.
+/// Both sides get the same input, its structs as the generator wrote them;
+/// the reference completes them itself.
 pub fn run_between(
     expected: &mut dyn Subject,
     subject: &mut dyn Subject,
     cfg: &FuzzConfig,
     corpus: &[Case],
+    reading: Reading,
     progress: &mut dyn FnMut(usize),
 ) -> Result<FuzzReport, String> {
     let expected_ops = expected.ops();
@@ -377,12 +388,13 @@ pub fn run_between(
                     .count();
                 progress(report.checked);
                 if let Some(i) = (0..inputs.len()).find(|&i| {
-                    disagreement(op, &inputs[i], &expected_answers[i], &actual[i]).is_some()
+                    disagreement(op, &inputs[i], &expected_answers[i], &actual[i], reading)
+                        .is_some()
                 }) {
                     // Regenerate the batch's trees from its seed to shrink input `i`.
                     let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
                     let tree = generate(&strategy, cfg.seed, next - 1, i + 1)?.swap_remove(i);
-                    let mut finding = shrink(expected, subject, op, tree);
+                    let mut finding = shrink(expected, subject, op, tree, reading);
                     if let Some(dir) = &cfg.emit {
                         finding.emitted = Some(emit(
                             dir,
@@ -437,11 +449,12 @@ fn shrink(
     subject: &mut dyn Subject,
     op: &'static Op,
     mut tree: impl ValueTree<Value = Vec<Term>>,
+    reading: Reading,
 ) -> Finding {
     let mut check = |args: &[Term]| {
         let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
-        disagreement(op, args, &expected, &actual).map(|d| (expected, actual, d))
+        disagreement(op, args, &expected, &actual, reading).map(|d| (expected, actual, d))
     };
     let first = tree.current();
     let (mut expected, mut actual, mut diff) = check(&first).unwrap_or((

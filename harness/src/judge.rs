@@ -1,10 +1,17 @@
 //! Comparing a subject's answer with a case's expectation.
+//!
+//! Against the corpus, an omitted struct field means v0.13.0's default
+//! (`spec/terms.md` TJ-7): expectation and answer are both read with
+//! v0.13.0's defaults filled in ([`Reading::WithDefaults`]). `compare`
+//! reads two builds' answers as answered ([`Reading::AsAnswered`]), so a
+//! field one build's struct has and the other's lacks is a difference.
 
 use crate::corpus::{Case, Expect, Level};
 use crate::subject::Answer;
 use ptc_conformance::diff::{diff, plain_json_to_term, render};
 pub use ptc_conformance::loose::{mask_stacktraces, mask_stacktraces_in, messages_match};
 use ptc_conformance::ops::Output;
+use ptc_conformance::structs::with_defaults;
 use ptc_conformance::tagged::encode;
 use ptc_conformance::Term;
 use std::fmt;
@@ -93,14 +100,40 @@ pub fn is_required(case: &Case, strictness: Strictness) -> bool {
     case.level == Level::Required || strictness == Strictness::Strict
 }
 
-/// Judges `answer` against `case`.
+/// How structs are read before an answer is compared with an expectation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Every struct completed with v0.13.0's defaults
+    /// ([`ptc_conformance::structs::with_defaults`]): judging against the corpus.
+    WithDefaults,
+    /// As written and as answered: comparing two builds.
+    AsAnswered,
+}
+
+/// Judges `answer` against `case` (an omitted struct field is v0.13.0's default).
 pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {
+    judge_read(case, answer, strictness, Reading::WithDefaults)
+}
+
+/// Judges `answer` against `case`, reading structs as `reading` says.
+pub fn judge_read(
+    case: &Case,
+    answer: &Answer,
+    strictness: Strictness,
+    reading: Reading,
+) -> Outcome {
     match (answer, &case.expect) {
         (Answer::Error(e), _) => Outcome::Error(e.clone()),
         (Answer::Unsupported(why), _) => Outcome::Skip(Skip::Unsupported(why.clone())),
-        (Answer::Ok(actual), Expect::Ok(expected)) => {
-            compare_ok(case, expected, actual, strictness)
-        }
+        (Answer::Ok(actual), Expect::Ok(expected)) => match reading {
+            Reading::WithDefaults => compare_ok(
+                case,
+                &with_defaults(expected),
+                &with_defaults(actual),
+                strictness,
+            ),
+            Reading::AsAnswered => compare_ok(case, expected, actual, strictness),
+        },
         (Answer::Ok(actual), Expect::Raised { class, message }) => Outcome::Fail(format!(
             "expected it to raise {class}{}, but it returned {}",
             message

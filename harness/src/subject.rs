@@ -2,7 +2,7 @@
 //! external adapter ([`crate::adapter::Adapter`]) are two implementations
 //! of it, and every runner, report and fuzzer works against the trait.
 
-use ptc_conformance::ops;
+use ptc_conformance::{ops, structs};
 use ptc_conformance::{Raised, Term};
 use std::collections::BTreeSet;
 
@@ -97,14 +97,21 @@ pub trait Subject {
 pub struct Reference;
 
 impl Reference {
-    /// Calls the reference for one request.
+    /// Calls the reference for one request. Its arguments are completed
+    /// with v0.13.0's struct defaults first (TJ-7: a sender writes only the
+    /// fields it means); a field v0.13.0's struct lacks is declined, as
+    /// v0.13.0's adapter declines it.
     pub fn answer(request: Request<'_>) -> Answer {
-        match ops::find(request.op) {
-            None => Answer::Unsupported(format!("unknown op {:?}", request.op)),
-            Some(op) => match op.invoke(request.args) {
-                Ok(t) => Answer::Ok(t),
-                Err(r) => Answer::Raised(r),
-            },
+        let Some(op) = ops::find(request.op) else {
+            return Answer::Unsupported(format!("unknown op {:?}", request.op));
+        };
+        let args = match structs::complete_args(request.args, "/args") {
+            Ok(args) => args,
+            Err(why) => return Answer::Unsupported(format!("cannot decode args: {why}")),
+        };
+        match op.invoke(&args) {
+            Ok(t) => Answer::Ok(t),
+            Err(r) => Answer::Raised(r),
         }
     }
 }
