@@ -209,6 +209,57 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ptc_conformance::tagged::decode_args;
+
+    fn answer(op: &str, args: &str) -> Answer {
+        let args = decode_args(args, "/args").expect("test args decode");
+        Reference::answer(Request::new(op, &args))
+    }
+
+    /// TJ-7, AP-17: the reference completes the structs it is given with
+    /// v0.13.0's defaults before computing, and declines a field v0.13.0's
+    /// struct lacks, naming where it is.
+    #[test]
+    fn the_reference_completes_struct_args() {
+        let partial = answer(
+            "tool.new",
+            r#"["t", {"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}]"#,
+        );
+        let full = answer(
+            "tool.new",
+            r#"["t", {"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x", "function": null, "signature": null, "description": null, "type": null, "expose": null, "native_result": null, "visibility": {"$atom": "public"}, "cache": false}}}]"#,
+        );
+        assert_eq!(partial, full);
+        let Answer::Ok(Term::Tuple(items)) = &partial else {
+            panic!("tool.new answers a tuple: {partial:?}")
+        };
+        let Term::Struct(tool) = &items[1] else {
+            panic!("with a tool: {partial:?}")
+        };
+        assert_eq!(
+            tool.fields.len(),
+            9,
+            "every field of v0.13.0's struct: {tool:?}"
+        );
+        assert_eq!(tool.field("visibility"), Some(&Term::atom("public")));
+        assert_eq!(
+            answer(
+                "tool.private?",
+                r#"[{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}]"#
+            ),
+            Answer::Ok(Term::Bool(false))
+        );
+        assert_eq!(
+            answer(
+                "tool.new",
+                r#"["t", [{"$struct": {"module": "PtcRunner.Tool", "fields": {"nam": "x"}}}]]"#
+            ),
+            Answer::Unsupported(
+                "cannot decode args: /args/1/0/$struct/fields: PtcRunner.Tool has no field \"nam\""
+                    .into()
+            )
+        );
+    }
 
     #[test]
     fn unknown_ops_and_features_are_named_with_a_suggestion() {
