@@ -1,8 +1,16 @@
-//! The thing under test: one small trait. The in-process reference and an
-//! external adapter ([`crate::adapter::Adapter`]) are two implementations
-//! of it, and every runner, report and fuzzer works against the trait.
+//! The thing under test: one small trait, [`Subject`], with its [`Request`]
+//! and [`Answer`]. The in-process reference ([`reference::Reference`]) and
+//! an external adapter ([`adapter::Adapter`]) are two implementations of
+//! it, and every runner, report and fuzzer works against the trait.
+//! [`wire`] is the adapter protocol's lines; [`serve`] serves the reference
+//! as an adapter.
 
-use ptc_conformance::{ops, structs};
+pub mod adapter;
+pub mod reference;
+pub mod serve;
+pub mod wire;
+
+use ptc_conformance::ops;
 use ptc_conformance::{Raised, Term};
 use std::collections::BTreeSet;
 
@@ -92,56 +100,6 @@ pub trait Subject {
     }
 }
 
-/// The Rust reference, in process.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Reference;
-
-impl Reference {
-    /// Calls the reference for one request. Its arguments are completed
-    /// with v0.13.0's struct defaults first (TJ-7: a sender writes only the
-    /// fields it means); a field v0.13.0's struct lacks is declined, as
-    /// v0.13.0's adapter declines it.
-    pub fn answer(request: Request<'_>) -> Answer {
-        let Some(op) = ops::find(request.op) else {
-            return Answer::Unsupported(format!("unknown op {:?}", request.op));
-        };
-        let args = match structs::complete_args(request.args, "/args") {
-            Ok(args) => args,
-            Err(why) => return Answer::Unsupported(format!("cannot decode args: {why}")),
-        };
-        match op.invoke(&args) {
-            Ok(t) => Answer::Ok(t),
-            Err(r) => Answer::Raised(r),
-        }
-    }
-}
-
-impl Subject for Reference {
-    fn name(&self) -> String {
-        format!("reference (ptc-conformance {})", env!("CARGO_PKG_VERSION"))
-    }
-    fn ops(&self) -> BTreeSet<String> {
-        ops::OPS.iter().map(|o| o.name.to_owned()).collect()
-    }
-    fn features(&self) -> BTreeSet<String> {
-        ptc_conformance::features::ALL
-            .iter()
-            .map(|f| (*f).to_owned())
-            .collect()
-    }
-    fn run_batch(
-        &mut self,
-        requests: &[Request<'_>],
-        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
-    ) {
-        for (i, r) in requests.iter().enumerate() {
-            if on_answer(i, Reference::answer(*r)) == Flow::Stop {
-                return;
-            }
-        }
-    }
-}
-
 /// What a subject declares that the kit does not know: an op missing from
 /// the registry or a feature `spec/terms.md` does not define. Each is an
 /// adapter fault (a misspelt name would otherwise silently skip every case
@@ -209,57 +167,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ptc_conformance::tagged::decode_args;
-
-    fn answer(op: &str, args: &str) -> Answer {
-        let args = decode_args(args, "/args").expect("test args decode");
-        Reference::answer(Request::new(op, &args))
-    }
-
-    /// TJ-7, AP-17: the reference completes the structs it is given with
-    /// v0.13.0's defaults before computing, and declines a field v0.13.0's
-    /// struct lacks, naming where it is.
-    #[test]
-    fn the_reference_completes_struct_args() {
-        let partial = answer(
-            "tool.new",
-            r#"["t", {"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}]"#,
-        );
-        let full = answer(
-            "tool.new",
-            r#"["t", {"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x", "function": null, "signature": null, "description": null, "type": null, "expose": null, "native_result": null, "visibility": {"$atom": "public"}, "cache": false}}}]"#,
-        );
-        assert_eq!(partial, full);
-        let Answer::Ok(Term::Tuple(items)) = &partial else {
-            panic!("tool.new answers a tuple: {partial:?}")
-        };
-        let Term::Struct(tool) = &items[1] else {
-            panic!("with a tool: {partial:?}")
-        };
-        assert_eq!(
-            tool.fields.len(),
-            9,
-            "every field of v0.13.0's struct: {tool:?}"
-        );
-        assert_eq!(tool.field("visibility"), Some(&Term::atom("public")));
-        assert_eq!(
-            answer(
-                "tool.private?",
-                r#"[{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}]"#
-            ),
-            Answer::Ok(Term::Bool(false))
-        );
-        assert_eq!(
-            answer(
-                "tool.new",
-                r#"["t", [{"$struct": {"module": "PtcRunner.Tool", "fields": {"nam": "x"}}}]]"#
-            ),
-            Answer::Unsupported(
-                "cannot decode args: /args/1/0/$struct/fields: PtcRunner.Tool has no field \"nam\""
-                    .into()
-            )
-        );
-    }
 
     #[test]
     fn unknown_ops_and_features_are_named_with_a_suggestion() {
