@@ -353,7 +353,6 @@ mod tests {
         assert_eq!(text.lines().nth(3), Some("              ^"));
     }
 
-
     fn d(e: &str, a: &str) -> Vec<String> {
         let e = decode_str(e, "").unwrap();
         let a = decode_str(a, "").unwrap();
@@ -404,7 +403,10 @@ mod tests {
         let text = render(&diff(&Term::List(vec![e]), &Term::List(vec![a])));
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("/0: expected \"aaa"), "{text}");
-        assert_eq!(lines[1], "  first difference at byte 60 (expected is 121 bytes, got 121):");
+        assert_eq!(
+            lines[1],
+            "  first difference at byte 60 (expected is 121 bytes, got 121):"
+        );
         let col = lines[4].chars().count() - 1;
         assert_eq!(lines[4].trim(), "^", "{text}");
         assert_eq!(lines[2].chars().nth(col), Some('X'), "{text}");
