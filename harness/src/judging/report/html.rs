@@ -52,7 +52,7 @@ pre{background:#f6f6f8;border:1px solid #e3e3e8;padding:.5em;overflow-x:auto;whi
 .verdict{display:inline-block;padding:.2em .8em;border-radius:.3em;font-weight:700;color:#fff}
 .pass{background:#2e7d32}.fail{background:#c62828}
 .r100{background:#c8e6c9}.r90{background:#e6f2c9}.r50{background:#fff3bf}.r0{background:#ffcdd2}.none{background:#eee;color:#777}
-td.cell a{color:inherit}td.cell small{display:block;color:#555}
+td.cell{white-space:nowrap}td.cell a{color:inherit}td.cell small{display:block;color:#555}
 small.reasons{display:block;color:#555;text-align:left}
 .failure{border-left:4px solid #c62828;padding:.1em .8em;margin:1em 0}
 .warning{background:#fff3bf;border:1px solid #e0c060;padding:.5em}
