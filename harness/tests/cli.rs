@@ -456,7 +456,7 @@ fn a_run_that_executes_no_case_fails() {
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
     assert!(
-        t.contains(&format!("no case was executed: {n} case(s) selected (--op protocol.render_error), all skipped: {n} × op protocol.render_error not declared by the subject", n = cases_under("protocol/render_error"))),
+        t.contains(&format!("no case was executed: {n} case(s) selected (--op protocol.render_error), all skipped: {n} × op not declared by the subject (protocol.render_error)", n = cases_under("protocol/render_error"))),
         "{t}"
     );
     // Also in the JSON report, and on stderr for a machine-readable format.
