@@ -20,8 +20,9 @@ use commands::compare::CompareArgs;
 use commands::fuzz::FuzzArgs;
 use commands::laws::LawsArgs;
 use commands::list::ListArgs;
+use commands::matrix::MatrixArgs;
 use commands::run::RunArgs;
-use commands::{adapter, bench, bless, compare, fuzz, laws, lint, list, run};
+use commands::{adapter, bench, bless, compare, fuzz, laws, lint, list, matrix, run};
 use std::process::ExitCode;
 
 /// Conformance kit for PtcRunner v0.13.0's tool boundary.
@@ -61,6 +62,9 @@ pub enum Command {
     /// an adapter: pairs of inputs that must answer alike, from the
     /// subject's own answers; a broken law is shrunk to a small pair.
     Laws(LawsArgs),
+    /// Put several JSON reports (`run --format json`) side by side in one
+    /// HTML page: implementations as columns, ops and rules as rows.
+    Matrix(MatrixArgs),
 }
 
 /// Parses the command line, runs it and returns the exit status.
@@ -88,6 +92,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Bless(args) => bless::exec(args),
         Command::Compare(args) => compare::exec(args),
         Command::Laws(args) => laws::exec(args),
+        Command::Matrix(args) => matrix::exec(args),
         Command::Adapter => adapter::exec(),
     }
 }

@@ -18,6 +18,7 @@
 //! in `spec/laws.md` says which, and why v0.13.0 is not invariant elsewhere.
 
 use crate::corpus::Case;
+use crate::judging::judge::Reading;
 use crate::review::fuzz;
 use crate::review::gen;
 use crate::subject::{Answer, Request, Subject};
@@ -555,7 +556,7 @@ pub fn check_batch(
         let Some(s) = seconds[i].take() else { continue };
         outcomes[i] = Some(match unanswered(std::iter::once(&a2)) {
             Some(o) => o,
-            None => match fuzz::disagreement(op, &s.args, a1, &a2) {
+            None => match fuzz::disagreement(op, &s.args, a1, &a2, Reading::AsAnswered) {
                 None => Outcome::Holds,
                 Some(diff) => Outcome::Broken(Box::new(Breach {
                     first: Input {

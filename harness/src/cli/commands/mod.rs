@@ -9,4 +9,5 @@ pub mod fuzz;
 pub mod laws;
 pub mod lint;
 pub mod list;
+pub mod matrix;
 pub mod run;

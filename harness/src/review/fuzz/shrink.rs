@@ -3,6 +3,7 @@
 //! parts out of their containers.
 
 use super::disagreement::disagreement;
+use crate::judging::judge::Reading;
 use crate::review::gen;
 use crate::subject::{Answer, Request, Subject};
 use proptest::prelude::*;
@@ -65,11 +66,12 @@ pub(super) fn shrink(
     subject: &mut dyn Subject,
     op: &'static Op,
     tree: impl ValueTree<Value = Vec<Term>>,
+    reading: Reading,
 ) -> Finding {
     let check = |args: &Vec<Term>| {
         let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
-        disagreement(op, args, &expected, &actual).map(|d| (expected, actual, d))
+        disagreement(op, args, &expected, &actual, reading).map(|d| (expected, actual, d))
     };
     let (args, found, steps) = shrink_with(tree, check, |a: &Vec<Term>| gen::mutate::hoists(a));
     let (expected, actual, diff) = found.unwrap_or((
