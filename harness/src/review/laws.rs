@@ -909,10 +909,6 @@ fn emit(
 mod tests {
     use super::*;
 
-    fn input(args: Vec<Term>) -> Vec<Term> {
-        args
-    }
-
     #[test]
     fn a_rewrite_never_touches_keys_that_collide() {
         // `:a` and `"a"` normalize alike (KN-6): flipping either would
@@ -922,7 +918,7 @@ mod tests {
             (Term::str("a"), Term::int(2)),
             (Term::atom("b"), Term::int(3)),
         ]);
-        let args = input(vec![Term::str("t"), m]);
+        let args = vec![Term::str("t"), m];
         let s = second(
             &LAWS[1],
             CANONICAL,
