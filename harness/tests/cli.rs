@@ -135,6 +135,17 @@ fn corpus_errors_name_file_and_case() {
             ),
             "/args/0: unknown tag \"$atm\"",
         ),
+        (
+            "x/bad-field.json",
+            &case_json(
+                "x/bad-field",
+                "tool.new",
+                "TL-1",
+                "\"t\", {\"$struct\": {\"module\": \"PtcRunner.Tool\", \"fields\": {\"nam\": \"x\"}}}",
+                "\"a\"",
+            ),
+            "/args/1/$struct/fields: PtcRunner.Tool has no field \"nam\"",
+        ),
     ];
     for (file, body, says) in bad {
         let dir = scratch("bad", &[(file, body)]);
@@ -445,7 +456,7 @@ fn a_run_that_executes_no_case_fails() {
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
     assert!(
-        t.contains(&format!("no case was executed: {n} case(s) selected (--op protocol.render_error), all skipped: {n} × op protocol.render_error not declared by the subject", n = cases_under("protocol/render_error"))),
+        t.contains(&format!("no case was executed: {n} case(s) selected (--op protocol.render_error), all skipped: {n} × op not declared by the subject (protocol.render_error)", n = cases_under("protocol/render_error"))),
         "{t}"
     );
     // Also in the JSON report, and on stderr for a machine-readable format.

@@ -127,3 +127,25 @@ fn the_scan_sees_paths_and_placeholders() {
         &spec
     ));
 }
+
+/// Every `harness/tests/*.rs` is a test target of the root manifest: the
+/// targets are listed by hand (the root's `tests/` is the reference's), and
+/// a file left out would never run.
+#[test]
+fn every_harness_test_file_is_a_test_target() {
+    let manifest = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+    let mut checked = 0;
+    for e in std::fs::read_dir(repo().join("harness/tests")).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_some_and(|x| x == "rs") {
+            let name = path.file_name().unwrap().to_str().unwrap();
+            let line = format!("path = \"harness/tests/{name}\"");
+            assert!(
+                manifest.contains(&line),
+                "harness/tests/{name} is not a [[test]] of Cargo.toml: add one with {line}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 5, "only {checked} test files found");
+}

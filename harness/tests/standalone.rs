@@ -90,9 +90,12 @@ fn a_copied_binary_runs_and_names_the_corpus_it_carries() {
 
     let pretty = run(&bin, &cwd, &["run"]);
     let text = String::from_utf8(pretty.stdout).unwrap();
-    let first = text.lines().next().unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("corpus: "))
+        .unwrap_or_else(|| panic!("no corpus line: {text}"));
     assert_eq!(
-        first,
+        line,
         format!(
             "corpus: {cases} cases, embedded in ptc-conformance {}, sha256 {sha}",
             env!("CARGO_PKG_VERSION")

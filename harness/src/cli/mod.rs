@@ -19,9 +19,11 @@ use commands::bless::BlessArgs;
 use commands::compare::CompareArgs;
 use commands::export::ExportArgs;
 use commands::fuzz::FuzzArgs;
+use commands::laws::LawsArgs;
 use commands::list::ListArgs;
+use commands::matrix::MatrixArgs;
 use commands::run::RunArgs;
-use commands::{adapter, bench, bless, compare, export, fuzz, lint, list, run};
+use commands::{adapter, bench, bless, compare, export, fuzz, laws, lint, list, matrix, run};
 use std::process::ExitCode;
 
 /// Conformance kit for PtcRunner v0.13.0's tool boundary.
@@ -61,6 +63,13 @@ pub enum Command {
     /// porter data) and the porter SDKs (`sdk/`) this binary carries into a
     /// directory, to read or to run with `--corpus`.
     Export(ExportArgs),
+    /// Check the laws of canonicalization (spec/laws.md) on the reference or
+    /// an adapter: pairs of inputs that must answer alike, from the
+    /// subject's own answers; a broken law is shrunk to a small pair.
+    Laws(LawsArgs),
+    /// Put several JSON reports (`run --format json`) side by side in one
+    /// HTML page: implementations as columns, ops and rules as rows.
+    Matrix(MatrixArgs),
 }
 
 /// Parses the command line, runs it and returns the exit status.
@@ -87,6 +96,8 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Fuzz(args) => fuzz::exec(args),
         Command::Bless(args) => bless::exec(args),
         Command::Compare(args) => compare::exec(args),
+        Command::Laws(args) => laws::exec(args),
+        Command::Matrix(args) => matrix::exec(args),
         Command::Adapter => adapter::exec(),
         Command::Export(args) => export::exec(args),
     }

@@ -52,63 +52,93 @@ pub struct Corpus {
 
 impl Corpus {
     /// The corpus as every report names it.
-    pub fn name(&self) -> CorpusName {
-        CorpusName {
-            corpus: self.provenance.clone(),
+    pub fn info(&self) -> CorpusInfo {
+        CorpusInfo {
+            roots: self.provenance.paths.clone(),
             cases: self.cases.len(),
-            spec: self.spec.clone(),
+            digest: self.digest(),
+            source: self.provenance.source.clone(),
+            embedded: self.provenance.embedded,
+            files: self.provenance.files,
+            sha256: self.provenance.sha256.clone(),
         }
+    }
+
+    /// The corpus and the spec on two lines, as the text reports start
+    /// ([`describe`]).
+    pub fn describe(&self) -> String {
+        describe(&self.info(), Some(&self.spec))
     }
 }
 
-/// Which corpus and spec a command used, as every report names them: where
-/// from (embedded in the binary, or a directory), how many cases, and the
-/// content hashes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CorpusName {
-    /// The corpus's provenance.
-    pub corpus: Provenance,
-    /// How many cases it holds (all of them, not only those selected).
+/// Which corpus a run took its cases from, as every report names it: where
+/// from (embedded in the binary, or directories), how many cases, and two
+/// hashes (`digest` over the cases as read, `sha256` over the files).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CorpusInfo {
+    /// The corpus roots as reports show them (`golden` for the embedded one).
+    pub roots: Vec<String>,
+    /// Cases in the corpus (the selection took some of them).
     pub cases: usize,
-    /// The spec's provenance.
-    pub spec: Provenance,
+    /// [`Corpus::digest`]: equal digests, equal corpora.
+    pub digest: String,
+    /// `embedded in ptc-conformance VERSION` or `directory DIR`
+    /// ([`Provenance::source`]; empty in reports written before it).
+    #[serde(default)]
+    pub source: String,
+    /// Whether the corpus is the binary's own copy.
+    #[serde(default)]
+    pub embedded: bool,
+    /// Files under the roots.
+    #[serde(default)]
+    pub files: usize,
+    /// [`tree::sha256`] of those files: the same for the embedded copy and
+    /// its export.
+    #[serde(default)]
+    pub sha256: String,
 }
 
-impl CorpusName {
-    /// `corpus: 1301 cases, embedded in ptc-conformance 0.1.0, sha256 ...`
-    /// and the same for the spec, on two lines (no trailing newline).
-    pub fn lines(&self) -> String {
-        format!(
-            "corpus: {} cases, {}, sha256 {}\nspec: {} files, {}, sha256 {}",
-            self.cases,
-            self.corpus.source,
-            self.corpus.sha256,
-            self.spec.files,
-            self.spec.source,
-            self.spec.sha256
-        )
+/// `corpus: 1301 cases, embedded in ptc-conformance 0.1.0, sha256 ...`
+/// and, given the spec, `spec: 19 files, ..., sha256 ...` on a second line
+/// (no trailing newline).
+pub fn describe(corpus: &CorpusInfo, spec: Option<&Provenance>) -> String {
+    let source = if corpus.source.is_empty() {
+        corpus.roots.join(", ")
+    } else {
+        corpus.source.clone()
+    };
+    let mut out = format!("corpus: {} cases, {source}", corpus.cases);
+    if !corpus.sha256.is_empty() {
+        out.push_str(&format!(", sha256 {}", corpus.sha256));
     }
+    if let Some(p) = spec {
+        out.push_str(&format!(
+            "\nspec: {} files, {}, sha256 {}",
+            p.files, p.source, p.sha256
+        ));
+    }
+    out
+}
 
-    /// `{"corpus": {...}, "spec": {...}}` fields for the JSON reports.
-    pub fn json(&self) -> (serde_json::Value, serde_json::Value) {
-        let mut corpus = serde_json::json!(self.corpus);
-        corpus["cases"] = serde_json::json!(self.cases);
-        (corpus, serde_json::json!(self.spec))
+/// Name and value pairs for JUnit properties naming the corpus and spec.
+pub fn properties(corpus: &CorpusInfo, spec: Option<&Provenance>) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("corpus.source".to_owned(), corpus.source.clone()),
+        ("corpus.embedded".to_owned(), corpus.embedded.to_string()),
+        ("corpus.roots".to_owned(), corpus.roots.join(", ")),
+        ("corpus.cases".to_owned(), corpus.cases.to_string()),
+        ("corpus.files".to_owned(), corpus.files.to_string()),
+        ("corpus.sha256".to_owned(), corpus.sha256.clone()),
+        ("corpus.digest".to_owned(), corpus.digest.clone()),
+    ];
+    if let Some(p) = spec {
+        out.push(("spec.source".to_owned(), p.source.clone()));
+        out.push(("spec.embedded".to_owned(), p.embedded.to_string()));
+        out.push(("spec.paths".to_owned(), p.paths.join(", ")));
+        out.push(("spec.files".to_owned(), p.files.to_string()));
+        out.push(("spec.sha256".to_owned(), p.sha256.clone()));
     }
-
-    /// Name and value pairs for JUnit properties.
-    pub fn properties(&self) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        for (prefix, p) in [("corpus", &self.corpus), ("spec", &self.spec)] {
-            out.push((format!("{prefix}.source"), p.source.clone()));
-            out.push((format!("{prefix}.embedded"), p.embedded.to_string()));
-            out.push((format!("{prefix}.paths"), p.paths.join(", ")));
-            out.push((format!("{prefix}.files"), p.files.to_string()));
-            out.push((format!("{prefix}.sha256"), p.sha256.clone()));
-        }
-        out.insert(1, ("corpus.cases".into(), self.cases.to_string()));
-        out
-    }
+    out
 }
 
 /// Where the corpus and spec are.
@@ -271,6 +301,41 @@ pub fn load(sources: &Sources) -> Corpus {
     }
     corpus.cases.sort_by(|a, b| a.id.cmp(&b.id));
     corpus
+}
+
+/// FNV-1a, 64-bit: a hash stable across runs and machines (shards, the
+/// corpus digest).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+impl Corpus {
+    /// A digest of every case (id, op, arguments, expectation, level and
+    /// rules), `fnv1a64:` and 16 hex digits: two reports with the same
+    /// digest ran the same corpus, whatever each selected from it.
+    pub fn digest(&self) -> String {
+        let mut text = String::new();
+        for c in &self.cases {
+            let expect = match &c.expect {
+                Expect::Ok(t) => ptc_conformance::tagged::encode(t),
+                Expect::Raised { class, message } => format!("{class}\u{0}{message:?}"),
+            };
+            text.push_str(&format!(
+                "{}\u{0}{}\u{0}{}\u{0}{expect}\u{0}{}\u{0}{}\n",
+                c.id,
+                c.op.name,
+                c.args_json,
+                c.level.as_str(),
+                c.spec.join(",")
+            ));
+        }
+        format!("fnv1a64:{:016x}", fnv1a64(text.as_bytes()))
+    }
 }
 
 /// `root/a/b/c.json` → `a/b/c`.

@@ -128,7 +128,7 @@ fn rel_path(root: &Path, path: &Path) -> Option<String> {
 }
 
 /// Where a set of trees came from and what they hold, as reports name them.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Provenance {
     /// `embedded in ptc-conformance VERSION`, or `directory DIR` (several
     /// joined by `, `).

@@ -161,12 +161,13 @@ pub fn session<'c>(
     };
     Summary {
         subject: subject.name(),
-        corpus: corpus.name(),
         strictness: opts.strictness,
         results,
         faults,
         stale_known: stale,
         allow_unexpected_pass: false,
         selection: String::new(),
+        corpus: corpus.info(),
+        spec: Some(corpus.spec.clone()),
     }
 }

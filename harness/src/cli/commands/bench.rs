@@ -33,7 +33,7 @@ pub fn exec(args: BenchArgs) -> Result<(), Failure> {
     };
     println!(
         "{}\nthe corpus repeated to at least {} cases per path, median of {} runs; {} cores",
-        corpus.name().lines(),
+        corpus.describe(),
         args.cases,
         crate::review::bench::REPEATS,
         std::thread::available_parallelism()

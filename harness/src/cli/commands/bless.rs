@@ -43,7 +43,7 @@ pub fn exec(args: BlessArgs) -> Result<(), Failure> {
         )));
     }
     let corpus = load_clean(&args.corpus)?;
-    println!("{}", corpus.name().lines());
+    println!("{}", corpus.describe());
     let selection = args.filter.selection(None);
     let cases = selection.apply(&corpus).map_err(Failure::usage)?;
     if cases.is_empty() {

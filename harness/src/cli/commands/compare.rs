@@ -93,7 +93,7 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     let mut head = start(head_cfg)?;
     println!(
         "{}\nbase: {}\nhead: {}",
-        corpus.name().lines(),
+        corpus.describe(),
         base.name(),
         head.name()
     );

@@ -17,11 +17,11 @@ pub struct ExportArgs {
 /// Writes the embedded trees under DIR and names what was written.
 pub fn exec(args: ExportArgs) -> Result<(), Failure> {
     let written = embedded::export(&args.dir).map_err(Failure::failed)?;
-    println!("{}", corpus::load(&Sources::embedded()).name().lines());
+    println!("{}", corpus::load(&Sources::embedded()).describe());
     for (e, n) in written {
         println!(
             "wrote {}/ ({n} files)",
-            crate::paths::relative(&args.dir.join(e.dir_name())).display()
+            args.dir.join(e.dir_name()).display()
         );
     }
     Ok(())

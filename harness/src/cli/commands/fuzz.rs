@@ -65,7 +65,7 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     eprintln!(
         "fuzzing {} with seed {seed} (replay: --seed {seed})\n{}\nops ({}): {}",
         subject.name(),
-        corpus.name().lines(),
+        corpus.describe(),
         names.len(),
         names.join(", ")
     );

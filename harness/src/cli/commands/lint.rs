@@ -8,7 +8,7 @@ use crate::exit::Failure;
 pub fn exec(args: CorpusArgs) -> Result<(), Failure> {
     let corpus = corpus::load(&args.sources());
     let lint = corpus::lint::check(&corpus);
-    println!("{}\n", corpus.name().lines());
+    println!("{}\n", corpus.describe());
     println!("{:<10} {:>6}  defined in", "rule", "cases");
     for r in &lint.rules {
         match r.cases {

@@ -24,7 +24,7 @@ pub fn exec(args: ListArgs) -> Result<(), Failure> {
         .apply(&corpus)
         .map_err(Failure::usage)?;
     // Which corpus, on stderr: stdout is one case a line, for pipes.
-    eprintln!("{}", corpus.name().lines());
+    eprintln!("{}", corpus.describe());
     for c in cases {
         println!(
             "{}\t{}\t{}\t{}",

@@ -7,6 +7,8 @@ pub mod bless;
 pub mod compare;
 pub mod export;
 pub mod fuzz;
+pub mod laws;
 pub mod lint;
 pub mod list;
+pub mod matrix;
 pub mod run;

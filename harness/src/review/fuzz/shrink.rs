@@ -3,6 +3,7 @@
 //! parts out of their containers.
 
 use super::disagreement::disagreement;
+use crate::judging::judge::Reading;
 use crate::review::gen;
 use crate::subject::{Answer, Request, Subject};
 use proptest::prelude::*;
@@ -43,12 +44,12 @@ pub fn rng(seed: u64) -> TestRng {
 }
 
 /// The first `n` inputs of batch `b` for `seed`, as value trees.
-pub(super) fn generate(
-    strategy: &BoxedStrategy<Vec<Term>>,
+pub fn generate<V: std::fmt::Debug>(
+    strategy: &BoxedStrategy<V>,
     seed: u64,
     b: usize,
     n: usize,
-) -> Result<Vec<BoxedTree>, String> {
+) -> Result<Vec<Box<dyn ValueTree<Value = V>>>, String> {
     let mut runner = TestRunner::new_with_rng(
         Config::default(),
         rng(seed ^ (b as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)),
@@ -58,27 +59,51 @@ pub(super) fn generate(
         .collect()
 }
 
-pub(super) type BoxedTree = Box<dyn ValueTree<Value = Vec<Term>>>;
-
 /// Shrinks a disagreeing input: simplify while the disagreement stays,
 /// complicate when it goes (proptest's shrinking loop), 5000 steps at most.
 pub(super) fn shrink(
     expected_side: &mut dyn Subject,
     subject: &mut dyn Subject,
     op: &'static Op,
-    mut tree: impl ValueTree<Value = Vec<Term>>,
+    tree: impl ValueTree<Value = Vec<Term>>,
+    reading: Reading,
 ) -> Finding {
-    let mut check = |args: &[Term]| {
+    let check = |args: &Vec<Term>| {
         let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
-        disagreement(op, args, &expected, &actual).map(|d| (expected, actual, d))
+        disagreement(op, args, &expected, &actual, reading).map(|d| (expected, actual, d))
     };
-    let first = tree.current();
-    let (mut expected, mut actual, mut diff) = check(&first).unwrap_or((
+    let (args, found, steps) = shrink_with(tree, check, |a: &Vec<Term>| gen::mutate::hoists(a));
+    let (expected, actual, diff) = found.unwrap_or((
         Answer::Error("the disagreement did not reproduce".into()),
         Answer::Error("the disagreement did not reproduce".into()),
         "the disagreement did not reproduce when sent alone".into(),
     ));
+    Finding {
+        op,
+        args,
+        expected,
+        actual,
+        diff,
+        shrink_steps: steps,
+        emitted: None,
+    }
+}
+
+/// proptest's shrinking loop over any value tree, for `fuzz` and `laws`:
+/// simplify while `check` still finds the fault, complicate when it goes;
+/// then replace the value by one of its `smaller` variants (nested parts
+/// hoisted out of their containers, which value trees cannot do) while the
+/// fault stays; 5000 checks at most. Returns the smallest value found,
+/// what `check` said of it (`None` when no value reproduced the fault) and
+/// the steps that kept the fault.
+pub fn shrink_with<V, W>(
+    mut tree: impl ValueTree<Value = V>,
+    mut check: impl FnMut(&V) -> Option<W>,
+    smaller: impl Fn(&V) -> Vec<V>,
+) -> (V, Option<W>, usize) {
+    let first = tree.current();
+    let mut found = check(&first);
     let mut best = first;
     let mut steps = 0;
     let mut budget = 5000;
@@ -87,8 +112,8 @@ pub(super) fn shrink(
             budget -= 1;
             let candidate = tree.current();
             match check(&candidate) {
-                Some((e, a, d)) => {
-                    (expected, actual, diff) = (e, a, d);
+                Some(w) => {
+                    found = Some(w);
                     best = candidate;
                     steps += 1;
                     if !tree.simplify() {
@@ -103,18 +128,18 @@ pub(super) fn shrink(
             }
         }
     }
-    // Then hoist nested parts out of their containers while the
-    // disagreement stays (value trees cannot), within the same budget.
+    // Then hoist nested parts out of their containers while the fault
+    // stays (value trees cannot), within the same budget.
     let mut improved = true;
     while improved && budget > 0 {
         improved = false;
-        for candidate in gen::mutate::hoists(&best) {
+        for candidate in smaller(&best) {
             if budget == 0 {
                 break;
             }
             budget -= 1;
-            if let Some((e, a, d)) = check(&candidate) {
-                (expected, actual, diff) = (e, a, d);
+            if let Some(w) = check(&candidate) {
+                found = Some(w);
                 best = candidate;
                 steps += 1;
                 improved = true;
@@ -122,15 +147,7 @@ pub(super) fn shrink(
             }
         }
     }
-    Finding {
-        op,
-        args: best,
-        expected,
-        actual,
-        diff,
-        shrink_steps: steps,
-        emitted: None,
-    }
+    (best, found, steps)
 }
 
 /// How many nodes a term has (its size, for reports and tests).

@@ -61,8 +61,8 @@ pub fn vocabulary(seeds: &[Vec<Term>]) -> Vec<Term> {
 }
 
 /// Nodes in pre-order, `t` included. A `MapSet`'s `map` is not a node of
-/// its own: it stays a map (one that is not is no set, and inspecting it
-/// fails with the VM's stack trace), only its members change.
+/// its own, nor are its values: it stays a map of members to `[]` (any
+/// other is no set, `spec/terms.md` TJ-7), only its members change.
 fn count(t: &Term) -> usize {
     1 + match t {
         Term::List(items) | Term::Tuple(items) => items.iter().map(count).sum(),
@@ -71,7 +71,7 @@ fn count(t: &Term) -> usize {
             .fields
             .iter()
             .map(|(_, v)| match v {
-                Term::Map(m) if s.module == "MapSet" => pairs_count(m.pairs()),
+                Term::Map(m) if s.module == "MapSet" => m.iter().map(|(k, _)| count(k)).sum(),
                 v => count(v),
             })
             .sum(),
@@ -103,7 +103,7 @@ fn replace(t: &mut Term, n: usize, new: &Term) -> Result<(), usize> {
             let mut result = Err(0);
             for (_, v) in s.fields.iter_mut() {
                 let r = match v {
-                    Term::Map(m) if set => in_map(m, left, new),
+                    Term::Map(m) if set => in_set(m, left, new),
                     v => replace(v, left, new),
                 };
                 match r {
@@ -154,6 +154,15 @@ fn in_map(m: &mut ptc_conformance::term::Map, n: usize, new: &Term) -> Result<()
     r
 }
 
+/// Node `n` among a set's members (its map's keys), the map rebuilt as
+/// [`in_map`] does; the values stay `[]`.
+fn in_set(m: &mut ptc_conformance::term::Map, n: usize, new: &Term) -> Result<(), usize> {
+    let mut pairs = std::mem::take(m).into_pairs();
+    let r = in_seq(pairs.iter_mut().map(|(k, _)| k), n, new);
+    *m = ptc_conformance::term::Map::from_pairs(pairs);
+    r
+}
+
 /// `args` with node `at` (counted over all arguments, pre-order, modulo
 /// their size) replaced by `new`.
 pub fn mutate(args: &[Term], at: usize, new: &Term) -> Vec<Term> {
@@ -181,9 +190,7 @@ fn children(t: &Term) -> Vec<&Term> {
             .fields
             .iter()
             .flat_map(|(_, v)| match v {
-                Term::Map(m) if s.module == "MapSet" => {
-                    m.iter().flat_map(|(k, v)| [k, v]).collect()
-                }
+                Term::Map(m) if s.module == "MapSet" => m.iter().map(|(k, _)| k).collect(),
                 v => vec![v],
             })
             .collect(),
@@ -221,6 +228,37 @@ pub fn hoists(args: &[Term]) -> Vec<Vec<Term>> {
         }
     }
     out
+}
+
+/// Smaller variants of `args` for shrinking: one element of a list or
+/// tuple, or one pair of a map, left out, outermost collections first
+/// (value trees cannot shrink a map below the size its strategy draws,
+/// e.g. [`domain::large_map`]'s 33 keys).
+pub fn removals(args: &[Term]) -> Vec<Vec<Term>> {
+    let total: usize = args.iter().map(count).sum();
+    let mut out = Vec::new();
+    for n in 0..total {
+        let smaller: Vec<Term> = match node_at(args, n) {
+            Some(Term::List(items)) => (0..items.len())
+                .map(|i| Term::List(without(items, i)))
+                .collect(),
+            Some(Term::Tuple(items)) => (0..items.len())
+                .map(|i| Term::Tuple(without(items, i)))
+                .collect(),
+            Some(Term::Map(m)) => (0..m.pairs().len())
+                .map(|i| Term::map(without(m.pairs(), i)))
+                .collect(),
+            _ => continue,
+        };
+        out.extend(smaller.iter().map(|t| mutate(args, n, t)));
+    }
+    out
+}
+
+fn without<T: Clone>(items: &[T], i: usize) -> Vec<T> {
+    let mut v = items.to_vec();
+    v.remove(i);
+    v
 }
 
 /// Mutations of `seeds`: one case, one node, replaced by a term of the
@@ -267,6 +305,23 @@ mod tests {
         for (i, m) in all.iter().enumerate() {
             assert_ne!(m, &args, "node {i} was not replaced");
         }
+    }
+
+    #[test]
+    fn removals_leave_out_one_item_or_pair() {
+        let m = Term::map(vec![
+            (Term::str("a"), Term::int(1)),
+            (Term::str("b"), Term::int(2)),
+        ]);
+        let args = vec![Term::List(vec![m.clone(), Term::int(3)])];
+        let r = removals(&args);
+        assert!(r.contains(&vec![Term::List(vec![Term::int(3)])]));
+        assert!(r.contains(&vec![Term::List(vec![m])]));
+        assert!(r.contains(&vec![Term::List(vec![
+            Term::map(vec![(Term::str("b"), Term::int(2))]),
+            Term::int(3)
+        ])]));
+        assert_eq!(r.len(), 4);
     }
 
     #[test]
