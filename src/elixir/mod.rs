@@ -17,5 +17,6 @@ pub mod identifier;
 pub mod inspect;
 pub mod jason;
 pub mod keyword;
+pub mod messages;
 pub mod num;
 pub mod string;
