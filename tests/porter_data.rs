@@ -154,11 +154,37 @@ fn raised_cases() -> Vec<(Vec<String>, String, String)> {
         .collect()
 }
 
+/// The placeholder names `t`'s text uses, in order of first use.
+fn names(t: &Template) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    let mut rest = t.text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let len = after
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+            .unwrap_or(after.len());
+        if len > 0 && after[len..].starts_with('}') && !names.contains(&&after[..len]) {
+            names.push(&after[..len]);
+        }
+        rest = after;
+    }
+    names
+}
+
+/// Each template's placeholders are exactly the ones it describes, so
+/// `messages.json` says what every placeholder holds.
+#[test]
+fn placeholders_are_exactly_the_ones_described() {
+    for t in messages::ALL {
+        let described: Vec<&str> = t.placeholders.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names(t), described, "template {}", t.id);
+    }
+}
+
 /// A pattern matching what `t` renders: its literal parts in order, any
 /// text for each placeholder; anchored for an exception's whole message.
 fn pattern(t: &Template) -> regex::Regex {
-    let values: Vec<(&str, String)> = t
-        .names()
+    let values: Vec<(&str, String)> = names(t)
         .iter()
         .map(|n| (*n, format!("\u{0}{n}\u{0}")))
         .collect();
