@@ -1,46 +1,42 @@
 //! # ptc-conformance-harness: the harness
 //!
-//! Runs the golden corpus (`golden/`, rules in `spec/`) against a
-//! [`subject::Subject`]: the in-process reference from the
+//! Runs the golden corpus (the data: cases in `golden/`, rules in `spec/`)
+//! against a [`subject::Subject`]: the in-process reference from the
 //! `ptc-conformance` crate (`src/`), or an external implementation.
 //!
-//! - [`corpus`]: discovery and loading of case files, spec rules, lint.
-//! - [`select`]: which cases a command takes, and shards.
-//! - [`subject`]: the thing under test, one small trait.
-//! - [`judge`]: comparing an answer with a case's expectation.
-//! - [`runner`]: running cases against a subject.
-//! - [`report`]: the run's summary, its verdict, and the report formats.
+//! - [`corpus`]: discovery and loading of case files and spec rules.
+//!   - [`corpus::lint`]: checks across the corpus (rules cited, ops covered).
+//!   - [`corpus::select`]: which cases a command takes, and shards.
+//! - [`subject`]: the thing under test, one small trait, with its request and answer.
+//!   - [`subject::reference`]: the in-process reference as a subject.
+//!   - [`subject::adapter`]: an external implementation over adapter protocol v1
+//!     (`spec/adapter_protocol.md`).
+//!   - [`subject::wire`]: the protocol's lines, encoded and decoded.
+//!   - [`subject::serve`]: the reference served as an adapter.
+//! - [`judging`]: deciding a run.
+//!   - [`judging::outcome`]: what happened to a case (the leaf the others share).
+//!   - [`judging::judge`]: comparing an answer with a case's expectation.
+//!   - [`judging::known`]: known-failures files.
+//!   - [`judging::runner`]: running cases against a subject.
+//!   - [`judging::report`]: the run's summary and verdict, and the pretty,
+//!     JSON and JUnit formats.
+//! - [`review`]: tools beyond a run.
+//!   - [`review::gen`]: generators of realistic terms and op arguments.
+//!   - [`review::fuzz`]: differential fuzzing against the reference, with shrinking.
+//!   - [`review::compare`]: two builds side by side, on the corpus and the fuzzer.
+//!   - [`review::bless`]: recomputing expectations, rewriting only `expect`.
+//!   - [`review::bench`]: cases per second through each path.
+//! - [`cli`]: the `ptc-conformance` command line (arguments, dispatch, printing).
 //! - [`exit`]: the exit status of every command.
 //! - [`paths`]: paths as reports show them.
-//! - [`adapter`]: an external implementation over adapter protocol v1 ([`wire`],
-//!   `spec/adapter_protocol.md`).
-//! - [`serve`]: the reference served as an adapter.
-//! - [`known`]: known-failures files.
-//! - [`fuzz`]: differential fuzzing against the reference, with shrinking.
-//! - [`compare`]: two builds side by side, on the corpus and the fuzzer.
-//! - [`gen`]: generators of realistic terms and op arguments.
-//! - [`bench`]: cases per second through each path.
-//! - [`bless`]: recomputing expectations, rewriting only `expect`.
-//! - [`cli`]: the `ptc-conformance` command line.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod adapter;
-pub mod bench;
-pub mod bless;
 pub mod cli;
-pub mod compare;
 pub mod corpus;
 pub mod exit;
-pub mod fuzz;
-pub mod gen;
-pub mod judge;
-pub mod known;
+pub mod judging;
 pub mod paths;
-pub mod report;
-pub mod runner;
-pub mod select;
-pub mod serve;
+pub mod review;
 pub mod subject;
-pub mod wire;

@@ -6,10 +6,10 @@
 
 use ptc_conformance::ops;
 use ptc_conformance::Term;
-use ptc_conformance_harness::adapter::{Adapter, AdapterConfig};
 use ptc_conformance_harness::corpus::{Case, Expect, Level};
-use ptc_conformance_harness::judge::{Outcome, Strictness};
-use ptc_conformance_harness::runner::{self, RunOptions};
+use ptc_conformance_harness::judging::outcome::{Outcome, Strictness};
+use ptc_conformance_harness::judging::runner::{self, RunOptions};
+use ptc_conformance_harness::subject::adapter::{Adapter, AdapterConfig};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -26,7 +26,7 @@ fn case(arg: &str) -> Case {
         file: PathBuf::from("(generated)"),
         op: ops::find("key_normalizer.normalize_key").expect("registered op"),
         args: vec![Term::str(arg)],
-        args_json: ptc_conformance_harness::wire::encode_args(&[Term::str(arg)]),
+        args_json: ptc_conformance_harness::subject::wire::encode_args(&[Term::str(arg)]),
         expect: Expect::Ok(Term::str(arg.replace('-', "_"))),
         description: "fault test".into(),
         spec: vec![],

@@ -10,8 +10,8 @@ use proptest::test_runner::{Config, TestRunner};
 use ptc_conformance::ops::OPS;
 use ptc_conformance::term::Term;
 use ptc_conformance_harness::corpus::{self, Expect, Sources};
-use ptc_conformance_harness::fuzz::{self, FuzzConfig};
-use ptc_conformance_harness::subject::Reference;
+use ptc_conformance_harness::review::fuzz::{self, FuzzConfig};
+use ptc_conformance_harness::subject::reference::Reference;
 
 #[test]
 fn every_op_has_a_generator_and_fuzzes_clean() {

@@ -5,12 +5,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
 
-use ptc_conformance_harness::adapter::{Adapter, AdapterConfig};
 use ptc_conformance_harness::corpus::{self, Sources};
-use ptc_conformance_harness::fuzz::{self, FuzzConfig};
-use ptc_conformance_harness::judge::{Outcome, Strictness};
-use ptc_conformance_harness::runner::{self, RunOptions};
-use ptc_conformance_harness::subject::Reference;
+use ptc_conformance_harness::judging::outcome::{Outcome, Strictness};
+use ptc_conformance_harness::judging::runner::{self, RunOptions};
+use ptc_conformance_harness::review::fuzz::{self, FuzzConfig};
+use ptc_conformance_harness::subject::adapter::{Adapter, AdapterConfig};
+use ptc_conformance_harness::subject::reference::Reference;
 use std::path::{Path, PathBuf};
 
 fn python_port(bug: &str) -> AdapterConfig {

@@ -13,12 +13,14 @@
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use ptc_conformance::tagged::encode;
-use ptc_conformance_harness::adapter::{Adapter, AdapterConfig};
 use ptc_conformance_harness::corpus::{self, Case, Expect, Sources};
-use ptc_conformance_harness::judge::{Outcome, Strictness};
-use ptc_conformance_harness::known::KnownFailures;
-use ptc_conformance_harness::runner::{self, CaseResult, RunOptions};
-use ptc_conformance_harness::subject::{Reference, Subject};
+use ptc_conformance_harness::judging::known::KnownFailures;
+use ptc_conformance_harness::judging::outcome::CaseResult;
+use ptc_conformance_harness::judging::outcome::{Outcome, Strictness};
+use ptc_conformance_harness::judging::runner::{self, RunOptions};
+use ptc_conformance_harness::subject::adapter::{Adapter, AdapterConfig};
+use ptc_conformance_harness::subject::reference::Reference;
+use ptc_conformance_harness::subject::Subject;
 
 fn explain(case: &Case, why: &str) -> String {
     let args: Vec<String> = case.args.iter().map(encode).collect();

@@ -1,5 +1,5 @@
 //! Properties of the term model and the reference, on generated terms
-//! (`ptc_conformance_harness::gen`): the tagged codec round-trips, and
+//! (`ptc_conformance_harness::review::gen`): the tagged codec round-trips, and
 //! canonicalization is invariant under the rewrites that v0.13.0 treats as
 //! the same call (atom/string keys, hyphen/underscore keys, integral floats,
 //! tuples, map construction order), is idempotent, and drives cache hints
@@ -17,7 +17,7 @@ use ptc_conformance::protocol::render_error;
 use ptc_conformance::tagged::{decode_str, encode};
 use ptc_conformance::term::Int;
 use ptc_conformance::{jason, num, Term};
-use ptc_conformance_harness::gen;
+use ptc_conformance_harness::review::gen;
 
 /// Decides node by node whether a rewrite applies: the `n`-th decision is
 /// bit `n mod 64` of a generated mask, so one case mixes rewritten and

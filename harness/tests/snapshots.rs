@@ -75,7 +75,7 @@ fn text(t: &Term) -> String {
 /// after `:`; nothing is removed or reordered, so keys keep their wire order
 /// and numbers their wire text.
 fn pretty(json: &str) -> String {
-    ptc_conformance_harness::bless::pretty(json, 0)
+    ptc_conformance_harness::review::bless::pretty(json, 0)
         .unwrap_or_else(|e| panic!("not JSON: {e}: {json}"))
 }
 

@@ -1,8 +1,9 @@
 //! `ptc-conformance adapter`: the reference served over adapter protocol v1
 //! on stdin/stdout, so any harness can use it as the oracle.
 
-use crate::subject::{Answer, Reference, Request};
-use crate::wire;
+use crate::subject::reference::Reference;
+use crate::subject::wire;
+use crate::subject::{Answer, Request};
 use ptc_conformance::tagged;
 use ptc_conformance::Term;
 use serde::de::{self, Deserializer, MapAccess, Visitor};

@@ -2,11 +2,12 @@
 //! the reference's own adapter pipelined and one request at a time, and
 //! optionally any other adapter), with the ratios, measured in one run.
 
-use crate::adapter::{Adapter, AdapterConfig};
 use crate::corpus::Case;
-use crate::judge::{Outcome, Strictness};
-use crate::runner::{self, RunOptions};
-use crate::subject::{Reference, Subject};
+use crate::judging::outcome::{Outcome, Strictness};
+use crate::judging::runner::{self, RunOptions};
+use crate::subject::adapter::{Adapter, AdapterConfig};
+use crate::subject::reference::Reference;
+use crate::subject::Subject;
 use std::time::Instant;
 
 /// One measured path.

@@ -1,6 +1,14 @@
-//! The thing under test: one small trait. The in-process reference and an
-//! external adapter ([`crate::adapter::Adapter`]) are two implementations
-//! of it, and every runner, report and fuzzer works against the trait.
+//! The thing under test: one small trait, [`Subject`], with its [`Request`]
+//! and [`Answer`]. The in-process reference ([`reference::Reference`]) and
+//! an external adapter ([`adapter::Adapter`]) are two implementations of
+//! it, and every runner, report and fuzzer works against the trait.
+//! [`wire`] is the adapter protocol's lines; [`serve`] serves the reference
+//! as an adapter.
+
+pub mod adapter;
+pub mod reference;
+pub mod serve;
+pub mod wire;
 
 use ptc_conformance::ops;
 use ptc_conformance::{Raised, Term};
@@ -89,49 +97,6 @@ pub trait Subject {
         self.call_many(&[request])
             .pop()
             .unwrap_or_else(|| Answer::Error("no answer".into()))
-    }
-}
-
-/// The Rust reference, in process.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Reference;
-
-impl Reference {
-    /// Calls the reference for one request.
-    pub fn answer(request: Request<'_>) -> Answer {
-        match ops::find(request.op) {
-            None => Answer::Unsupported(format!("unknown op {:?}", request.op)),
-            Some(op) => match op.invoke(request.args) {
-                Ok(t) => Answer::Ok(t),
-                Err(r) => Answer::Raised(r),
-            },
-        }
-    }
-}
-
-impl Subject for Reference {
-    fn name(&self) -> String {
-        format!("reference (ptc-conformance {})", env!("CARGO_PKG_VERSION"))
-    }
-    fn ops(&self) -> BTreeSet<String> {
-        ops::OPS.iter().map(|o| o.name.to_owned()).collect()
-    }
-    fn features(&self) -> BTreeSet<String> {
-        ptc_conformance::features::ALL
-            .iter()
-            .map(|f| (*f).to_owned())
-            .collect()
-    }
-    fn run_batch(
-        &mut self,
-        requests: &[Request<'_>],
-        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
-    ) {
-        for (i, r) in requests.iter().enumerate() {
-            if on_answer(i, Reference::answer(*r)) == Flow::Stop {
-                return;
-            }
-        }
     }
 }
 

@@ -5,35 +5,12 @@
 //! needs, and the report's [`Summary::verdict`] decides the run.
 
 use crate::corpus::Case;
-use crate::judge::{is_required, judge, Outcome, Skip, Strictness};
-use crate::known::KnownFailures;
-use crate::report::Summary;
+use crate::judging::judge::judge;
+use crate::judging::known::KnownFailures;
+use crate::judging::outcome::{is_required, CaseResult, Outcome, Skip, Strictness};
+use crate::judging::report::Summary;
 use crate::subject::{self, Flow, Request, Subject};
 use std::collections::BTreeSet;
-
-/// The result of one case.
-#[derive(Clone, Debug)]
-pub struct CaseResult<'c> {
-    /// The case.
-    pub case: &'c Case,
-    /// What happened.
-    pub outcome: Outcome,
-    /// Whether a failure of it fails the run.
-    pub required: bool,
-}
-
-impl CaseResult<'_> {
-    /// Whether this result alone fails the run: a required failure, an
-    /// error, an unexpected skip, or an unexpected pass (unless allowed).
-    pub fn fails_run(&self, allow_unexpected_pass: bool) -> bool {
-        match &self.outcome {
-            Outcome::Fail(_) => self.required,
-            Outcome::Error(_) | Outcome::UnexpectedSkip(_) => true,
-            Outcome::UnexpectedPass => !allow_unexpected_pass,
-            Outcome::Pass | Outcome::Skip(_) | Outcome::ExpectedFailure(_) => false,
-        }
-    }
-}
 
 /// How to run.
 #[derive(Clone, Copy, Debug)]

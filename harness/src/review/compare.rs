@@ -7,9 +7,10 @@
 //! named. The Rust reference is not involved.
 
 use crate::corpus::{Case, Expect, Level};
-use crate::fuzz::{self, FuzzConfig, FuzzReport};
-use crate::judge::{judge, Outcome, Strictness};
-use crate::runner::skip_reason;
+use crate::judging::judge::judge;
+use crate::judging::outcome::{Outcome, Strictness};
+use crate::judging::runner::skip_reason;
+use crate::review::fuzz::{self, FuzzConfig, FuzzReport};
 use crate::subject::{self, Answer, Request, Subject};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -247,12 +248,12 @@ pub fn compare<'c>(
 /// (every other byte of the case file kept), so that `ptc-conformance run
 /// --corpus DIR` replays it; `None` when base's answer gives no expectation.
 fn emit_case(dir: &Path, case: &Case, base: &Answer) -> Result<Option<PathBuf>, String> {
-    let Ok(expect) = crate::bless::new_expect(base) else {
+    let Ok(expect) = crate::review::bless::new_expect(base) else {
         return Ok(None);
     };
     let text = std::fs::read_to_string(&case.file)
         .map_err(|e| format!("{}: cannot read: {e}", case.file.display()))?;
-    let new = crate::bless::replace_expect(&text, &expect)
+    let new = crate::review::bless::replace_expect(&text, &expect)
         .map_err(|e| format!("{}: {e}", case.file.display()))?;
     let path = dir.join(format!("{}.json", case.id));
     if let Some(parent) = path.parent() {

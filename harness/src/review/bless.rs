@@ -3,7 +3,8 @@
 //! only the `expect` value of each file, leaving every other byte as it was.
 
 use crate::corpus::{Case, Expect};
-use crate::judge::{judge, Outcome, Strictness};
+use crate::judging::judge::judge;
+use crate::judging::outcome::{Outcome, Strictness};
 use crate::subject::{Answer, Request, Subject};
 use ptc_conformance::tagged;
 use serde::Deserialize;

@@ -21,8 +21,7 @@
 //! whose cases ran. All of these fail the run, so the file cannot rot;
 //! [`updated`] writes the file a run implies.
 
-use crate::judge::{Outcome, Skip};
-use crate::runner::CaseResult;
+use crate::judging::outcome::{CaseResult, Outcome, Skip};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -292,6 +291,13 @@ pub fn updated(
         }
     }
     out
+}
+
+/// How many entries a known-failures text holds (lines that are not comments).
+pub fn entry_count(text: &str) -> usize {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .count()
 }
 
 #[cfg(test)]

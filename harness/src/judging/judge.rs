@@ -1,97 +1,13 @@
 //! Comparing a subject's answer with a case's expectation.
 
-use crate::corpus::{Case, Expect, Level};
+use crate::corpus::{Case, Expect};
+use crate::judging::outcome::{Outcome, Skip, Strictness};
 use crate::subject::Answer;
 use ptc_conformance::diff::{diff, plain_json_to_term, render};
 pub use ptc_conformance::loose::{mask_stacktraces, mask_stacktraces_in, messages_match};
 use ptc_conformance::ops::Output;
 use ptc_conformance::tagged::encode;
 use ptc_conformance::Term;
-use std::fmt;
-
-/// How strictly to compare.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Strictness {
-    /// Required cases must pass; rendered JSON is compared as JSON.
-    Default,
-    /// Pinned cases are required too; rendered JSON must match byte for byte.
-    Strict,
-}
-
-/// The outcome of one case.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
-    /// The answer matches.
-    Pass,
-    /// The answer differs; the text explains where.
-    Fail(String),
-    /// Not run: the reason.
-    Skip(Skip),
-    /// Not run, and the known-failures file does not list it as an expected
-    /// skip: the port's coverage shrank.
-    UnexpectedSkip(Skip),
-    /// Failed, and listed in the known-failures file with this reason.
-    ExpectedFailure(String),
-    /// Passed, but listed in the known-failures file.
-    UnexpectedPass,
-    /// No valid answer.
-    Error(String),
-}
-
-impl Outcome {
-    /// Its name in reports.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Outcome::Pass => "pass",
-            Outcome::Fail(_) => "fail",
-            Outcome::Skip(_) => "skip",
-            Outcome::ExpectedFailure(_) => "expected_failure",
-            Outcome::UnexpectedPass => "unexpected_pass",
-            Outcome::UnexpectedSkip(_) => "unexpected_skip",
-            Outcome::Error(_) => "error",
-        }
-    }
-
-    /// Whether the case was answered (not skipped, expected or not).
-    pub fn executed(&self) -> bool {
-        !matches!(self, Outcome::Skip(_) | Outcome::UnexpectedSkip(_))
-    }
-}
-
-/// Why a case was not run.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Skip {
-    /// The subject does not declare the case's op.
-    Op(String),
-    /// The subject does not declare these features the case needs.
-    Features(Vec<String>),
-    /// The subject answered `unsupported`, saying why.
-    Unsupported(String),
-    /// The run stopped early (`--fail-fast`, `--max-fail`) before sending it.
-    Stopped,
-}
-
-impl fmt::Display for Skip {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Skip::Op(op) => write!(f, "op {op} not declared by the subject"),
-            Skip::Features(fs) => write!(
-                f,
-                "needs features the subject does not declare: {}",
-                fs.join(", ")
-            ),
-            Skip::Unsupported(why) => write!(f, "unsupported: {why}"),
-            Skip::Stopped => {
-                f.write_str("not run: the run stopped early (--fail-fast / --max-fail)")
-            }
-        }
-    }
-}
-
-/// Whether a failure of `case` fails the run at `strictness`.
-pub fn is_required(case: &Case, strictness: Strictness) -> bool {
-    case.level == Level::Required || strictness == Strictness::Strict
-}
 
 /// Judges `answer` against `case`.
 pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {

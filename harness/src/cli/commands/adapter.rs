@@ -1,0 +1,9 @@
+//! `ptc-conformance adapter`: the reference served over adapter protocol v1.
+
+use crate::exit::Failure;
+
+/// Serves the reference on stdin/stdout until `bye` or end of input.
+pub fn exec() -> Result<(), Failure> {
+    crate::subject::serve::serve(std::io::stdin(), std::io::stdout())
+        .map_err(|e| Failure::failed(format!("adapter: {e}")))
+}

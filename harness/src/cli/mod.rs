@@ -1,0 +1,87 @@
+//! The `ptc-conformance` command line: arguments, dispatch and printing.
+//! [`Cli`] and [`Command`] are the clap definitions and [`execute`] the
+//! dispatch; [`args`] holds the arguments several commands share, and
+//! [`commands`] one module per command (its arguments, its run, its
+//! printing). What the commands do lives in the library's modules
+//! (selection in [`crate::corpus::select`], lint in [`crate::corpus::lint`],
+//! the verdict in [`crate::judging::report::Summary`], known failures in
+//! [`crate::judging::known`]), where the tests call it too. Exit statuses
+//! are [`Exit`]'s.
+
+pub mod args;
+pub mod commands;
+
+use crate::exit::{Exit, Failure};
+use args::CorpusArgs;
+use clap::{Parser, Subcommand};
+use commands::bench::BenchArgs;
+use commands::bless::BlessArgs;
+use commands::compare::CompareArgs;
+use commands::fuzz::FuzzArgs;
+use commands::list::ListArgs;
+use commands::run::RunArgs;
+use commands::{adapter, bench, bless, compare, fuzz, lint, list, run};
+use std::process::ExitCode;
+
+/// Conformance kit for PtcRunner v0.13.0's tool boundary.
+#[derive(Parser, Debug)]
+#[command(name = "ptc-conformance", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the corpus against the reference and report.
+    Run(RunArgs),
+    /// List cases.
+    List(ListArgs),
+    /// Check the corpus: schema, ops, ids, spec rules, features, coverage.
+    Lint(CorpusArgs),
+    /// Serve the reference over adapter protocol v1 on stdin/stdout.
+    Adapter,
+    /// Recompute expectations from the reference (or an adapter) and show,
+    /// check or write what changes.
+    Bless(BlessArgs),
+    /// Fuzz an implementation against the reference: generate arguments per
+    /// op, compare, shrink the first disagreement, write it as a case.
+    Fuzz(FuzzArgs),
+    /// Measure cases per second: in process, against `ptc-conformance adapter`
+    /// pipelined and one at a time, and against any other adapter given.
+    Bench(BenchArgs),
+    /// Hold two builds against each other: run the corpus and the fuzzer
+    /// against two adapters (base and head) and report every case and every
+    /// shrunk generated input they answer differently.
+    Compare(CompareArgs),
+}
+
+/// Parses the command line, runs it and returns the exit status.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match execute(cli) {
+        Ok(()) => Exit::Passed.into(),
+        Err(f) => {
+            if !f.message.is_empty() {
+                eprintln!("{}", f.message);
+            }
+            f.exit.into()
+        }
+    }
+}
+
+/// Runs a parsed command.
+pub fn execute(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Run(args) => run::exec(args),
+        Command::List(args) => list::exec(args),
+        Command::Lint(args) => lint::exec(args),
+        Command::Bench(args) => bench::exec(args),
+        Command::Fuzz(args) => fuzz::exec(args),
+        Command::Bless(args) => bless::exec(args),
+        Command::Compare(args) => compare::exec(args),
+        Command::Adapter => adapter::exec(),
+    }
+}

@@ -1,0 +1,295 @@
+//! One case file: the case format's types ([`Case`], [`Expect`], [`Level`]),
+//! the problem type that names where a problem is ([`CorpusError`]), and
+//! reading and checking one file ([`load_case`]).
+
+use ptc_conformance::features;
+use ptc_conformance::ops::{self, Op};
+use ptc_conformance::tagged::{self, DecodeError};
+use ptc_conformance::Term;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Whether a case is required of every port or pins a quirk.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Every conforming implementation reproduces it.
+    Required,
+    /// A documented quirk or implementation-defined behaviour of v0.13.0.
+    Pinned,
+}
+
+impl Level {
+    /// Its name in case files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Required => "required",
+            Level::Pinned => "pinned",
+        }
+    }
+}
+
+/// What a case expects.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expect {
+    /// The return value.
+    Ok(Term),
+    /// An exception of `class` and its message. Lint requires the message
+    /// in a case file; `None` only lets `bless` read a case it will fill.
+    Raised {
+        /// Exception module without `Elixir.`.
+        class: String,
+        /// The message (compared as `spec/README.md` § Loosely compared
+        /// message parts says); `None` only in a case that lint rejects.
+        message: Option<String>,
+    },
+}
+
+/// One golden case.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Unique id: the file's path under the corpus root without `.json`.
+    pub id: String,
+    /// The file it was read from.
+    pub file: PathBuf,
+    /// The op name (a row of the registry).
+    pub op: &'static Op,
+    /// Positional arguments.
+    pub args: Vec<Term>,
+    /// The arguments as canonical tagged JSON (encoded once, at load).
+    pub args_json: String,
+    /// The expectation.
+    pub expect: Expect,
+    /// One line saying what it checks.
+    pub description: String,
+    /// Spec rule ids it checks.
+    pub spec: Vec<String>,
+    /// Features a port needs to run it.
+    pub features: Vec<String>,
+    /// Required or pinned.
+    pub level: Level,
+}
+
+/// A problem with the corpus, naming where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CorpusError {
+    /// The file (or directory) concerned.
+    pub file: PathBuf,
+    /// The case id, when known.
+    pub case: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for CorpusError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.case {
+            Some(id) => write!(f, "{} (case {id}): {}", self.file.display(), self.message),
+            None => write!(f, "{}: {}", self.file.display(), self.message),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseFile<'a> {
+    id: String,
+    op: String,
+    description: String,
+    spec: Vec<String>,
+    features: Vec<String>,
+    level: Level,
+    #[serde(borrow)]
+    args: &'a RawValue,
+    expect: ExpectFile,
+    #[serde(default)]
+    #[allow(dead_code)]
+    notes: Option<String>,
+}
+
+/// `{"ok": <raw>}` or `{"raised": {...}}`, read by hand so that `"ok": null` is kept.
+enum ExpectFile {
+    Ok(Box<RawValue>),
+    Raised(RaisedFile),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RaisedFile {
+    class: String,
+    #[serde(default)]
+    message: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for ExpectFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ExpectFile;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(r#"{"ok": <term>} or {"raised": {"class": ..., "message": ...}}"#)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ExpectFile, A::Error> {
+                let key: Option<String> = map.next_key()?;
+                let out = match key.as_deref() {
+                    Some("ok") => ExpectFile::Ok(map.next_value()?),
+                    Some("raised") => ExpectFile::Raised(map.next_value()?),
+                    Some(other) => {
+                        return Err(de::Error::custom(format!(
+                            "expect has unknown key {other:?} (ok or raised)"
+                        )))
+                    }
+                    None => return Err(de::Error::custom("expect is empty: give ok or raised")),
+                };
+                if let Some(k) = map.next_key::<String>()? {
+                    return Err(de::Error::custom(format!(
+                        "expect has a second key {k:?}: give only one of ok or raised"
+                    )));
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// Loads and checks one case file whose path-derived id is `id`.
+pub fn load_case(
+    path: &Path,
+    id: &str,
+    rules: &BTreeMap<String, PathBuf>,
+) -> Result<Case, Vec<CorpusError>> {
+    let err = |case: Option<&str>, message: String| CorpusError {
+        file: path.to_owned(),
+        case: case.map(str::to_owned),
+        message,
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| vec![err(Some(id), format!("cannot read: {e}"))])?;
+    let file: CaseFile = serde_json::from_str(&text)
+        .map_err(|e| vec![err(Some(id), format!("malformed case file: {e}"))])?;
+    let mut errors = Vec::new();
+    if file.id != id {
+        errors.push(err(
+            Some(id),
+            format!(
+                "the file says id {:?}, but its path makes it {id:?}",
+                file.id
+            ),
+        ));
+    }
+    let op = ops::find(&file.op);
+    if op.is_none() {
+        errors.push(err(Some(id), format!("unknown op {:?}", file.op)));
+    }
+    let args =
+        tagged::decode_args(file.args.get(), "/args").map_err(|DecodeError(m)| err(Some(id), m));
+    let expect = match file.expect {
+        ExpectFile::Ok(raw) => tagged::decode_str(raw.get(), "/expect/ok")
+            .map(Expect::Ok)
+            .map_err(|DecodeError(m)| err(Some(id), m)),
+        ExpectFile::Raised(r) => {
+            if r.class.is_empty() || r.class.starts_with("Elixir.") {
+                Err(err(
+                    Some(id),
+                    format!(
+                        "/expect/raised/class: {:?} must be the module name without Elixir.",
+                        r.class
+                    ),
+                ))
+            } else {
+                Ok(Expect::Raised {
+                    class: r.class,
+                    message: r.message,
+                })
+            }
+        }
+    };
+    if file.description.trim().is_empty() || file.description.contains('\n') {
+        errors.push(err(
+            Some(id),
+            "description must be one non-empty line".into(),
+        ));
+    }
+    if file.spec.is_empty() {
+        errors.push(err(Some(id), "spec must cite at least one rule".into()));
+    }
+    for rule in &file.spec {
+        if !rules.contains_key(rule) {
+            errors.push(err(
+                Some(id),
+                format!("cites spec rule {rule}, which the spec does not define"),
+            ));
+        }
+    }
+    let declared: BTreeSet<&str> = file.features.iter().map(String::as_str).collect();
+    for f in &declared {
+        if !features::is_feature(f) {
+            errors.push(err(
+                Some(id),
+                format!(
+                    "unknown feature {f:?} (features are: {})",
+                    features::ALL.join(", ")
+                ),
+            ));
+        }
+    }
+    let (args, expect) = match (args, expect) {
+        (Ok(a), Ok(e)) => (a, e),
+        (a, e) => {
+            errors.extend(a.err());
+            errors.extend(e.err());
+            return Err(errors);
+        }
+    };
+    if let Some(op) = op {
+        if !op.arity.contains(&args.len()) {
+            errors.push(err(
+                Some(id),
+                format!(
+                    "{} takes {:?} arguments, the case gives {}",
+                    op.name,
+                    op.arity,
+                    args.len()
+                ),
+            ));
+        }
+    }
+    let mut used = BTreeSet::new();
+    args.iter().for_each(|a| features::used_by(a, &mut used));
+    if let Expect::Ok(t) = &expect {
+        features::used_by(t, &mut used);
+    }
+    let missing: Vec<&str> = used
+        .iter()
+        .filter(|f| !declared.contains(**f))
+        .copied()
+        .collect();
+    if !missing.is_empty() {
+        errors.push(err(
+            Some(id),
+            format!("uses features it does not declare: {}", missing.join(", ")),
+        ));
+    }
+    match (op, errors.is_empty()) {
+        (Some(op), true) => Ok(Case {
+            id: id.to_owned(),
+            file: path.to_owned(),
+            op,
+            args_json: crate::subject::wire::encode_args(&args),
+            args,
+            expect,
+            description: file.description,
+            spec: file.spec,
+            features: file.features,
+            level: file.level,
+        }),
+        _ => Err(errors),
+    }
+}

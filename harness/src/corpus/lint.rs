@@ -1,0 +1,103 @@
+//! `ptc-conformance lint`: checks across the corpus as a whole, beyond
+//! what loading checks file by file.
+
+use super::{Corpus, Expect};
+use ptc_conformance::ops;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// One row of the lint table: a rule, how many cases cite it, where it is defined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleUse {
+    /// The rule id.
+    pub rule: String,
+    /// The spec file that defines it.
+    pub file: PathBuf,
+    /// How many cases cite it; `None` when the harness's own tests check it.
+    pub cases: Option<usize>,
+}
+
+/// What `ptc-conformance lint` found.
+#[derive(Clone, Debug, Default)]
+pub struct Lint {
+    /// Every rule, in id order.
+    pub rules: Vec<RuleUse>,
+    /// Every problem: the corpus's load errors, then rules cited by no case
+    /// (or named by none of the tests that check them), then ops without a case.
+    pub problems: Vec<String>,
+}
+
+/// Checks the corpus as a whole: every expected exception carries its
+/// message, every rule is cited by a case or named by one of the tests its
+/// spec file says check it, every op has a case.
+pub fn check(corpus: &Corpus) -> Lint {
+    let mut problems: Vec<String> = corpus.errors.iter().map(|e| e.to_string()).collect();
+    for c in &corpus.cases {
+        if let Expect::Raised { message: None, .. } = c.expect {
+            problems.push(format!(
+                "{} (case {}): expect.raised has no message: messages are always compared; \
+                 `ptc-conformance bless --from-adapter --write -- ADAPTER` fills it",
+                c.file.display(),
+                c.id
+            ));
+        }
+    }
+    let mut citations: BTreeMap<&str, usize> =
+        corpus.rules.keys().map(|r| (r.as_str(), 0)).collect();
+    for c in &corpus.cases {
+        for r in &c.spec {
+            if let Some(n) = citations.get_mut(r.as_str()) {
+                *n += 1;
+            }
+        }
+    }
+    let mut rules = Vec::new();
+    for (rule, n) in citations {
+        let file = corpus.rules.get(rule).cloned().unwrap_or_default();
+        match corpus.tested_by.get(rule) {
+            Some(tests) => {
+                let named = tests
+                    .iter()
+                    .any(|t| std::fs::read_to_string(t).is_ok_and(|text| names_rule(&text, rule)));
+                if !named {
+                    let list: Vec<String> = tests.iter().map(|t| t.display().to_string()).collect();
+                    problems.push(format!(
+                        "{}: rule {rule} is named by none of its tests ({})",
+                        file.display(),
+                        list.join(", ")
+                    ));
+                }
+                rules.push(RuleUse {
+                    rule: rule.to_owned(),
+                    file,
+                    cases: None,
+                });
+            }
+            None => {
+                if n == 0 {
+                    problems.push(format!(
+                        "{}: rule {rule} is cited by no case",
+                        file.display()
+                    ));
+                }
+                rules.push(RuleUse {
+                    rule: rule.to_owned(),
+                    file,
+                    cases: Some(n),
+                });
+            }
+        }
+    }
+    for op in ops::OPS {
+        if !corpus.cases.iter().any(|c| c.op.name == op.name) {
+            problems.push(format!("op {} has no case", op.name));
+        }
+    }
+    Lint { rules, problems }
+}
+
+/// Whether `text` names `rule` (not as the prefix of a longer id: `AP-1` is not named by `AP-12`).
+pub fn names_rule(text: &str, rule: &str) -> bool {
+    text.match_indices(rule)
+        .any(|(i, _)| !text[i + rule.len()..].starts_with(|c: char| c.is_ascii_digit()))
+}

@@ -1,0 +1,12 @@
+//! Judging a run: comparing answers with expectations, running cases
+//! against a subject, known failures, and the run's reports.
+//!
+//! The modules import one another in one direction only: [`outcome`] (what
+//! happened to a case) is the leaf; [`judge`], [`known`] and [`report`]
+//! build on it; [`runner`] puts them together.
+
+pub mod judge;
+pub mod known;
+pub mod outcome;
+pub mod report;
+pub mod runner;

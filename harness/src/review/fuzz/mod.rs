@@ -1,0 +1,268 @@
+//! `ptc-conformance fuzz`: differential fuzzing of a subject against the
+//! reference (or, for `ptc-conformance compare`, against another subject).
+//! Arguments are generated per op ([`args_for`]), run through both, and on
+//! the first disagreement the input is shrunk (proptest's shrinking) to a
+//! small one, which becomes a ready-to-review case file.
+//!
+//! [`disagreement`] decides whether two answers differ, [`shrink`] makes a
+//! disagreeing input small, [`emit`] writes it as a case file, and
+//! [`known_kinds`] are the kinds a campaign steps over.
+
+pub mod disagreement;
+pub mod emit;
+pub mod known_kinds;
+pub mod shrink;
+
+pub use disagreement::{describe, expectation};
+pub use shrink::{rng, size, Finding};
+
+use crate::corpus::Case;
+use crate::review::gen;
+use crate::subject::reference::Reference;
+use crate::subject::{Answer, Request, Subject};
+use disagreement::disagreement;
+use emit::emit;
+use known_kinds::print_known_counts;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use ptc_conformance::ops::{self, Op};
+use ptc_conformance::term::Term;
+use shrink::{generate, shrink};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Argument generators, by op ([`gen::ops`]): well-formed arguments, any
+/// term in any position, and mutations of the op's cases in `corpus`.
+/// Ops without one are not fuzzed.
+pub fn args_for(op: &str, corpus: &[Case]) -> Option<BoxedStrategy<Vec<Term>>> {
+    gen::ops::args_for(
+        op,
+        corpus
+            .iter()
+            .filter(|c| c.op.name == op)
+            .map(|c| c.args.as_slice()),
+    )
+}
+
+/// How to fuzz.
+#[derive(Clone, Debug)]
+pub struct FuzzConfig {
+    /// Ops to fuzz (empty: every op with a generator that the subject declares).
+    pub ops: Vec<String>,
+    /// Generated inputs at most.
+    pub cases: usize,
+    /// Seed of the generator.
+    pub seed: u64,
+    /// Stop generating after this long.
+    pub time_limit: Option<Duration>,
+    /// Inputs generated and sent together.
+    pub batch: usize,
+    /// Write the minimal disagreement as a case file under this directory.
+    pub emit: Option<PathBuf>,
+    /// Go on after a disagreement: shrink the first one of each op and stop
+    /// fuzzing that op only (`compare`); otherwise stop at the first.
+    pub one_per_op: bool,
+}
+
+/// What a fuzzing run did.
+#[derive(Clone, Debug, Default)]
+pub struct FuzzReport {
+    /// Inputs generated and checked.
+    pub checked: usize,
+    /// Inputs the subject declined (`unsupported`).
+    pub declined: usize,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// The ops fuzzed, in the order their batches are scheduled.
+    pub ops: Vec<&'static str>,
+    /// Inputs checked per op.
+    pub checked_per_op: std::collections::BTreeMap<&'static str, usize>,
+    /// Inputs the expected side could not answer (`unsupported` or no valid
+    /// answer): nothing to compare with, so never a disagreement.
+    pub unanswered: usize,
+    /// The disagreements, shrunk: the first only, or the first of each op
+    /// with [`FuzzConfig::one_per_op`].
+    pub findings: Vec<Finding>,
+}
+
+/// The ops a run fuzzes: those asked for (each must exist, have a
+/// generator and be declared), or every op with a generator in `declared`.
+pub fn plan(
+    asked: &[String],
+    declared: &std::collections::BTreeSet<String>,
+) -> Result<Vec<&'static Op>, String> {
+    let ops: Vec<&'static Op> = if asked.is_empty() {
+        ops::OPS
+            .iter()
+            .filter(|o| declared.contains(o.name) && args_for(o.name, &[]).is_some())
+            .collect()
+    } else {
+        asked
+            .iter()
+            .map(|name| {
+                let op = ops::find(name).ok_or_else(|| format!("--op {name:?}: no such op"))?;
+                if args_for(name, &[]).is_none() {
+                    return Err(format!("--op {name:?}: no generator for this op yet"));
+                }
+                if !declared.contains(name) {
+                    return Err(format!("--op {name:?}: the subject does not declare it"));
+                }
+                Ok(op)
+            })
+            .collect::<Result<_, _>>()?
+    };
+    if ops.is_empty() {
+        return Err("nothing to fuzz: the subject declares no op that has a generator".into());
+    }
+    Ok(ops)
+}
+
+/// Runs the fuzzer against the reference; `progress(checked)` is called
+/// after each batch.
+pub fn run(
+    subject: &mut dyn Subject,
+    cfg: &FuzzConfig,
+    corpus: &[Case],
+    progress: &mut dyn FnMut(usize),
+) -> Result<FuzzReport, String> {
+    run_between(&mut Reference, subject, cfg, corpus, progress)
+}
+
+/// Runs the fuzzer with `expected`'s answers as the expectation (the
+/// reference, or the first of two builds being compared); only ops both
+/// declare are fuzzed.
+pub fn run_between(
+    expected: &mut dyn Subject,
+    subject: &mut dyn Subject,
+    cfg: &FuzzConfig,
+    corpus: &[Case],
+    progress: &mut dyn FnMut(usize),
+) -> Result<FuzzReport, String> {
+    let expected_ops = expected.ops();
+    let declared: std::collections::BTreeSet<String> = subject
+        .ops()
+        .into_iter()
+        .filter(|o| expected_ops.contains(o))
+        .collect();
+    let ops = plan(&cfg.ops, &declared)?;
+    let names: Vec<&'static str> = ops.iter().map(|o| o.name).collect();
+    let batch = cfg.batch.max(1);
+    let batches = cfg.cases.div_ceil(batch);
+    let started = Instant::now();
+    let mut report = FuzzReport {
+        ops: names.clone(),
+        ..FuzzReport::default()
+    };
+    let mut done: std::collections::BTreeSet<&'static str> = std::collections::BTreeSet::new();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4);
+    // Batch `b` is op `b % ops` generated from its own seed, so runs replay
+    // exactly whatever the number of threads; workers generate, this thread checks in order.
+    let outcome: Result<(), String> = std::thread::scope(|scope| {
+        let (tx, rx) =
+            std::sync::mpsc::sync_channel::<(usize, Result<Vec<Vec<Term>>, String>)>(workers * 2);
+        for w in 0..workers {
+            let tx = tx.clone();
+            let (names, stop) = (&names, &stop);
+            scope.spawn(move || {
+                let strategies: Vec<BoxedStrategy<Vec<Term>>> =
+                    names.iter().filter_map(|n| args_for(n, corpus)).collect();
+                for b in (w..batches).step_by(workers) {
+                    if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                    let n = batch.min(cfg.cases - b * batch);
+                    let inputs = generate(&strategies[b % names.len()], cfg.seed, b, n)
+                        .map(|trees| trees.iter().map(ValueTree::current).collect());
+                    if tx.send((b, inputs)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting: std::collections::BTreeMap<usize, Result<Vec<Vec<Term>>, String>> =
+            std::collections::BTreeMap::new();
+        let mut next = 0usize;
+        let result = (|| {
+            while next < batches {
+                if cfg.time_limit.is_some_and(|t| started.elapsed() >= t) {
+                    return Ok(());
+                }
+                let inputs = match waiting.remove(&next) {
+                    Some(i) => i,
+                    None => match rx.recv() {
+                        Ok((b, i)) => {
+                            waiting.insert(b, i);
+                            continue;
+                        }
+                        Err(_) => return Err("the generator threads stopped".to_owned()),
+                    },
+                }?;
+                let op = ops[next % ops.len()];
+                next += 1;
+                if done.contains(op.name) {
+                    continue;
+                }
+                let requests: Vec<Request<'_>> =
+                    inputs.iter().map(|a| Request::new(op.name, a)).collect();
+                let expected_answers = expected.call_many(&requests);
+                let actual = subject.call_many(&requests);
+                report.checked += inputs.len();
+                *report.checked_per_op.entry(op.name).or_default() += inputs.len();
+                report.declined += actual
+                    .iter()
+                    .filter(|a| matches!(a, Answer::Unsupported(_)))
+                    .count();
+                report.unanswered += expected_answers
+                    .iter()
+                    .filter(|a| matches!(a, Answer::Unsupported(_) | Answer::Error(_)))
+                    .count();
+                progress(report.checked);
+                if let Some(i) = (0..inputs.len()).find(|&i| {
+                    disagreement(op, &inputs[i], &expected_answers[i], &actual[i]).is_some()
+                }) {
+                    // Regenerate the batch's trees from its seed to shrink input `i`.
+                    let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
+                    let tree = generate(&strategy, cfg.seed, next - 1, i + 1)?.swap_remove(i);
+                    let mut finding = shrink(expected, subject, op, tree);
+                    if let Some(dir) = &cfg.emit {
+                        finding.emitted = Some(emit(
+                            dir,
+                            &finding,
+                            cfg.seed,
+                            &expected.name(),
+                            &subject.name(),
+                            corpus,
+                        )?);
+                    }
+                    report.findings.push(finding);
+                    done.insert(op.name);
+                    if !cfg.one_per_op || done.len() == ops.len() {
+                        return Ok(());
+                    }
+                }
+            }
+            Ok(())
+        })();
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        drop(rx);
+        result
+    });
+    outcome?;
+    print_known_counts();
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+/// The seed given, or one from the clock (printed by the caller, for replay).
+pub fn seed_or_now(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    })
+}

@@ -1,0 +1,235 @@
+//! Argument generators for every op of the registry (`src/ops.rs`), the
+//! fuzzer's input. Each op draws from three sources, mixed so that most
+//! inputs still reach the op's interesting paths:
+//!
+//! - **well-formed** arguments shaped as the op expects ([`well_formed`]),
+//!   built from realistic terms ([`super::term`]) with the corners of each
+//!   argument's own domain (option keys and values the spec names);
+//! - **anywhere**: the well-formed arguments with any one position, or an
+//!   option's value, replaced by a term from the whole domain
+//!   ([`super::domain::hostile_term`]): the guards' and error paths;
+//! - **corpus mutations** of the op's golden cases ([`super::mutate`]).
+//!
+//! All shrink towards the well-formed source and small terms.
+
+mod shapes;
+
+use super::domain::{self, hostile_term};
+use super::mutate;
+use proptest::prelude::*;
+use ptc_conformance::ops::OPS;
+use ptc_conformance::term::{OpaqueKind, Term};
+use shapes::{
+    atoms, error_opts, error_reason, expose_mode, from_step_opts, lisp_ast, native_result, one,
+    result_value, signature, step, success_opts, tool_format, tool_name, tool_struct,
+};
+
+/// The generator for `op`, given the argument lists of its corpus cases
+/// (the seeds of mutation); `None` for an op the registry does not have.
+pub fn args_for<'a>(
+    op: &str,
+    corpus: impl IntoIterator<Item = &'a [Term]>,
+) -> Option<BoxedStrategy<Vec<Term>>> {
+    let base = well_formed(op)?;
+    let anywhere = anywhere(base.clone());
+    let mix = match mutate::mutations(mutate::seeds(op, corpus)) {
+        Some(m) => prop_oneof![5 => base, 3 => anywhere, 3 => m].boxed(),
+        None => prop_oneof![5 => base, 3 => anywhere].boxed(),
+    };
+    Some(
+        mix.prop_filter("the VM orders these map keys (LOOSE-3)", |args| {
+            !args.iter().any(vm_ordered_keys)
+        })
+        .prop_filter("an atom names a module the VM can load (LOOSE-5)", |args| {
+            !args.iter().any(names_a_module)
+        })
+        .boxed(),
+    )
+}
+
+/// Modules of OTP 25 and Elixir 1.18.4 whose names the generators can
+/// spell (short lower-case names, common aliases). Where PtcRunner uses the
+/// dot syntax on a term (`execution.truncated`, `step.prints`), such an
+/// atom makes Elixir load and call that module, which depends on the VM's
+/// code path, not on PtcRunner (`spec/README.md` LOOSE-5).
+const LOADABLE_MODULES: &[&str] = &[
+    "c",
+    "io",
+    "os",
+    "re",
+    "rb",
+    "ct",
+    "et",
+    "pg",
+    "dbg",
+    "erl_eval",
+    "ets",
+    "gen",
+    "net",
+    "rpc",
+    "sys",
+    "zip",
+    "lists",
+    "maps",
+    "erlang",
+    "string",
+    "unicode",
+    "code",
+    "file",
+    "math",
+    "timer",
+    "Elixir.String",
+    "Elixir.Map",
+    "Elixir.List",
+    "Elixir.Enum",
+    "Elixir.Kernel",
+    "Elixir.IO",
+];
+
+/// Whether `t` holds an atom that names a module the VM can load
+/// ([`LOADABLE_MODULES`]).
+pub fn names_a_module(t: &Term) -> bool {
+    match t {
+        Term::Atom(a) => LOADABLE_MODULES.contains(&a.as_str()),
+        Term::List(items) | Term::Tuple(items) => items.iter().any(names_a_module),
+        Term::Map(m) => m
+            .iter()
+            .any(|(k, v)| names_a_module(k) || names_a_module(v)),
+        Term::Struct(s) => s.fields.iter().any(|(_, v)| names_a_module(v)),
+        _ => false,
+    }
+}
+
+/// Whether some map in `t` (a MapSet's too) has keys whose order the VM
+/// decides (`spec/README.md` LOOSE-3): two functions, or two references
+/// (pids, ports), anywhere inside its keys. Generators leave such inputs
+/// out, since a port cannot know that order.
+pub fn vm_ordered_keys(t: &Term) -> bool {
+    fn count(t: &Term, n: &mut [usize; 4]) {
+        match t {
+            Term::Fun(_) => n[0] += 1,
+            Term::Opaque(OpaqueKind::Ref, _) => n[1] += 1,
+            Term::Opaque(OpaqueKind::Pid, _) => n[2] += 1,
+            Term::Opaque(OpaqueKind::Port, _) => n[3] += 1,
+            Term::List(items) | Term::Tuple(items) => items.iter().for_each(|i| count(i, n)),
+            Term::Map(m) => m.iter().for_each(|(k, v)| {
+                count(k, n);
+                count(v, n);
+            }),
+            Term::Struct(s) => s.fields.iter().for_each(|(_, v)| count(v, n)),
+            _ => {}
+        }
+    }
+    match t {
+        Term::Map(m) => {
+            let mut n = [0; 4];
+            m.iter().for_each(|(k, _)| count(k, &mut n));
+            n.iter().any(|&c| c > 1)
+                || m.iter()
+                    .any(|(k, v)| vm_ordered_keys(k) || vm_ordered_keys(v))
+        }
+        Term::List(items) | Term::Tuple(items) => items.iter().any(vm_ordered_keys),
+        Term::Struct(s) => s.fields.iter().any(|(_, v)| vm_ordered_keys(v)),
+        _ => false,
+    }
+}
+
+/// Every op of the registry has a generator (a test checks it).
+pub fn ops_with_generators() -> impl Iterator<Item = &'static str> {
+    OPS.iter()
+        .map(|o| o.name)
+        .filter(|n| well_formed(n).is_some())
+}
+
+/// `base` with one argument, or one element or option of an argument that
+/// is a list, replaced by a [`hostile_term`].
+pub fn anywhere(base: BoxedStrategy<Vec<Term>>) -> BoxedStrategy<Vec<Term>> {
+    (base, any::<usize>(), any::<bool>(), hostile_term())
+        .prop_map(|(mut args, at, inner, new)| {
+            if args.is_empty() {
+                return args;
+            }
+            let (i, rest) = (at % args.len(), at / args.len());
+            match &mut args[i] {
+                // An option's value (`[key: hostile]`) or a list element.
+                Term::List(items) if inner && !items.is_empty() => {
+                    let j = rest % items.len();
+                    match &mut items[j] {
+                        Term::Tuple(kv) if kv.len() == 2 => kv[1] = new,
+                        other => *other = new,
+                    }
+                }
+                slot => *slot = new,
+            }
+            args
+        })
+        .boxed()
+}
+
+/// The well-formed generator of `op`.
+pub fn well_formed(op: &str) -> Option<BoxedStrategy<Vec<Term>>> {
+    let name = || prop_oneof![3 => super::key_name(), 1 => super::text()].prop_map(Term::Str);
+    Some(match op {
+        "key_normalizer.normalize_key" => one(prop_oneof![3 => super::key(), 1 => super::term(), 1 => domain::hostile_scalar()]),
+        "key_normalizer.normalize_keys" => one(prop_oneof![4 => super::term(), 1 => domain::large_map()]),
+        "key_normalizer.canonical_cache_key" => (name(), prop_oneof![5 => super::args_map(), 1 => super::term(), 1 => domain::large_map()])
+            .prop_map(|(n, a)| vec![n, a])
+            .boxed(),
+        "native_preview.cache_hint" => (name(), super::args_map()).prop_map(|(n, a)| vec![n, a]).boxed(),
+        "native_preview.build" => (name(), native_result(), result_value(), super::args_map())
+            .prop_map(|(n, nr, r, a)| {
+                let tool = ptc_conformance::structs::build(
+                    "PtcRunner.Tool",
+                    vec![("name", n), ("expose", Term::atom("both")), ("cache", Term::Bool(true)), ("native_result", nr)],
+                );
+                vec![Term::Struct(Box::new(tool)), r, a]
+            })
+            .boxed(),
+        "lisp_formatter.format" => one(lisp_ast()),
+        "protocol.to_json_value" => one(prop_oneof![4 => super::term(), 1 => domain::large_map()]),
+        "protocol.render_error" => (error_reason(), super::text(), error_opts())
+            .prop_map(|(r, m, o)| vec![r, Term::Str(m), o])
+            .boxed(),
+        "protocol.render_success" => (step(), success_opts()).prop_map(|(s, o)| vec![s, o]).boxed(),
+        "protocol.render_success_from_step" => prop_oneof![
+            4 => (step(), from_step_opts()).prop_map(|(s, o)| vec![s, o]),
+            1 => step().prop_map(|s| vec![s]),
+        ]
+        .boxed(),
+        "protocol.tool_description" => one(prop_oneof![
+            4 => atoms(&["in_process", "in_process_text_mode", "in_process_with_app_tools", "mcp_no_tools"]),
+            1 => atoms(&["mcp", "text", "In_process"]),
+        ]),
+        "protocol.validate_program" => one(prop_oneof![
+            2 => "[ \t\n(+ 1 2)a-z]{0,8}".prop_map(Term::Str),
+            1 => prop::sample::select(vec!["\u{a0}", "\u{2028}", "\u{3000}", "\u{200b}", "\u{feff}", " \u{85} "]).prop_map(Term::str),
+            1 => super::term(),
+        ]),
+        "protocol.parse_signature" => one(signature().prop_map(Term::Str)),
+        "term.inspect" => one(prop_oneof![2 => super::term(), 3 => hostile_term()]),
+        "exposure.effective_expose" => (tool_struct(), expose_mode()).prop_map(|(t, m)| vec![t, m]).boxed(),
+        "exposure.filter_by_expose" => {
+            let tools = prop_oneof![
+                3 => prop::collection::vec(tool_struct(), 0..4).prop_map(Term::List),
+                1 => prop::collection::vec((super::key_name().prop_map(Term::Str), tool_struct()), 0..4).prop_map(Term::map),
+            ];
+            let allowed = prop_oneof![
+                2 => prop::collection::vec(atoms(&["native", "ptc_lisp", "both"]), 0..3).prop_map(Term::List),
+                1 => prop::collection::vec(atoms(&["native", "ptc_lisp", "both"]), 0..3).prop_map(|v| Term::Struct(Box::new(
+                    ptc_conformance::structs::build("MapSet", vec![("map", Term::map(v.into_iter().map(|a| (a, Term::List(vec![]))).collect()))])
+                ))),
+                1 => atoms(&["native", "ptc_lisp"]).prop_map(|a| Term::tuple(vec![a])),
+            ];
+            (tools, expose_mode(), allowed).prop_map(|(t, m, a)| vec![t, m, a]).boxed()
+        }
+        "tool.new" => (tool_name(), tool_format()).prop_map(|(n, f)| vec![n, f]).boxed(),
+        "tool.private?" => one(prop_oneof![4 => tool_struct(), 1 => tool_format()]),
+        "tool.validate" => (
+            prop_oneof![5 => tool_name(), 1 => Just(Term::atom("lisp_eval")), 1 => super::key_name().prop_map(|k| Term::atom(&k))],
+            tool_format(),
+        )
+            .prop_map(|(n, f)| vec![n, f])
+            .boxed(),
+        _ => return None,
+    })
+}

@@ -1,0 +1,9 @@
+//! Tools beyond a run, for reviewing an implementation or the corpus:
+//! generators, differential fuzzing, two builds side by side, recomputing
+//! expectations, and throughput.
+
+pub mod bench;
+pub mod bless;
+pub mod compare;
+pub mod fuzz;
+pub mod gen;
