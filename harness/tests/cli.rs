@@ -135,6 +135,17 @@ fn corpus_errors_name_file_and_case() {
             ),
             "/args/0: unknown tag \"$atm\"",
         ),
+        (
+            "x/bad-field.json",
+            &case_json(
+                "x/bad-field",
+                "tool.new",
+                "TL-1",
+                "\"t\", {\"$struct\": {\"module\": \"PtcRunner.Tool\", \"fields\": {\"nam\": \"x\"}}}",
+                "\"a\"",
+            ),
+            "/args/1/$struct/fields: PtcRunner.Tool has no field \"nam\"",
+        ),
     ];
     for (file, body, says) in bad {
         let dir = scratch("bad", &[(file, body)]);

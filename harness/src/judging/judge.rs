@@ -1,4 +1,10 @@
 //! Comparing a subject's answer with a case's expectation.
+//!
+//! Against the corpus, an omitted struct field means v0.13.0's default
+//! (`spec/terms.md` TJ-7): expectation and answer are both read with
+//! v0.13.0's defaults filled in ([`Reading::WithDefaults`]). `compare`
+//! reads two builds' answers as answered ([`Reading::AsAnswered`]), so a
+//! field one build's struct has and the other's lacks is a difference.
 
 use crate::corpus::{Case, Expect};
 use crate::judging::outcome::{Outcome, Skip, Strictness};
@@ -6,17 +12,44 @@ use crate::subject::Answer;
 use ptc_conformance::diff::{diff, plain_json_to_term, render};
 pub use ptc_conformance::loose::{mask_stacktraces, mask_stacktraces_in, messages_match};
 use ptc_conformance::ops::Output;
+use ptc_conformance::structs::with_defaults;
 use ptc_conformance::tagged::encode;
 use ptc_conformance::Term;
 
-/// Judges `answer` against `case`.
+/// How structs are read before an answer is compared with an expectation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Every struct completed with v0.13.0's defaults
+    /// ([`ptc_conformance::structs::with_defaults`]): judging against the corpus.
+    WithDefaults,
+    /// As written and as answered: comparing two builds.
+    AsAnswered,
+}
+
+/// Judges `answer` against `case` (an omitted struct field is v0.13.0's default).
 pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {
+    judge_read(case, answer, strictness, Reading::WithDefaults)
+}
+
+/// Judges `answer` against `case`, reading structs as `reading` says.
+pub fn judge_read(
+    case: &Case,
+    answer: &Answer,
+    strictness: Strictness,
+    reading: Reading,
+) -> Outcome {
     match (answer, &case.expect) {
         (Answer::Error(e), _) => Outcome::Error(e.clone()),
         (Answer::Unsupported(why), _) => Outcome::Skip(Skip::Unsupported(why.clone())),
-        (Answer::Ok(actual), Expect::Ok(expected)) => {
-            compare_ok(case, expected, actual, strictness)
-        }
+        (Answer::Ok(actual), Expect::Ok(expected)) => match reading {
+            Reading::WithDefaults => compare_ok(
+                case,
+                &with_defaults(expected),
+                &with_defaults(actual),
+                strictness,
+            ),
+            Reading::AsAnswered => compare_ok(case, expected, actual, strictness),
+        },
         (Answer::Ok(actual), Expect::Raised { class, message }) => Outcome::Fail(format!(
             "expected it to raise {class}{}, but it returned {}",
             message
@@ -175,6 +208,95 @@ pub fn first_difference(expected: &str, actual: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::Level;
+    use ptc_conformance::tagged::decode_str;
+
+    /// A probe case of `tool.new` expecting `{:ok, <tool>}` (tagged JSON).
+    fn tool_case(tool: &str) -> Case {
+        let expect = decode_str(&format!(r#"{{"$tuple": [{{"$atom": "ok"}}, {tool}]}}"#), "")
+            .expect("test term decodes");
+        Case {
+            id: "t/tool".into(),
+            file: "t/tool.json".into(),
+            op: ptc_conformance::ops::find("tool.new").expect("tool.new is an op"),
+            args: Vec::new(),
+            args_json: "[]".into(),
+            expect: Expect::Ok(expect),
+            description: String::new(),
+            spec: Vec::new(),
+            features: Vec::new(),
+            level: Level::Required,
+        }
+    }
+
+    fn tool(fields: &str) -> String {
+        format!(r#"{{"$struct": {{"module": "PtcRunner.Tool", "fields": {{{fields}}}}}}}"#)
+    }
+
+    fn ok(json: &str) -> Answer {
+        Answer::Ok(decode_str(json, "").expect("test term decodes"))
+    }
+
+    /// TJ-7, AP-17: against the corpus, a field the expectation or the
+    /// answer omits is v0.13.0's default; as answered, it is a difference.
+    #[test]
+    fn an_omitted_struct_field_is_the_default_against_the_corpus() {
+        let case = tool_case(&tool(r#""name": "a""#));
+        let full = ok(&format!(
+            r#"{{"$tuple": [{{"$atom": "ok"}}, {}]}}"#,
+            tool(
+                r#""name": "a", "function": null, "signature": null, "description": null, "type": null, "expose": null, "native_result": null, "visibility": {"$atom": "public"}, "cache": false"#
+            )
+        ));
+        assert_eq!(judge(&case, &full, Strictness::Strict), Outcome::Pass);
+        let private = ok(&format!(
+            r#"{{"$tuple": [{{"$atom": "ok"}}, {}]}}"#,
+            tool(r#""name": "a", "visibility": {"$atom": "private"}"#)
+        ));
+        match judge(&case, &private, Strictness::Strict) {
+            Outcome::Fail(d) => assert!(d.contains("/1/.visibility"), "{d}"),
+            other => panic!("a non-default field must fail: {other:?}"),
+        }
+        // An answer lacking a field v0.13.0 has is read with its default too.
+        let case = tool_case(&tool(r#""name": "a", "visibility": {"$atom": "public"}"#));
+        let partial = ok(&format!(
+            r#"{{"$tuple": [{{"$atom": "ok"}}, {}]}}"#,
+            tool(r#""name": "a""#)
+        ));
+        assert_eq!(judge(&case, &partial, Strictness::Default), Outcome::Pass);
+        // As answered (compare), the missing field is a difference.
+        match judge_read(&case, &partial, Strictness::Default, Reading::AsAnswered) {
+            Outcome::Fail(d) => assert!(d.contains("/1/.visibility"), "{d}"),
+            other => panic!("a field one side lacks must differ: {other:?}"),
+        }
+        // A field v0.13.0 lacks stays in the answer and shows in the diff.
+        let extra = ok(&format!(
+            r#"{{"$tuple": [{{"$atom": "ok"}}, {}]}}"#,
+            tool(r#""name": "a", "owner": "x""#)
+        ));
+        match judge(&case, &extra, Strictness::Default) {
+            Outcome::Fail(d) => assert!(d.contains("/1/.owner"), "{d}"),
+            other => panic!("a field v0.13.0 lacks must fail: {other:?}"),
+        }
+    }
+
+    /// AP-17: `compare` tells a struct answered without a field from one
+    /// answered with it (a change of the struct's shape between builds).
+    #[test]
+    fn compare_shows_a_struct_whose_shape_changed() {
+        let case = tool_case(&tool(r#""name": "a""#));
+        let old = ok(&tool(r#""name": "a", "cache": false"#));
+        let new = ok(&tool(
+            r#""name": "a", "cache": false, "visibility": {"$atom": "public"}"#,
+        ));
+        let d = crate::review::compare::difference(&case, &old, &new, Strictness::Default)
+            .expect("a field only head's struct has is a difference");
+        assert!(d.contains("/.visibility"), "{d}");
+        assert_eq!(
+            crate::review::compare::difference(&case, &new, &new, Strictness::Default),
+            None
+        );
+    }
 
     #[test]
     fn the_first_difference_is_marked_in_a_window() {

@@ -4,10 +4,13 @@
 //! every shrunk generated input on which they answer differently is
 //! reported and can be written as a case file whose expectation is base's
 //! answer. Ops and features that only one side declares are counted and
-//! named. The Rust reference is not involved.
+//! named. The Rust reference is not involved, and answers are compared as
+//! answered: a struct field one build has and the other lacks is a
+//! difference (`spec/terms.md` TJ-7), where judging against the corpus
+//! would read the missing field as v0.13.0's default.
 
 use crate::corpus::{Case, Expect, Level};
-use crate::judging::judge::judge;
+use crate::judging::judge::{judge_read, Reading};
 use crate::judging::outcome::{Outcome, Strictness};
 use crate::judging::runner::skip_reason;
 use crate::review::fuzz::{self, FuzzConfig, FuzzReport};
@@ -127,7 +130,7 @@ pub fn difference(
         level: Level::Required,
         ..case.clone()
     };
-    match judge(&probe, head, strictness) {
+    match judge_read(&probe, head, strictness, Reading::AsAnswered) {
         Outcome::Pass => None,
         Outcome::Fail(d) => Some(d),
         other => Some(format!(
@@ -234,7 +237,14 @@ pub fn compare<'c>(
             one_per_op: true,
             ..fcfg.clone()
         };
-        out.fuzz = Some(fuzz::run_between(base, head, &fcfg, corpus, progress)?);
+        out.fuzz = Some(fuzz::run_between(
+            base,
+            head,
+            &fcfg,
+            corpus,
+            Reading::AsAnswered,
+            progress,
+        )?);
     }
     for (side, s) in [("base", &*base), ("head", &*head)] {
         let faults = subject::faults_of(s);

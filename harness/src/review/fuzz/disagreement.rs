@@ -4,7 +4,7 @@
 
 use super::known_kinds::known_disagreements;
 use crate::corpus::{Case, Expect, Level};
-use crate::judging::judge::judge;
+use crate::judging::judge::{judge_read, Reading};
 use crate::judging::outcome::{Outcome, Strictness};
 use crate::subject::Answer;
 use ptc_conformance::loose;
@@ -50,13 +50,14 @@ pub(super) fn disagreement(
     args: &[Term],
     expected: &Answer,
     actual: &Answer,
+    reading: Reading,
 ) -> Option<String> {
     let (expected, actual) = (&mask_vm_text(expected), &mask_vm_text(actual));
     if truncation_moved_by_vm_text(expected) || truncation_moved_by_vm_text(actual) {
         return None;
     }
     let case = probe(op, args.to_vec(), expected)?;
-    let diff = match judge(&case, actual, Strictness::Default) {
+    let diff = match judge_read(&case, actual, Strictness::Default, reading) {
         Outcome::Pass | Outcome::Skip(_) => return None,
         Outcome::Fail(d) => d,
         Outcome::Error(e) => format!("error: {e}"),

@@ -17,6 +17,7 @@ pub use disagreement::{describe, expectation};
 pub use shrink::{rng, size, Finding};
 
 use crate::corpus::Case;
+use crate::judging::judge::Reading;
 use crate::review::gen;
 use crate::subject::reference::Reference;
 use crate::subject::{Answer, Request, Subject};
@@ -125,17 +126,27 @@ pub fn run(
     corpus: &[Case],
     progress: &mut dyn FnMut(usize),
 ) -> Result<FuzzReport, String> {
-    run_between(&mut Reference, subject, cfg, corpus, progress)
+    run_between(
+        &mut Reference,
+        subject,
+        cfg,
+        corpus,
+        Reading::WithDefaults,
+        progress,
+    )
 }
 
 /// Runs the fuzzer with `expected`'s answers as the expectation (the
-/// reference, or the first of two builds being compared); only ops both
-/// declare are fuzzed.
+/// reference, or the first of two builds being compared, whose answers are
+/// compared as answered: `reading`); only ops both declare are fuzzed.
+/// Both sides get the same input, its structs as the generator wrote them;
+/// the reference completes them itself.
 pub fn run_between(
     expected: &mut dyn Subject,
     subject: &mut dyn Subject,
     cfg: &FuzzConfig,
     corpus: &[Case],
+    reading: Reading,
     progress: &mut dyn FnMut(usize),
 ) -> Result<FuzzReport, String> {
     let expected_ops = expected.ops();
@@ -222,12 +233,13 @@ pub fn run_between(
                     .count();
                 progress(report.checked);
                 if let Some(i) = (0..inputs.len()).find(|&i| {
-                    disagreement(op, &inputs[i], &expected_answers[i], &actual[i]).is_some()
+                    disagreement(op, &inputs[i], &expected_answers[i], &actual[i], reading)
+                        .is_some()
                 }) {
                     // Regenerate the batch's trees from its seed to shrink input `i`.
                     let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
                     let tree = generate(&strategy, cfg.seed, next - 1, i + 1)?.swap_remove(i);
-                    let mut finding = shrink(expected, subject, op, tree);
+                    let mut finding = shrink(expected, subject, op, tree, reading);
                     if let Some(dir) = &cfg.emit {
                         finding.emitted = Some(emit(
                             dir,

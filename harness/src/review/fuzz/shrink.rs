@@ -3,6 +3,7 @@
 //! parts out of their containers.
 
 use super::disagreement::disagreement;
+use crate::judging::judge::Reading;
 use crate::review::gen;
 use crate::subject::{Answer, Request, Subject};
 use proptest::prelude::*;
@@ -67,11 +68,12 @@ pub(super) fn shrink(
     subject: &mut dyn Subject,
     op: &'static Op,
     mut tree: impl ValueTree<Value = Vec<Term>>,
+    reading: Reading,
 ) -> Finding {
     let mut check = |args: &[Term]| {
         let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
-        disagreement(op, args, &expected, &actual).map(|d| (expected, actual, d))
+        disagreement(op, args, &expected, &actual, reading).map(|d| (expected, actual, d))
     };
     let first = tree.current();
     let (mut expected, mut actual, mut diff) = check(&first).unwrap_or((
