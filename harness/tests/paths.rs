@@ -128,23 +128,29 @@ fn the_scan_sees_paths_and_placeholders() {
     ));
 }
 
-/// Every `harness/tests/*.rs` is a test target of the root manifest: the
-/// targets are listed by hand (the root's `tests/` is the reference's), and
-/// a file left out would never run.
+/// Every `harness/tests/*.rs` is a test target of the root manifest and
+/// every `tests/*.rs` one of `src/Cargo.toml`: the targets are listed by
+/// hand (neither package finds them on its own), and a file left out would
+/// never run.
 #[test]
-fn every_harness_test_file_is_a_test_target() {
-    let manifest = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+fn every_test_file_is_a_test_target() {
     let mut checked = 0;
-    for e in std::fs::read_dir(repo().join("harness/tests")).unwrap() {
-        let path = e.unwrap().path();
-        if path.extension().is_some_and(|x| x == "rs") {
-            let name = path.file_name().unwrap().to_str().unwrap();
-            let line = format!("path = \"harness/tests/{name}\"");
-            assert!(
-                manifest.contains(&line),
-                "harness/tests/{name} is not a [[test]] of Cargo.toml: add one with {line}"
-            );
-            checked += 1;
+    for (dir, manifest, prefix) in [
+        ("harness/tests", "Cargo.toml", "harness/tests"),
+        ("tests", "src/Cargo.toml", "../tests"),
+    ] {
+        let text = std::fs::read_to_string(repo().join(manifest)).unwrap();
+        for e in std::fs::read_dir(repo().join(dir)).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_some_and(|x| x == "rs") {
+                let name = path.file_name().unwrap().to_str().unwrap();
+                let line = format!("path = \"{prefix}/{name}\"");
+                assert!(
+                    text.contains(&line),
+                    "{dir}/{name} is not a [[test]] of {manifest}: add one with {line}"
+                );
+                checked += 1;
+            }
         }
     }
     assert!(checked > 5, "only {checked} test files found");
