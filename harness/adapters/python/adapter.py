@@ -17,8 +17,8 @@ built: a small term model, Erlang's map key order, the float texts, tagged
 term JSON (spec/terms.md), Elixir's ``inspect`` for the terms this port
 carries, chardata conversion, the four functions, and the protocol loop.
 
-``PTC_PY_BUG`` plants one deliberate bug, for testing the fuzzers:
-``neg-zero``, ``big-float`` or ``hint-order`` (see README.md).
+``PTC_PY_BUG`` plants deliberate bugs, for testing the fuzzers: a
+comma-separated list of ``neg-zero``, ``big-float``, ``hint-order`` (see README.md).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ OPS = (
 # What this port decodes faithfully (spec/terms.md, "Features").
 FEATURES = ("atoms", "binaries", "bigints", "floats", "term-keys", "tuples")
 
-BUG = os.environ.get("PTC_PY_BUG", "")
+BUG = frozenset(b for b in os.environ.get("PTC_PY_BUG", "").split(",") if b)
 BUGS = ("neg-zero", "big-float", "hint-order")
 
 # ---------------------------------------------------------------------------
@@ -1425,9 +1425,9 @@ def _canonicalize(t):
     if ty is Tuple:
         return [_canonicalize(x) for x in t.items]
     if ty is float and t.is_integer():  # trunc(t) == t
-        if BUG == "neg-zero" and t == 0.0 and math.copysign(1.0, t) < 0:
+        if "neg-zero" in BUG and t == 0.0 and math.copysign(1.0, t) < 0:
             return t
-        if BUG == "big-float" and abs(t) >= 2.0**63:
+        if "big-float" in BUG and abs(t) >= 2.0**63:
             return t
         return int(t)
     return t
@@ -1544,7 +1544,7 @@ def _sorted_key_texts(m):
         texts.sort(key=lambda tv: tv[0])
     else:
         texts.sort(key=lambda tv: to_bytes(tv[0]))
-    if BUG == "hint-order":
+    if "hint-order" in BUG:
         texts.reverse()
     return texts
 
@@ -1677,11 +1677,11 @@ def serve(fd_in: int = 0, out=None) -> int:
 
 
 def main() -> int:
-    if BUG and BUG not in BUGS:
-        print(f"adapter: unknown PTC_PY_BUG {BUG!r} (known: {', '.join(BUGS)})", file=sys.stderr)
+    if BUG - set(BUGS):
+        print(f"adapter: unknown PTC_PY_BUG {', '.join(sorted(BUG - set(BUGS)))} (known: {', '.join(BUGS)})", file=sys.stderr)
         return 2
     if BUG:
-        print(f"adapter: deliberate bug {BUG!r} is on", file=sys.stderr)
+        print(f"adapter: deliberate bug(s) {', '.join(sorted(BUG))} on", file=sys.stderr)
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)
     sys.setrecursionlimit(20000)

@@ -7,3 +7,5 @@ pub mod bless;
 pub mod compare;
 pub mod fuzz;
 pub mod gen;
+pub mod kinds;
+pub mod show;

@@ -3,7 +3,9 @@
 //! parts out of their containers.
 
 use super::disagreement::disagreement;
+use super::known_kinds::Known;
 use crate::review::gen;
+use crate::review::kinds::Kind;
 use crate::subject::{Answer, Request, Subject};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -12,9 +14,13 @@ use ptc_conformance::ops::Op;
 use ptc_conformance::term::Term;
 use std::path::PathBuf;
 
-/// A disagreement, shrunk.
+/// A kind of disagreement, with its smallest instance shrunk.
 #[derive(Clone, Debug)]
 pub struct Finding {
+    /// The kind.
+    pub kind: Kind,
+    /// Generated inputs found of this kind (before shrinking).
+    pub count: usize,
     /// The op.
     pub op: &'static Op,
     /// The minimal arguments found.
@@ -60,18 +66,23 @@ pub(super) fn generate(
 
 pub(super) type BoxedTree = Box<dyn ValueTree<Value = Vec<Term>>>;
 
-/// Shrinks a disagreeing input: simplify while the disagreement stays,
-/// complicate when it goes (proptest's shrinking loop), 5000 steps at most.
+/// Shrinks an input that disagrees in `kind`: simplify while a
+/// disagreement of that kind stays, complicate when it goes (proptest's
+/// shrinking loop), 5000 steps at most.
 pub(super) fn shrink(
     expected_side: &mut dyn Subject,
     subject: &mut dyn Subject,
     op: &'static Op,
+    kind: &Kind,
+    known: &Known,
     mut tree: impl ValueTree<Value = Vec<Term>>,
 ) -> Finding {
     let mut check = |args: &[Term]| {
         let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
-        disagreement(op, args, &expected, &actual).map(|d| (expected, actual, d))
+        disagreement(op, args, &expected, &actual, known)
+            .filter(|(_, k)| k == kind)
+            .map(|(d, _)| (expected, actual, d))
     };
     let first = tree.current();
     let (mut expected, mut actual, mut diff) = check(&first).unwrap_or((
@@ -123,6 +134,8 @@ pub(super) fn shrink(
         }
     }
     Finding {
+        kind: kind.clone(),
+        count: 1,
         op,
         args: best,
         expected,
