@@ -307,7 +307,7 @@ pub fn compare<'c>(
                         Some(fuzz::emit::emit(
                             dir,
                             f,
-                            fcfg_seed(cfg),
+                            seed_of(cfg),
                             (&out.base, &out.head),
                             ("base", "head"),
                             &evidence,
@@ -327,7 +327,7 @@ pub fn compare<'c>(
     Ok(out)
 }
 
-fn fcfg_seed(cfg: &CompareConfig) -> u64 {
+fn seed_of(cfg: &CompareConfig) -> u64 {
     cfg.fuzz.as_ref().map_or(0, |f| f.seed)
 }
 

@@ -1,8 +1,11 @@
 //! `ptc-conformance fuzz`: differential fuzzing of a subject against the
 //! reference (or, for `ptc-conformance compare`, against another subject).
-//! Arguments are generated per op ([`args_for`]), run through both, and on
-//! the first disagreement the input is shrunk (proptest's shrinking) to a
-//! small one, which becomes a ready-to-review case file.
+//! Arguments are generated per op ([`args_for`]), a budget per op, run
+//! through both, and each disagreement is put in a kind
+//! ([`crate::review::kinds`]); the run stops at the first or, keeping
+//! going, counts every kind, and the smallest input of each kind is shrunk
+//! (proptest's shrinking) to a small one, which becomes a ready-to-review
+//! case file.
 //!
 //! [`disagreement`] decides whether two answers differ, [`shrink`] makes a
 //! disagreeing input small, [`emit`] writes it as a case file, and
@@ -28,7 +31,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use ptc_conformance::ops::{self, Op};
 use ptc_conformance::term::Term;
-use shrink::{generate, shrink};
+use shrink::{generate, shrink, stream};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -187,9 +190,10 @@ pub fn run_between(
     let ops = plan(&cfg.ops, &declared)?;
     let names: Vec<&'static str> = ops.iter().map(|o| o.name).collect();
     let batch = cfg.batch.max(1);
-    // Batch `b` is op `b % ops`, its `b / ops`-th batch, generated from its
-    // own seed, so runs replay exactly whatever the number of threads and a
-    // total cap only cuts the schedule short.
+    // Batch `b` is op `b % ops`, its `b / ops`-th batch, generated from the
+    // op's own stream ([`stream`]), so runs replay exactly whatever the
+    // number of threads, a total cap only cuts the schedule short, and an
+    // op's inputs do not depend on the other ops fuzzed.
     let per_op = cfg.cases_per_op;
     let batches = names.len() * per_op.div_ceil(batch);
     let cap = cfg.cases.unwrap_or(usize::MAX);
@@ -220,8 +224,9 @@ pub fn run_between(
                     if stop.load(std::sync::atomic::Ordering::Relaxed) {
                         return;
                     }
-                    let n = batch.min(per_op - (b / names.len()) * batch);
-                    let inputs = generate(&strategies[b % names.len()], cfg.seed, b, n)
+                    let (op, chunk) = (b % names.len(), b / names.len());
+                    let n = batch.min(per_op - chunk * batch);
+                    let inputs = generate(&strategies[op], cfg.seed, stream(names[op], chunk), n)
                         .map(|trees| trees.iter().map(ValueTree::current).collect());
                     if tx.send((b, inputs)).is_err() {
                         return;
@@ -308,7 +313,8 @@ pub fn run_between(
     for (kind, count, (_, b, i)) in kinds {
         let op = ops[b % ops.len()];
         let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
-        let tree = generate(&strategy, cfg.seed, b, i + 1)?.swap_remove(i);
+        let tree =
+            generate(&strategy, cfg.seed, stream(op.name, b / ops.len()), i + 1)?.swap_remove(i);
         let mut finding = shrink(expected, subject, op, &kind, known, tree);
         finding.count = count;
         if let Some(dir) = &cfg.emit {

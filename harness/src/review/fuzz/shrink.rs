@@ -48,17 +48,24 @@ pub fn rng(seed: u64) -> TestRng {
     TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
-/// The first `n` inputs of batch `b` for `seed`, as value trees.
+/// The stream of an op's `chunk`-th batch: the op's name and the chunk
+/// alone decide it, so an op gets the same inputs for a seed whether it is
+/// fuzzed alone (`--op X`) or among others.
+pub(super) fn stream(op: &str, chunk: usize) -> u64 {
+    let name = op.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    name ^ (chunk as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+}
+
+/// The first `n` inputs of `stream` for `seed`, as value trees.
 pub(super) fn generate(
     strategy: &BoxedStrategy<Vec<Term>>,
     seed: u64,
-    b: usize,
+    stream: u64,
     n: usize,
 ) -> Result<Vec<BoxedTree>, String> {
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        rng(seed ^ (b as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)),
-    );
+    let mut runner = TestRunner::new_with_rng(Config::default(), rng(seed ^ stream));
     (0..n)
         .map(|_| strategy.new_tree(&mut runner).map_err(|e| e.to_string()))
         .collect()
