@@ -6,13 +6,15 @@
 //! crate's own tagged codec and op registry, so a mutant of `src/` rebuilds
 //! only the library and this file. It judges as the harness does at
 //! `--level strict`: a term answer must equal the expectation (compared by
-//! its tagged JSON text, which is canonical, so a mutant of term equality
+//! its tagged JSON text, which is canonical, once both have v0.13.0's
+//! struct defaults filled in, so a mutant of term equality
 //! cannot make two different terms pass as equal), a rendered JSON string
 //! must equal it byte for byte, and an exception must have the expected
 //! class and, when the case gives one, message.
 
 use ptc_conformance::loose::{mask_stacktraces, mask_stacktraces_in};
 use ptc_conformance::ops::{self, Output};
+use ptc_conformance::structs;
 use ptc_conformance::tagged::{decode_args, decode_str, encode};
 use ptc_conformance::Term;
 use serde::Deserialize;
@@ -54,6 +56,9 @@ fn check(file: &Path) -> Result<(), String> {
     let case: CaseFile = serde_json::from_str(&text).map_err(|e| format!("parsing: {e}"))?;
     let op = ops::find(&case.op).ok_or_else(|| format!("unknown op {:?}", case.op))?;
     let args = decode_args(case.args.get(), "/args").map_err(|e| e.to_string())?;
+    // Structs travel as written; the reference computes on them completed
+    // with v0.13.0's defaults (spec/terms.md TJ-7), as the harness's does.
+    let args = structs::complete_args(&args, "/args")?;
     let answer = op.invoke(&args);
     let shown = match &answer {
         Ok(t) => format!("ok {}", encode(t)),
@@ -76,6 +81,8 @@ fn check(file: &Path) -> Result<(), String> {
     match (case.expect.get("ok"), raised) {
         (Some(raw), None) if case.expect.len() == 1 => {
             let expected = decode_str(raw.get(), "/expect/ok").map_err(|e| e.to_string())?;
+            // An omitted field of an expected struct is v0.13.0's default.
+            let expected = structs::with_defaults(&expected).into_owned();
             // Stack frames in an `#Inspect.Error` are the VM's and the
             // caller's (spec/README.md LOOSE-4): masked, as the judge does.
             let equal = match (&answer, &expected) {

@@ -18,8 +18,9 @@
 //!   - [`judging::judge`]: comparing an answer with a case's expectation.
 //!   - [`judging::known`]: known-failures files.
 //!   - [`judging::runner`]: running cases against a subject.
-//!   - [`judging::report`]: the run's summary and verdict, and the pretty,
-//!     JSON and JUnit formats.
+//!   - [`judging::report`]: the run's summary, verdict and skips by reason,
+//!     and the pretty, JSON, JUnit and HTML formats, and the conformance
+//!     matrix of several JSON reports.
 //! - [`review`]: tools beyond a run.
 //!   - [`review::gen`]: generators of realistic terms and op arguments.
 //!   - [`review::fuzz`]: differential fuzzing against the reference, with shrinking.

@@ -135,6 +135,17 @@ fn corpus_errors_name_file_and_case() {
             ),
             "/args/0: unknown tag \"$atm\"",
         ),
+        (
+            "x/bad-field.json",
+            &case_json(
+                "x/bad-field",
+                "tool.new",
+                "TL-1",
+                "\"t\", {\"$struct\": {\"module\": \"PtcRunner.Tool\", \"fields\": {\"nam\": \"x\"}}}",
+                "\"a\"",
+            ),
+            "/args/1/$struct/fields: PtcRunner.Tool has no field \"nam\"",
+        ),
     ];
     for (file, body, says) in bad {
         let dir = scratch("bad", &[(file, body)]);
@@ -445,7 +456,7 @@ fn a_run_that_executes_no_case_fails() {
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
     assert!(
-        t.contains(&format!("no case was executed: {n} case(s) selected (--op protocol.render_error), all skipped: {n} × op protocol.render_error not declared by the subject", n = cases_under("protocol/render_error"))),
+        t.contains(&format!("no case was executed: {n} case(s) selected (--op protocol.render_error), all skipped: {n} × op not declared by the subject (protocol.render_error)", n = cases_under("protocol/render_error"))),
         "{t}"
     );
     // Also in the JSON report, and on stderr for a machine-readable format.
@@ -818,7 +829,11 @@ fn compare_groups_what_two_builds_answer_differently_by_kind() {
         cck["count"].as_u64().unwrap(),
         cck["generated"].as_u64().unwrap() + cck["cases"].as_array().unwrap().len() as u64
     );
-    assert!(cck["example"]["shrink_steps"].as_u64().is_some(), "{cck}");
+    // The smallest example: the shrunk generated input, or a golden case as small.
+    assert!(
+        cck["example"]["shrink_steps"].as_u64().is_some() || cck["example"]["case"].is_string(),
+        "{cck}"
+    );
     assert!(
         cck["example"]["args"].to_string().len() < 60,
         "shrunk: {}",
@@ -883,9 +898,29 @@ fn fuzz_keeps_going_and_groups_by_kind() {
         }
         cmd.output().unwrap()
     };
-    let out = fuzz(&["--keep-going"], &[]);
+    let emit = std::env::temp_dir().join(format!("ptc-fuzz-kinds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&emit);
+    let out = fuzz(&["--keep-going", "--emit", emit.to_str().unwrap()], &[]);
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
+    // The written case cites the rule of the golden cases the subject gets
+    // wrong in the same kind (KN-10, float collapse), not the op's most
+    // cited rule, and is pinned because the spec marks KN-10 a quirk.
+    let written = t
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("case written to "))
+        .unwrap_or_else(|| panic!("{t}"));
+    let case: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(written).unwrap()).unwrap();
+    assert_eq!(case["spec"][0], "KN-10", "{case}");
+    assert_eq!(case["level"], "pinned", "{case}");
+    assert!(
+        case["notes"]
+            .as_str()
+            .unwrap()
+            .contains("differ in the same kind"),
+        "{case}"
+    );
     let per_op = |t: &str| -> usize {
         t.lines()
             .find(|l| {

@@ -135,3 +135,60 @@ fn term_inspect_inputs_reach_the_corners() {
         );
     }
 }
+
+/// Every struct in `t`, outermost first.
+fn structs_in<'a>(t: &'a Term, out: &mut Vec<&'a ptc_conformance::term::Struct>) {
+    match t {
+        Term::List(items) | Term::Tuple(items) => items.iter().for_each(|i| structs_in(i, out)),
+        Term::Map(m) => m.iter().for_each(|(k, v)| {
+            structs_in(k, out);
+            structs_in(v, out);
+        }),
+        Term::Struct(s) => {
+            out.push(s);
+            s.fields.iter().for_each(|(_, v)| structs_in(v, out));
+        }
+        _ => {}
+    }
+}
+
+/// TJ-7, AP-17: generators write only the fields they mean, so a build
+/// whose `PtcRunner.Tool` has no `visibility` (v0.12.0) can decode the
+/// inputs that do not name it; and no generated `MapSet` is malformed.
+#[test]
+fn generated_structs_are_written_not_padded() {
+    let corpus = corpus::load(&Sources::default_for_repo());
+    let (mut tools, mut without_visibility, mut sets) = (0, 0, 0);
+    for op in [
+        "tool.new",
+        "exposure.filter_by_expose",
+        "native_preview.build",
+        "term.inspect",
+    ] {
+        for args in sample(&corpus, op, 2000) {
+            let mut found = Vec::new();
+            args.iter().for_each(|a| structs_in(a, &mut found));
+            for s in found {
+                match s.module.as_str() {
+                    "PtcRunner.Tool" => {
+                        tools += 1;
+                        without_visibility += usize::from(s.field("visibility").is_none());
+                    }
+                    "MapSet" => {
+                        sets += 1;
+                        assert!(
+                            ptc_conformance::structs::check_values("MapSet", &s.fields).is_ok(),
+                            "{op}: a malformed MapSet was generated: {s:?}"
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert!(tools > 100 && sets > 10, "{tools} tools, {sets} sets");
+    assert!(
+        without_visibility * 4 > tools,
+        "most generated tools must leave visibility out unless they mean it: {without_visibility} of {tools}"
+    );
+}

@@ -95,12 +95,23 @@ fn difference(path: &[Segment], expected: Option<&Term>, actual: Option<&Term>) 
     }
 }
 
-/// The differences, one per line, at most [`MAX_DIFFERENCES`].
+/// Strings longer than this (in characters, on either side) that differ
+/// get [`first_difference`]'s window under their line; shorter ones read
+/// whole at a glance.
+pub const SHORT_STRING: usize = 16;
+
+/// The differences, one per line, at most [`MAX_DIFFERENCES`]; under a
+/// difference between two strings, one of them longer than
+/// [`SHORT_STRING`], where they first differ ([`first_difference`],
+/// indented).
 pub fn render(diffs: &[Difference]) -> String {
     let mut lines: Vec<String> = diffs
         .iter()
         .take(MAX_DIFFERENCES)
-        .map(|d| d.to_string())
+        .map(|d| match string_window(d) {
+            Some(window) => format!("{d}\n{window}"),
+            None => d.to_string(),
+        })
         .collect();
     if diffs.len() > MAX_DIFFERENCES {
         lines.push(format!(
@@ -109,6 +120,25 @@ pub fn render(diffs: &[Difference]) -> String {
         ));
     }
     lines.join("\n")
+}
+
+/// Where two long strings of a difference first differ, indented under it.
+fn string_window(d: &Difference) -> Option<String> {
+    let string = |s: &Option<String>| -> Option<String> {
+        let s = s.as_deref().filter(|s| s.starts_with('"'))?;
+        serde_json::from_str(s).ok()
+    };
+    let (e, a) = (string(&d.expected)?, string(&d.actual)?);
+    if e.chars().count().max(a.chars().count()) <= SHORT_STRING {
+        return None;
+    }
+    let text = first_difference(&e, &a);
+    Some(
+        text.lines()
+            .map(|l| format!("  {l}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
 }
 
 fn key_segment(k: &Term) -> String {
@@ -205,6 +235,83 @@ fn walk_maps(xm: &Map, ym: &Map, path: &mut Vec<Segment>, out: &mut Vec<Differen
     }
 }
 
+/// Characters of context shown before and after the first difference.
+const WINDOW_BEFORE: usize = 24;
+const WINDOW_AFTER: usize = 40;
+
+/// The byte offset of the first difference between two texts and a short
+/// window of each around it, with a marker under the first differing byte
+/// (control characters escaped so the marker lines up). The one home of
+/// this window: the strict level's byte comparison of rendered JSON and
+/// [`render`]'s long strings both use it.
+///
+/// ```text
+/// first difference at byte 9 of 14 (expected) and 17 (got):
+///   expected {"a":1,"b":2.0}
+///   got      {"a":1,"b":2.00001}
+///                     ^
+/// ```
+pub fn first_difference(expected: &str, actual: &str) -> String {
+    let at = expected
+        .bytes()
+        .zip(actual.bytes())
+        .position(|(e, a)| e != a)
+        .unwrap_or(expected.len().min(actual.len()));
+    // The window starts and the marker sits on character boundaries; a
+    // difference inside a multi-byte character marks that character.
+    let mut mark = at;
+    while !expected.is_char_boundary(mark) || !actual.is_char_boundary(mark) {
+        mark -= 1;
+    }
+    let start = expected[..mark]
+        .char_indices()
+        .rev()
+        .nth(WINDOW_BEFORE - 1)
+        .map_or(0, |(i, _)| i);
+    let side = |text: &str| {
+        let mut out = String::new();
+        if start > 0 {
+            out.push('…');
+        }
+        let mut col = usize::from(start > 0);
+        let mut mark_col = None;
+        let mut shown = 0usize;
+        for (i, c) in text[start..].char_indices() {
+            if start + i >= mark && mark_col.is_none() {
+                mark_col = Some(col);
+            }
+            if mark_col.is_some() {
+                shown += 1;
+                if shown > WINDOW_AFTER {
+                    out.push('…');
+                    break;
+                }
+            }
+            let piece = match c {
+                '\n' => "\\n".to_owned(),
+                '\r' => "\\r".to_owned(),
+                '\t' => "\\t".to_owned(),
+                c if c.is_control() => c.escape_unicode().to_string(),
+                c => c.to_string(),
+            };
+            col += piece.chars().count();
+            out.push_str(&piece);
+        }
+        (out, mark_col.unwrap_or(col))
+    };
+    let (e, col) = side(expected);
+    let (a, _) = side(actual);
+    let end = |t: &str| if t.len() == at { " (ends here)" } else { "" };
+    format!(
+        "first difference at byte {at} (expected is {} bytes, got {}):\n  expected {e}{}\n  got      {a}{}\n           {}^",
+        expected.len(),
+        actual.len(),
+        end(expected),
+        end(actual),
+        " ".repeat(col)
+    )
+}
+
 /// Reads plain JSON (not tagged) as a term: objects become string-keyed
 /// maps, integers integers and other numbers floats. Used to compare
 /// rendered JSON payloads structurally.
@@ -233,6 +340,51 @@ pub fn plain_json_to_term(v: &serde_json::Value) -> Term {
 mod tests {
     use super::*;
     use crate::tagged::decode_str;
+
+    #[test]
+    fn the_first_difference_is_marked_in_a_window() {
+        let e = format!(
+            "{{\"pad\":\"{}\",\"v\":1.0e4,\"tail\":\"{}\"}}",
+            "x".repeat(100),
+            "y".repeat(100)
+        );
+        let a = e.replace("1.0e4", "10000.0");
+        let text = first_difference(&e, &a);
+        let at = e.find("1.0e4").unwrap() + 1;
+        assert!(
+            text.starts_with(&format!("first difference at byte {at} ")),
+            "{text}"
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        let (exp, got, marker) = (lines[1], lines[2], lines[3]);
+        assert!(
+            exp.starts_with("  expected …") && exp.ends_with('…'),
+            "{text}"
+        );
+        assert!(exp.chars().count() < 90, "the window is short: {text}");
+        let col = marker.chars().count() - 1;
+        assert_eq!(marker.trim(), "^");
+        assert_eq!(exp.chars().nth(col), Some('.'), "{text}");
+        assert_eq!(got.chars().nth(col), Some('0'), "{text}");
+        let before = |l: &str| l.chars().skip(11).take(col - 11).collect::<String>();
+        assert_eq!(before(exp), before(got), "the same text up to the marker");
+    }
+
+    #[test]
+    fn escapes_and_multibyte_characters_keep_the_marker_aligned() {
+        let text = first_difference("a\nbé1", "a\nbé2");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "  expected a\\nbé1");
+        assert_eq!(lines[3].chars().count() - 1, lines[1].chars().count() - 1);
+        // A difference inside a multi-byte character marks the character.
+        let text = first_difference("é", "è");
+        assert!(text.starts_with("first difference at byte 1 "), "{text}");
+        assert_eq!(text.lines().nth(3), Some("           ^"));
+        // One text is a prefix of the other.
+        let text = first_difference("abc", "abcd");
+        assert!(text.contains("expected abc (ends here)"), "{text}");
+        assert_eq!(text.lines().nth(3), Some("              ^"));
+    }
 
     fn d(e: &str, a: &str) -> Vec<String> {
         let e = decode_str(e, "").unwrap();
@@ -273,6 +425,28 @@ mod tests {
             ),
             vec![r#"/{"$atom":"k"}: expected 1, got 2"#]
         );
+    }
+
+    /// A long string that differs shows where, at any level: the offset, a
+    /// window of both and a marker under the first differing character.
+    #[test]
+    fn long_strings_show_their_first_difference() {
+        let long = |tail: &str| format!("{}{tail}{}", "a".repeat(60), "z".repeat(60));
+        let (e, a) = (Term::Str(long("X")), Term::Str(long("Y")));
+        let text = render(&diff(&Term::List(vec![e]), &Term::List(vec![a])));
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("/0: expected \"aaa"), "{text}");
+        assert_eq!(
+            lines[1],
+            "  first difference at byte 60 (expected is 121 bytes, got 121):"
+        );
+        let col = lines[4].chars().count() - 1;
+        assert_eq!(lines[4].trim(), "^", "{text}");
+        assert_eq!(lines[2].chars().nth(col), Some('X'), "{text}");
+        assert_eq!(lines[3].chars().nth(col), Some('Y'), "{text}");
+        // Short strings read whole; no window.
+        let short = render(&diff(&Term::Str("ab".into()), &Term::Str("ac".into())));
+        assert_eq!(short, r#"/: expected "ab", got "ac""#);
     }
 
     #[test]

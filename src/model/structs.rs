@@ -1,13 +1,20 @@
-//! Struct definitions the model knows: their fields and defaults.
+//! Struct definitions the model knows: their fields and defaults
+//! (PtcRunner v0.13.0's, `spec/data/structs.json`).
 //!
-//! A `$struct` of a known module gets every field it omits from the
-//! defaults here, and naming a field the struct lacks is an error, as
-//! `struct!/2` would raise. A struct of any other module is no term of the
-//! boundary (`spec/terms.md` TJ-7): decoding it is an error, as the Elixir
-//! adapter declines it. Adding a struct the boundary handles is one row in
-//! [`KNOWN`] (and one in the adapter's list).
+//! A `$struct` travels as written (`spec/terms.md` TJ-7): the tagged
+//! decoder keeps the fields it names. Whoever computes on it fills the rest
+//! from its own struct definition: the reference from the rows here, with
+//! [`complete_term`], which also refuses a field v0.13.0's struct lacks, as
+//! `struct!/2` would raise. The judge reads an expectation and an answer
+//! with [`with_defaults`] when it judges against the corpus, so an omitted
+//! field means v0.13.0's default. A struct of any other module is no term
+//! of the boundary: decoding it is an error, as the Elixir adapter declines
+//! it. Adding a struct the boundary handles is one row in [`KNOWN`] (and one
+//! in the adapter's list).
 
-use crate::term::{Int, Struct, Temporal, TemporalKind, Term};
+use crate::term::{FunSpec, Int, Map, Struct, Temporal, TemporalKind, Term};
+use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// A field's default: `nil` unless listed.
 #[derive(Clone, Copy)]
@@ -229,45 +236,69 @@ pub fn fields_of(module: &str) -> Option<&'static [(&'static str, FieldDefault)]
     KNOWN.iter().find(|(m, _)| *m == module).map(|(_, f)| *f)
 }
 
-/// Builds a struct from the fields a `$struct` gives: defaults fill the rest
-/// for a known module; an unknown field of a known module is an error.
-pub fn complete(module: &str, given: Vec<(String, Term)>) -> Result<Struct, String> {
-    let mut fields = given;
-    let Some(rows) = fields_of(module) else {
-        return Err(format!(
-            "$struct module {module} is not a struct of the boundary"
-        ));
-    };
-    if let Some((bad, _)) = fields
-        .iter()
-        .find(|(k, _)| !rows.iter().any(|(f, _)| f == k))
-    {
-        return Err(format!("{module} has no field {bad:?}"));
-    }
-    // A boundary URI holds binaries (or nil) and an integer port (or nil),
-    // as `URI.parse/1` and `URI.new/1` make them (TJ-7).
-    if module == "URI" {
-        for (k, v) in &fields {
-            let ok = match (k.as_str(), v) {
-                (_, Term::Nil) => true,
-                ("port", Term::Int(_)) => true,
-                ("port", _) => false,
-                (_, Term::Str(_) | Term::Bytes(_)) => true,
-                _ => false,
-            };
-            if !ok {
-                return Err(format!(
-                    "URI field {k:?} must be {}",
-                    if k == "port" {
-                        "an integer or nil"
-                    } else {
-                        "a binary or nil"
-                    }
-                ));
+/// Whether `module` is a struct of the boundary (a row of [`KNOWN`]).
+pub fn is_boundary(module: &str) -> bool {
+    fields_of(module).is_some()
+}
+
+/// Checks what a boundary struct's fields hold, as written (TJ-7): a `URI`
+/// holds binaries (or `nil`) and an integer `port` (or `nil`), as
+/// `URI.parse/1` and `URI.new/1` make it; a `MapSet`'s `map` is a map whose
+/// every value is `[]`, as `MapSet.new/1` makes it. Any other `URI` or
+/// `MapSet` would fail inside Elixir's own helpers (`:sets` raises
+/// `FunctionClauseError`), in ways no PtcRunner code decides, so it is no
+/// term of the boundary. The tagged decoder and [`complete_term`] both ask.
+pub fn check_values(module: &str, fields: &[(String, Term)]) -> Result<(), String> {
+    match module {
+        "URI" => {
+            for (k, v) in fields {
+                let ok = match (k.as_str(), v) {
+                    (_, Term::Nil) => true,
+                    ("port", Term::Int(_)) => true,
+                    ("port", _) => false,
+                    (_, Term::Str(_) | Term::Bytes(_)) => true,
+                    _ => false,
+                };
+                if !ok {
+                    return Err(format!(
+                        "URI field {k:?} must be {}",
+                        if k == "port" {
+                            "an integer or nil"
+                        } else {
+                            "a binary or nil"
+                        }
+                    ));
+                }
             }
         }
+        "MapSet" => {
+            for (k, v) in fields.iter().filter(|(k, _)| k == "map") {
+                let ok = match v {
+                    Term::Map(m) => m
+                        .iter()
+                        .all(|(_, v)| matches!(v, Term::List(l) if l.is_empty())),
+                    _ => false,
+                };
+                if !ok {
+                    return Err(format!(
+                        "MapSet field {k:?} must be a map of members to [] (as MapSet.new/1 makes it)"
+                    ));
+                }
+            }
+        }
+        _ => {}
     }
-    for (name, default) in rows {
+    Ok(())
+}
+
+/// Builds a struct from the fields a `$struct` gives, as v0.13.0 defines
+/// it: defaults fill the rest; a field v0.13.0's struct lacks, a module that
+/// is no struct of the boundary, or a value [`check_values`] refuses is an
+/// error (`struct!/2` would raise on the unknown field).
+pub fn complete(module: &str, given: Vec<(String, Term)>) -> Result<Struct, String> {
+    check(module, &given)?;
+    let mut fields = given;
+    for (name, default) in fields_of(module).unwrap_or(&[]) {
         if !fields.iter().any(|(k, _)| k == name) {
             fields.push(((*name).to_owned(), default.term()));
         }
@@ -279,10 +310,250 @@ pub fn complete(module: &str, given: Vec<(String, Term)>) -> Result<Struct, Stri
     })
 }
 
-/// A struct of a known module with the given fields set and defaults elsewhere.
+/// Whether v0.13.0 takes a `$struct` of `module` with these fields: the
+/// module is a struct of the boundary, each field one its struct has, and
+/// the values pass [`check_values`].
+fn check(module: &str, fields: &[(String, Term)]) -> Result<(), String> {
+    let Some(rows) = fields_of(module) else {
+        return Err(format!(
+            "$struct module {module} is not a struct of the boundary"
+        ));
+    };
+    if let Some((bad, _)) = fields
+        .iter()
+        .find(|(k, _)| !rows.iter().any(|(f, _)| f == k))
+    {
+        return Err(format!("{module} has no field {bad:?}"));
+    }
+    check_values(module, fields)
+}
+
+/// A struct of a known module with the given fields set and defaults elsewhere
+/// (a struct the reference makes itself, as PtcRunner's `struct/2` would).
 pub fn build(module: &str, given: Vec<(&str, Term)>) -> Struct {
     let given = given.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
     complete(module, given).unwrap_or_else(|e| panic!("bad struct literal in the reference: {e}"))
+}
+
+/// A struct as a sender writes it: only the given fields (TJ-7), each one
+/// v0.13.0's struct has, with values [`check_values`] takes. Generators
+/// build their inputs with it, so that a build whose struct lacks a field
+/// the generator does not name can still decode them; the reference
+/// completes them itself ([`complete_term`]).
+pub fn written<K: Into<String>>(
+    module: &str,
+    given: impl IntoIterator<Item = (K, Term)>,
+) -> Result<Struct, String> {
+    let mut fields: Vec<(String, Term)> = given.into_iter().map(|(k, v)| (k.into(), v)).collect();
+    check(module, &fields)?;
+    fields.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(Struct {
+        module: module.to_owned(),
+        fields,
+    })
+}
+
+/// `t` with every struct in it completed with v0.13.0's defaults
+/// ([`complete`]), deeply (a struct inside a map key, a list, a function's
+/// return value): what the reference computes on, and what the judge
+/// compares when it judges against the corpus. A field v0.13.0's struct
+/// lacks, or a value [`check_values`] refuses, is an error naming where it
+/// is: `root` then the JSON-pointer path in `t`'s canonical tagged JSON
+/// (pairs of a `$map` counted in term order), e.g.
+/// `/args/0/$struct/fields: PtcRunner.Tool has no field "nam"`. A map
+/// whose keys become equal once completed is an error too, as a
+/// duplicated key is. Borrows `t` when it has nothing to complete.
+pub fn complete_term<'t>(t: &'t Term, root: &str) -> Result<Cow<'t, Term>, String> {
+    let mut path = root.to_owned();
+    Ok(fill(t, Fill::Strict, &mut path)?.map_or(Cow::Borrowed(t), Cow::Owned))
+}
+
+/// [`complete_term`] over a request's arguments, `root` naming them (`/args`).
+pub fn complete_args<'a>(args: &'a [Term], root: &str) -> Result<Cow<'a, [Term]>, String> {
+    let mut path = root.to_owned();
+    let mut out: Option<Vec<Term>> = None;
+    for (i, a) in args.iter().enumerate() {
+        let len = path.len();
+        let _ = write!(path, "/{i}");
+        let done = fill(a, Fill::Strict, &mut path)?;
+        path.truncate(len);
+        if let Some(new) = done {
+            out.get_or_insert_with(|| args.to_vec())[i] = new;
+        }
+    }
+    Ok(out.map_or(Cow::Borrowed(args), Cow::Owned))
+}
+
+/// `t` with every struct given v0.13.0's defaults for the fields it omits,
+/// deeply, keeping fields v0.13.0 lacks and values it would refuse (so a
+/// difference shows where they are): how the judge reads an answer and an
+/// expectation when it judges against the corpus (an omitted field means
+/// v0.13.0's default).
+pub fn with_defaults(t: &Term) -> Cow<'_, Term> {
+    let mut path = String::new();
+    match fill(t, Fill::Lenient, &mut path) {
+        Ok(Some(new)) => Cow::Owned(new),
+        _ => Cow::Borrowed(t),
+    }
+}
+
+/// How [`fill`] treats what v0.13.0 would not take.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fill {
+    /// An error.
+    Strict,
+    /// Kept as it is.
+    Lenient,
+}
+
+/// The completed `t`, or `None` when nothing in it changes. `path` is the
+/// JSON pointer of `t`, extended while walking and restored after.
+fn fill(t: &Term, mode: Fill, path: &mut String) -> Result<Option<Term>, String> {
+    let at = |path: &str, why: String| {
+        if path.is_empty() {
+            format!("/: {why}")
+        } else {
+            format!("{path}: {why}")
+        }
+    };
+    Ok(match t {
+        Term::List(items) => {
+            let kw = !items.is_empty() && items.iter().all(|i| i.as_kw_pair().is_some());
+            let len = path.len();
+            let mut out: Option<Vec<Term>> = None;
+            for (i, item) in items.iter().enumerate() {
+                let done = if kw {
+                    // `{"$kw": [["key", value], ...]}`: only the value can hold a struct.
+                    let Term::Tuple(pair) = item else { continue };
+                    let _ = write!(path, "/$kw/{i}/1");
+                    let v = fill(&pair[1], mode, path)?;
+                    v.map(|v| Term::Tuple(vec![pair[0].clone(), v]))
+                } else {
+                    let _ = write!(path, "/{i}");
+                    fill(item, mode, path)?
+                };
+                path.truncate(len);
+                if let Some(new) = done {
+                    out.get_or_insert_with(|| items.clone())[i] = new;
+                }
+            }
+            out.map(Term::List)
+        }
+        Term::Tuple(items) => {
+            let len = path.len();
+            let mut out: Option<Vec<Term>> = None;
+            for (i, item) in items.iter().enumerate() {
+                let _ = write!(path, "/$tuple/{i}");
+                let done = fill(item, mode, path)?;
+                path.truncate(len);
+                if let Some(new) = done {
+                    out.get_or_insert_with(|| items.clone())[i] = new;
+                }
+            }
+            out.map(Term::Tuple)
+        }
+        Term::Map(m) => {
+            let plain = m
+                .iter()
+                .all(|(k, _)| matches!(k, Term::Str(s) if !s.starts_with('$')));
+            let len = path.len();
+            let mut out: Option<Vec<(Term, Term)>> = None;
+            for (i, (k, v)) in m.iter().enumerate() {
+                let key = if plain {
+                    None
+                } else {
+                    let _ = write!(path, "/$map/{i}/0");
+                    let done = fill(k, mode, path)?;
+                    path.truncate(len);
+                    done
+                };
+                if plain {
+                    if let Term::Str(s) = k {
+                        path.push('/');
+                        path.push_str(&s.replace('~', "~0").replace('/', "~1"));
+                    }
+                } else {
+                    let _ = write!(path, "/$map/{i}/1");
+                }
+                let value = fill(v, mode, path)?;
+                path.truncate(len);
+                if key.is_some() || value.is_some() {
+                    let pairs = out.get_or_insert_with(|| m.pairs().to_vec());
+                    if let Some(k) = key {
+                        pairs[i].0 = k;
+                    }
+                    if let Some(v) = value {
+                        pairs[i].1 = v;
+                    }
+                }
+            }
+            match out {
+                None => None,
+                Some(pairs) => {
+                    let n = pairs.len();
+                    let map = Map::from_pairs(pairs);
+                    if mode == Fill::Strict && map.iter().len() != n {
+                        return Err(at(
+                            path,
+                            "duplicated map key: two keys are the same struct once completed with their defaults".to_owned(),
+                        ));
+                    }
+                    Some(Term::Map(map))
+                }
+            }
+        }
+        Term::Struct(s) => {
+            let len = path.len();
+            let mut fields: Option<Vec<(String, Term)>> = None;
+            for (i, (name, v)) in s.fields.iter().enumerate() {
+                path.push_str("/$struct/fields/");
+                path.push_str(&name.replace('~', "~0").replace('/', "~1"));
+                let done = fill(v, mode, path)?;
+                path.truncate(len);
+                if let Some(new) = done {
+                    fields.get_or_insert_with(|| s.fields.clone())[i].1 = new;
+                }
+            }
+            let written = fields.as_deref().unwrap_or(&s.fields);
+            if mode == Fill::Strict {
+                check(&s.module, written)
+                    .map_err(|why| at(&format!("{path}/$struct/fields"), why))?;
+            }
+            let rows = fields_of(&s.module).unwrap_or(&[]);
+            let missing = rows
+                .iter()
+                .any(|(f, _)| !written.iter().any(|(k, _)| k == f));
+            if !missing && fields.is_none() {
+                return Ok(None);
+            }
+            let mut given = fields.unwrap_or_else(|| s.fields.clone());
+            for (name, default) in rows {
+                if !given.iter().any(|(k, _)| k == name) {
+                    given.push(((*name).to_owned(), default.term()));
+                }
+            }
+            given.sort_by(|a, b| a.0.cmp(&b.0));
+            Some(Term::Struct(Box::new(Struct {
+                module: s.module.clone(),
+                fields: given,
+            })))
+        }
+        Term::Fun(f) => match &**f {
+            FunSpec::Returns { arity, returns } => {
+                path.push_str("/$fn/returns");
+                let done = fill(returns, mode, path)?;
+                path.truncate(path.len() - "/$fn/returns".len());
+                done.map(|r| {
+                    Term::Fun(Box::new(FunSpec::Returns {
+                        arity: *arity,
+                        returns: r,
+                    }))
+                })
+            }
+            _ => None,
+        },
+        _ => None,
+    })
 }
 
 /// The fields of a calendar struct (all but `__struct__`), from its ISO

@@ -6,6 +6,14 @@
 //! the JSON-pointer path where it happened. Nesting deeper than
 //! serde_json's recursion limit (128 arrays/objects) is an error, never a
 //! stack overflow. Encoding is canonical: the same term gives the same bytes.
+//!
+//! A `$struct` decodes as written (TJ-7): the fields it names, no more. Its
+//! module must be a struct of the boundary and its values pass
+//! [`structs::check_values`], but a field name v0.13.0's struct lacks is
+//! kept, so that an answer of another build (a field added later) decodes
+//! and a comparison can show it. Whoever computes on a term completes it
+//! with v0.13.0's defaults first ([`structs::complete_term`]), and that
+//! refuses such a field.
 
 use crate::structs;
 use crate::term::{FunSpec, Int, Map, OpaqueKind, Struct, Temporal, TemporalKind, Term};
@@ -597,8 +605,16 @@ impl<'de> Visitor<'de> for StructSeed<'_> {
             }
         }
         let module = module.ok_or_else(|| self.path.err("$struct needs \"module\""))?;
-        let given = fields.unwrap_or_default();
-        structs::complete(&module, given).map_err(|why| self.path.err(why))
+        let mut fields = fields.unwrap_or_default();
+        if !structs::is_boundary(&module) {
+            return Err(self.path.err(format_args!(
+                "$struct module {module} is not a struct of the boundary"
+            )));
+        }
+        let fields_path = Path::Key(self.path, "fields");
+        structs::check_values(&module, &fields).map_err(|why| fields_path.err(why))?;
+        fields.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(Struct { module, fields })
     }
 }
 
@@ -1010,23 +1026,72 @@ mod tests {
         assert!(err(&deep_tuples).contains("recursion limit"));
     }
 
-    /// TJ-7
+    /// TJ-7: a `$struct` decodes as written; completion adds v0.13.0's
+    /// defaults and refuses a field v0.13.0 lacks, naming where it is.
     #[test]
-    fn structs_take_defaults_and_reject_unknown_fields() {
-        let t = decode_str(
-            r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}"#,
-            "",
-        )
-        .unwrap();
+    fn structs_decode_as_written_and_complete_with_defaults() {
+        let json = r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}"#;
+        let t = decode_str(json, "").unwrap();
         let Term::Struct(s) = &t else {
             panic!("not a struct: {t:?}")
         };
+        assert_eq!(s.fields, vec![("name".to_owned(), Term::str("x"))]);
+        assert_eq!(
+            encode(&t),
+            r#"{"$struct":{"module":"PtcRunner.Tool","fields":{"name":"x"}}}"#
+        );
+        let full = structs::complete_term(&t, "/args/0").unwrap();
+        let Term::Struct(s) = &*full else {
+            panic!("not a struct: {full:?}")
+        };
         assert_eq!(s.field("cache"), Some(&Term::Bool(false)));
         assert_eq!(s.field("visibility"), Some(&Term::atom("public")));
-        assert!(
-            err(r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"nam": "x"}}}"#)
-                .contains("PtcRunner.Tool has no field \"nam\"")
+        let typo = decode_str(
+            r#"[[{"$struct": {"module": "PtcRunner.Tool", "fields": {"nam": "x"}}}]]"#,
+            "",
+        )
+        .expect("a field v0.13.0 lacks still decodes");
+        assert_eq!(
+            structs::complete_term(&typo, "/args").unwrap_err(),
+            "/args/0/0/$struct/fields: PtcRunner.Tool has no field \"nam\""
         );
+        assert_eq!(
+            err(r#"{"$struct": {"module": "Range", "fields": {}}}"#),
+            "/args/$struct: $struct module Range is not a struct of the boundary"
+        );
+    }
+
+    /// TJ-7: a `MapSet` whose `map` is not a map of members to `[]` is no
+    /// term of the boundary, to decode or to complete.
+    #[test]
+    fn malformed_mapsets_are_refused() {
+        for map in [
+            r#"{"$float": 1.5}"#,
+            "[1, 2]",
+            r#"{"$datetime": "2024-01-01T00:00:00Z"}"#,
+            r#"{"$struct": {"module": "MapSet", "fields": {}}}"#,
+            r#"{"$map": [[1, 2]]}"#,
+        ] {
+            let json =
+                format!(r#"{{"$struct": {{"module": "MapSet", "fields": {{"map": {map}}}}}}}"#);
+            assert_eq!(
+                err(&json),
+                "/args/$struct/fields: MapSet field \"map\" must be a map of members to [] (as MapSet.new/1 makes it)",
+                "{json}"
+            );
+        }
+        let set = Term::Struct(Box::new(Struct {
+            module: "MapSet".into(),
+            fields: vec![("map".into(), Term::Float(1.5))],
+        }));
+        assert!(structs::complete_term(&Term::List(vec![set]), "/args")
+            .unwrap_err()
+            .starts_with("/args/0/$struct/fields: MapSet field \"map\" must be a map"));
+        let ok = decode_str(
+            r#"{"$struct": {"module": "MapSet", "fields": {"map": {"$map": [[1, []]]}}}}"#,
+            "",
+        );
+        assert!(ok.is_ok(), "{ok:?}");
     }
 
     /// TJ-1, TJ-5

@@ -149,30 +149,55 @@ defmodule PtcAdapter.Codec do
     PtcRunner.SubAgent.Definition
   ]
 
+  # A $struct travels as written (spec/terms.md TJ-7): the fields it names
+  # take the given values, the rest this build's own defaults
+  # (`module.__struct__/0`). A field this build's struct lacks is declined,
+  # naming the struct and the field, as the reference declines a field
+  # v0.13.0's struct lacks.
   defp decode_struct(spec) do
     fields_in = object!(spec, "$struct", ["module", "fields"])
     module = module!(Map.get(fields_in, "module"))
 
-    unless module in @boundary_structs,
-      do: bad!("$struct module #{inspect(module)} is not a struct of the boundary")
+    unless module in @boundary_structs and Code.ensure_loaded?(module) and
+             function_exported?(module, :__struct__, 0),
+           do: bad!("$struct module #{inspect(module)} is not a struct of the boundary")
 
     names =
       for {k, _} <- Map.from_struct(module.__struct__()), into: %{}, do: {Atom.to_string(k), k}
 
-    given = object!(Map.get(fields_in, "fields", {:obj, []}), "$struct fields", Map.keys(names))
-    decoded = Map.new(given, fn {k, v} -> {names[k], decode(v)} end)
+    given = object!(Map.get(fields_in, "fields", {:obj, []}), "$struct fields", nil)
 
-    if module == URI do
-      for {k, v} <- decoded, v != nil do
-        ok = if k == :port, do: is_integer(v), else: is_binary(v)
+    decoded =
+      Map.new(given, fn {k, v} ->
+        case Map.fetch(names, k) do
+          {:ok, name} -> {name, decode(v)}
+          :error -> bad!("#{inspect(module)} has no field #{inspect(k)}")
+        end
+      end)
 
-        unless ok,
-          do: bad!("URI field #{inspect(Atom.to_string(k))} must be #{if k == :port, do: "an integer or nil", else: "a binary or nil"}")
-      end
-    end
-
+    check_values!(module, decoded)
     struct(module, decoded)
   end
+
+  # A URI holds binaries (or nil) and an integer port (or nil), as
+  # URI.parse/1 and URI.new/1 make it; a MapSet's map is a map of members to
+  # [], as MapSet.new/1 makes it (`:sets` raises FunctionClauseError on any
+  # other). Anything else is no term of the boundary (TJ-7).
+  defp check_values!(URI, decoded) do
+    for {k, v} <- decoded, v != nil do
+      ok = if k == :port, do: is_integer(v), else: is_binary(v)
+
+      unless ok,
+        do: bad!("URI field #{inspect(Atom.to_string(k))} must be #{if k == :port, do: "an integer or nil", else: "a binary or nil"}")
+    end
+  end
+
+  defp check_values!(MapSet, %{map: map}) do
+    unless is_map(map) and not is_struct(map) and Enum.all?(map, fn {_, v} -> v == [] end),
+      do: bad!("MapSet field \"map\" must be a map of members to [] (as MapSet.new/1 makes it)")
+  end
+
+  defp check_values!(_module, _decoded), do: :ok
 
   defp module!(":" <> erlang_name), do: String.to_atom(erlang_name)
   defp module!(name) when is_binary(name) and name != "", do: Module.concat([name])
@@ -241,12 +266,13 @@ defmodule PtcAdapter.Codec do
 
   defp label(value), do: Process.get({:label, value}) || inspect(value)
 
-  # A JSON object (no duplicate keys, only `allowed` keys) as a map of raw values.
+  # A JSON object (no duplicate keys, only `allowed` keys unless nil) as a
+  # map of raw values.
   defp object!({:obj, pairs}, what, allowed) do
     keys = Enum.map(pairs, &elem(&1, 0))
     unique_keys!(keys)
 
-    case keys -- allowed do
+    case keys -- (allowed || keys) do
       [] -> Map.new(pairs)
       extra -> bad!("#{what}: unexpected keys #{inspect(extra)}")
     end
@@ -388,8 +414,32 @@ defmodule PtcAdapter.Ops do
     "term.inspect" => {Kernel, :inspect}
   }
 
+  # The PtcRunner function an op needs when the table names a helper here.
+  @needs %{"tool.validate" => {PtcRunner.SubAgent.Validator, :validate!}}
+
   def table, do: @ops
-  def names, do: @ops |> Map.keys() |> Enum.sort()
+
+  # The ops the loaded build can run: those whose function it exports (at
+  # any arity), so the handshake of an older build does not claim an op it
+  # lacks (v0.12.0 has no PtcRunner.Tool.private?/1).
+  def names do
+    ops = for {op, {module, fun}} <- @ops, exported?(Map.get(@needs, op, {module, fun})), do: op
+    Enum.sort(ops)
+  end
+
+  defp exported?({module, fun}) do
+    Code.ensure_loaded?(module) and Enum.any?(0..8, &function_exported?(module, fun, &1))
+  end
+
+  # The version of the PtcRunner build on the code path (its .app file).
+  def ptc_version do
+    Application.load(:ptc_runner)
+
+    case Application.spec(:ptc_runner, :vsn) do
+      nil -> "unknown"
+      vsn -> to_string(vsn)
+    end
+  end
 
   # Validator.validate!/1 with a minimal agent around one tool: returns :ok
   # or raises. Besides the per-tool exposure checks, validate! also rejects
@@ -470,7 +520,7 @@ defmodule PtcAdapter do
     %{
       "ok" => %{
         "name" => "ptc_runner-elixir",
-        "version" => "0.13.0",
+        "version" => Ops.ptc_version(),
         "language" => "elixir",
         "protocol" => 1,
         "ops" => Ops.names(),
@@ -531,15 +581,11 @@ defmodule PtcAdapter do
     if String.valid?(message), do: message, else: inspect(message)
   end
 
+  # PtcRunner must be on the code path; a module an older build lacks only
+  # drops its ops from the handshake (Ops.names/0).
   defp check_modules! do
-    missing =
-      for {_op, {module, _}} <- Ops.table(),
-          not Code.ensure_loaded?(module),
-          uniq: true,
-          do: inspect(module)
-
-    if missing != [] do
-      IO.puts(:stderr, "adapter: not on the code path: #{Enum.join(missing, ", ")} (pass -pa)")
+    unless Code.ensure_loaded?(PtcRunner.Tool) do
+      IO.puts(:stderr, "adapter: PtcRunner is not on the code path (pass -pa)")
       System.halt(2)
     end
   end

@@ -12,315 +12,66 @@ Ported (see README.md next to this file):
   the bits of PtcRunner.Lisp.Formatter, ``String.Chars`` and ``inspect/2``
   it needs to render an argument fragment or to say why it cannot.
 
-Standard library only, Python >= 3.11. The file is laid out as the port is
-built: a small term model, Erlang's map key order, the float texts, tagged
-term JSON (spec/terms.md), Elixir's ``inspect`` for the terms this port
-carries, chardata conversion, the four functions, and the protocol loop.
+Built on the Python porter SDK (``sdk/python/ptc_sdk``: term model, term
+order, tagged term JSON, the adapter loop), so this file holds only what is
+the port's own: ``:erlang.float_to_binary/2``'s compact text, Elixir's
+``inspect`` for the terms it carries, chardata conversion, the four
+functions, and the bug switch.
 
-``PTC_PY_BUG`` plants deliberate bugs, for testing the fuzzers: a
-comma-separated list of ``neg-zero``, ``big-float``, ``hint-order`` (see README.md).
+Standard library only, Python >= 3.11.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import functools
-import json
 import math
 import os
 import re
 import sys
-import traceback
 import unicodedata
+
+# The SDK, from this repository's layout (harness/adapters/python -> sdk/python).
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(_HERE, os.pardir, os.pardir, os.pardir, "sdk", "python"))
+
+from ptc_sdk import (  # noqa: E402
+    Atom,
+    Map,
+    Raised,
+    Tuple,
+    Unsupported,
+    atom_name,
+    binary,
+    kw_pair,
+    serve,
+    short_float,
+    to_bytes,
+)
 
 NAME = "ptc_runner-python-port"
 VERSION = "0.13.0"
-OPS = (
-    "key_normalizer.canonical_cache_key",
-    "key_normalizer.normalize_key",
-    "key_normalizer.normalize_keys",
-    "native_preview.cache_hint",
-)
 # What this port decodes faithfully (spec/terms.md, "Features").
 FEATURES = ("atoms", "binaries", "bigints", "floats", "term-keys", "tuples")
 
+# ---------------------------------------------------------------------------
+# The bug switch: PTC_PY_BUG plants deliberate bugs (one mode, or several
+# separated by commas), for testing the harness's fuzzers and reports. One
+# row per mode, its name and what goes wrong; the code that goes wrong
+# checks `"<name>" in BUG`.
+# ---------------------------------------------------------------------------
+
+BUGS = {
+    "neg-zero": "canonical_cache_key (and so cache_hint) keeps -0.0 as a float "
+    "instead of collapsing it to 0",
+    "big-float": "integral floats with magnitude >= 2**63 stay floats in canonical_cache_key "
+    "(a port that converts through a 64-bit integer)",
+    "hint-order": "cache_hint renders map keys in reverse order",
+}
 BUG = frozenset(b for b in os.environ.get("PTC_PY_BUG", "").split(",") if b)
-BUGS = ("neg-zero", "big-float", "hint-order")
 
 # ---------------------------------------------------------------------------
-# Term model
-#
-#   nil / true / false      None / True / False (they are atoms too)
-#   integer                 int (any size)
-#   float                   float (finite)
-#   UTF-8 binary            str
-#   other binary            bytes (never valid UTF-8: see `binary`)
-#   atom                    Atom
-#   list                    list
-#   tuple                   Tuple
-#   map                     TMap (immutable, any terms as keys)
+# Float texts: Float.to_string/1 is the SDK's short_float; the Lisp
+# formatter's compact form is this port's own.
 # ---------------------------------------------------------------------------
-
-
-class Atom:
-    """An atom other than nil, true and false (those are None, True, False)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __eq__(self, other):
-        return type(other) is Atom and other.name == self.name
-
-    def __hash__(self):
-        return hash(("atom", self.name))
-
-    def __repr__(self):
-        return f"Atom({self.name!r})"
-
-
-_SPECIAL_ATOMS = {"nil": None, "true": True, "false": False}
-
-
-def atom(name: str):
-    """The atom called `name`: None/True/False for nil/true/false."""
-    if name in _SPECIAL_ATOMS:
-        return _SPECIAL_ATOMS[name]
-    return Atom(name)
-
-
-def atom_name(t):
-    """The text of an atom term, or None when `t` is not an atom."""
-    if t is None:
-        return "nil"
-    if t is True:
-        return "true"
-    if t is False:
-        return "false"
-    if type(t) is Atom:
-        return t.name
-    return None
-
-
-class Tuple:
-    """An Erlang tuple."""
-
-    __slots__ = ("items",)
-
-    def __init__(self, items):
-        self.items = tuple(items)
-
-    def __repr__(self):
-        return f"Tuple({list(self.items)!r})"
-
-
-def binary(data: bytes):
-    """A binary term: str when `data` is valid UTF-8, else bytes."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data
-
-
-def to_bytes(b) -> bytes:
-    """The bytes of a binary term."""
-    return b.encode("utf-8") if type(b) is str else b
-
-
-def ekey(t):
-    """A hashable value equal for two terms exactly when they are the same
-    map key in OTP 25: `=:=`, so 1 and 1.0 differ but 0.0 and -0.0 do not."""
-    ty = type(t)
-    if ty is str or ty is bytes:
-        return t  # a bytes term is never valid UTF-8, so never equals a str
-    if t is None or t is True or t is False:
-        return ("a", atom_name(t))
-    if ty is int:
-        return ("i", t)
-    if ty is float:
-        return ("f", t + 0.0)  # -0.0 + 0.0 == 0.0
-    if ty is Atom:
-        return ("a", t.name)
-    if ty is Tuple:
-        return ("t",) + tuple(ekey(x) for x in t.items)
-    if ty is list:
-        return ("l",) + tuple(ekey(x) for x in t)
-    if ty is TMap:
-        return ("m", frozenset((ek, ekey(v)) for ek, (_, v) in t.entries.items()))
-    raise TypeError(f"not a term: {t!r}")
-
-
-def term_equal(a, b) -> bool:
-    """Erlang's exact equality (`=:=`) on OTP 25."""
-    return ekey(a) == ekey(b)
-
-
-class DuplicateKey(Exception):
-    """A map given the same key twice where that is an error."""
-
-
-class TMap:
-    """An immutable Erlang map. `entries` maps ekey(k) to (k, v)."""
-
-    __slots__ = ("entries", "_sorted")
-
-    def __init__(self, entries=None):
-        self.entries = entries if entries is not None else {}
-        self._sorted = None
-
-    @classmethod
-    def strict(cls, pairs):
-        """The map of `pairs`; a repeated key raises DuplicateKey."""
-        entries = {}
-        for k, v in pairs:
-            ek = ekey(k)
-            if ek in entries:
-                raise DuplicateKey(k)
-            entries[ek] = (k, v)
-        return cls(entries)
-
-    @classmethod
-    def from_list(cls, pairs):
-        """`:maps.from_list/1`: a later pair wins over an earlier one with the
-        same key. Returns (map, whether any key repeated)."""
-        entries = {}
-        repeated = False
-        for k, v in pairs:
-            ek = ekey(k)
-            if ek in entries:
-                repeated = True
-            entries[ek] = (k, v)
-        return cls(entries), repeated
-
-    def __len__(self):
-        return len(self.entries)
-
-    def items(self):
-        """The pairs in map key order (how Elixir iterates maps of up to 32
-        keys; larger maps iterate in hash order, which this port does not
-        reproduce -- callers check `len(m) > 32` where order shows)."""
-        if self._sorted is None:
-            pairs = list(self.entries.values())
-            if all(type(k) is str for k, _ in pairs):
-                pairs.sort(key=lambda kv: kv[0])
-            else:
-                pairs.sort(key=functools.cmp_to_key(lambda a, b: term_cmp(a[0], b[0])))
-            self._sorted = pairs
-        return self._sorted
-
-    def __repr__(self):
-        return f"TMap({self.items()!r})"
-
-
-# ---------------------------------------------------------------------------
-# Map key order: Erlang term order (number < atom < reference < fun < port <
-# pid < tuple < map < list < binary), except that in maps every integer sorts
-# before every float -- also inside tuples, lists and maps (spec TJ-4).
-# ---------------------------------------------------------------------------
-
-
-def _rank(t) -> int:
-    ty = type(t)
-    if ty is int or ty is float:
-        return 0
-    if t is None or ty is bool or ty is Atom:
-        return 1
-    if ty is Tuple:
-        return 6
-    if ty is TMap:
-        return 7
-    if ty is list:
-        return 8
-    if ty is str or ty is bytes:
-        return 9
-    raise TypeError(f"not a term: {t!r}")
-
-
-def _cmp(a, b) -> int:
-    return (a > b) - (a < b)
-
-
-def term_cmp(a, b) -> int:
-    """Compare two terms in map key order: -1, 0 or 1."""
-    ra, rb = _rank(a), _rank(b)
-    if ra != rb:
-        return _cmp(ra, rb)
-    ta, tb = type(a), type(b)
-    if ra == 0:
-        if ta is not tb:
-            return -1 if ta is int else 1
-        return _cmp(a, b)
-    if ra == 1:
-        return _cmp(atom_name(a), atom_name(b))
-    if ra == 9:
-        if ta is str and tb is str:
-            return _cmp(a, b)  # code point order is UTF-8 byte order
-        return _cmp(to_bytes(a), to_bytes(b))
-    if ra == 6:
-        if len(a.items) != len(b.items):
-            return _cmp(len(a.items), len(b.items))
-        return _seq_cmp(a.items, b.items)
-    if ra == 8:
-        return _seq_cmp(a, b)
-    # maps: size, then the keys in key order, then the values in that order
-    if len(a) != len(b):
-        return _cmp(len(a), len(b))
-    ia, ib = a.items(), b.items()
-    c = _seq_cmp([k for k, _ in ia], [k for k, _ in ib])
-    if c:
-        return c
-    return _seq_cmp([v for _, v in ia], [v for _, v in ib])
-
-
-def _seq_cmp(xs, ys) -> int:
-    for x, y in zip(xs, ys, strict=False):
-        c = term_cmp(x, y)
-        if c:
-            return c
-    return _cmp(len(xs), len(ys))
-
-
-# ---------------------------------------------------------------------------
-# Float texts
-# ---------------------------------------------------------------------------
-
-
-def _shortest_digits(x: float):
-    """(digits, place) with abs(x) == 0.<digits> * 10**place, digits the
-    shortest that read back to x (no leading or trailing zeros). x != 0."""
-    r = repr(abs(x))
-    mant, _, exp = r.partition("e")
-    exp = int(exp) if exp else 0
-    whole, _, frac = mant.partition(".")
-    digits = whole + frac
-    place = len(whole) + exp
-    stripped = digits.lstrip("0")
-    place -= len(digits) - len(stripped)
-    return stripped.rstrip("0"), place
-
-
-def short_float(x: float) -> str:
-    """`:erlang.float_to_binary(x, [:short])`, which is `Float.to_string/1`
-    (OTP 25): the shortest digits that read back to x, written plain or with
-    an exponent, whichever is shorter (plain on a tie) -- but always with an
-    exponent from 2**53 up: 1.0, 100.0, 1.0e3, 1234.0, 1.234e5, 0.0001,
-    1.2e-4, 1.0e-5, -0.0, 9007199254740991.0, 9.007199254740992e15."""
-    if x == 0.0:
-        return "-0.0" if math.copysign(1.0, x) < 0 else "0.0"
-    digits, place = _shortest_digits(x)
-    sign = "-" if x < 0 else ""
-    sci = f"{digits[0]}.{digits[1:] or '0'}e{place - 1}"
-    if abs(x) >= 9007199254740992.0:
-        return sign + sci
-    if place <= 0:
-        plain = f"0.{'0' * -place}{digits}"
-    elif place >= len(digits):
-        plain = f"{digits}{'0' * (place - len(digits))}.0"
-    else:
-        plain = f"{digits[:place]}.{digits[place:]}"
-    return sign + (plain if len(plain) <= len(sci) else sci)
 
 
 def _c_round(x: float) -> float:
@@ -356,308 +107,8 @@ def compact_float(f: float, decimals: int = 10) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Tagged term JSON (spec/terms.md)
+# Exceptions, as the Elixir classes they stand for (Raised is the SDK's)
 # ---------------------------------------------------------------------------
-
-MAX_SAFE_INT = (1 << 53) - 1
-MAX_DEPTH = 128
-_INT_RE = re.compile(r"-?[0-9]+\Z")
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
-_UNSUPPORTED_TAGS = {
-    "$date": "temporal",
-    "$time": "temporal",
-    "$datetime": "temporal",
-    "$naive_datetime": "temporal",
-    "$struct": "structs",
-    "$fn": "functions",
-    "$ref": "opaque",
-    "$pid": "opaque",
-    "$port": "opaque",
-}
-
-
-_KNOWN_TAGS = {"$int", "$float", "$bytes", "$atom", "$tuple", "$kw", "$map"} | set(
-    _UNSUPPORTED_TAGS
-)
-
-
-class JObj:
-    """A JSON object as parsed: its (key, value) pairs in order."""
-
-    __slots__ = ("pairs",)
-
-    def __init__(self, pairs):
-        self.pairs = pairs
-
-
-class RawFloat:
-    """A JSON number with a fraction or exponent, as written."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text):
-        self.text = text
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not JSON")
-
-
-def parse_json(text):
-    """JSON text to plain data, with objects as JObj and non-integers as
-    RawFloat so that tags, duplicates and bare floats stay visible."""
-    return json.loads(
-        text, object_pairs_hook=JObj, parse_float=RawFloat, parse_constant=_no_constant
-    )
-
-
-class DecodeError(Exception):
-    """A value that is not tagged term JSON; the text names the path."""
-
-
-class NotCarried(Exception):
-    """A well-formed term this port does not carry (structs, functions...)."""
-
-
-def _pointer(path, key):
-    return f"{path}/{str(key).replace('~', '~0').replace('/', '~1')}"
-
-
-def _check_str(s, path):
-    if _SURROGATE_RE.search(s):
-        raise DecodeError(f"{path}: string holds a lone surrogate")
-    return s
-
-
-def decode(v, path="", depth=0):
-    """Tagged term JSON (parsed by parse_json) to a term."""
-    if v is None or v is True or v is False:
-        return v
-    ty = type(v)
-    if ty is int:
-        return v
-    if ty is str:
-        return _check_str(v, path)
-    if ty is RawFloat:
-        raise DecodeError(
-            f'{path}: bare number {v.text} is not a term: floats are written {{"$float": {v.text}}}'
-        )
-    if depth >= MAX_DEPTH:
-        raise DecodeError(f"{path}: nested deeper than {MAX_DEPTH} arrays and objects")
-    if ty is list:
-        return [decode(x, _pointer(path, i), depth + 1) for i, x in enumerate(v)]
-    pairs = v.pairs
-    if pairs and pairs[0][0].startswith("$"):
-        if len(pairs) != 1:
-            raise DecodeError(f"{path}: a tag object has exactly one key, got {len(pairs)}")
-        tag, value = pairs[0]
-        if tag not in _KNOWN_TAGS:
-            raise DecodeError(f"{path}: unknown tag {json.dumps(tag, ensure_ascii=False)}")
-        return _decode_tag(tag, value, _pointer(path, tag), depth + 1)
-    out = []
-    seen = set()
-    for key, value in pairs:
-        _check_str(key, path)
-        if key.startswith("$"):
-            raise DecodeError(f"{path}: key {key!r} starts with $ in a plain object (use $map)")
-        if key in seen:
-            raise DecodeError(f"{path}: duplicate key {key!r}")
-        seen.add(key)
-        out.append((key, decode(value, _pointer(path, key), depth + 1)))
-    return TMap({k: (k, val) for k, val in out})
-
-
-def _decode_tag(tag, value, path, depth):
-    ty = type(value)
-    if tag == "$int":
-        if ty is str and _INT_RE.match(value):
-            return int(value)
-        raise DecodeError(f"{path}: $int holds -?[0-9]+ as a string")
-    if tag == "$float":
-        if ty is RawFloat:
-            x = float(value.text)
-        elif ty is int:
-            try:
-                x = float(value)
-            except OverflowError:
-                x = math.inf
-        else:
-            raise DecodeError(f"{path}: $float holds a JSON number")
-        if not math.isfinite(x):
-            raise DecodeError(f"{path}: $float is out of the finite range")
-        return x
-    if tag == "$bytes":
-        if ty is str:
-            try:
-                return binary(base64.b64decode(value, validate=True))
-            except (binascii.Error, ValueError):
-                pass
-        raise DecodeError(f"{path}: $bytes holds padded standard base64")
-    if tag == "$atom":
-        if ty is not str:
-            raise DecodeError(f"{path}: $atom holds a string")
-        _check_str(value, path)
-        if len(value) > 255:
-            # String.to_atom/1 raises SystemLimitError: no such term exists.
-            raise DecodeError(f"{path}: an atom has at most 255 characters")
-        return atom(value)
-    if tag == "$tuple":
-        if ty is not list:
-            raise DecodeError(f"{path}: $tuple holds an array")
-        return Tuple(decode(x, _pointer(path, i), depth + 1) for i, x in enumerate(value))
-    if tag == "$kw":
-        if ty is not list:
-            raise DecodeError(f"{path}: $kw holds an array of [key, value] pairs")
-        out = []
-        for i, entry in enumerate(value):
-            p = _pointer(path, i)
-            if type(entry) is not list or len(entry) != 2 or type(entry[0]) is not str:
-                raise DecodeError(f'{p}: a $kw entry is ["key", value]')
-            name = _check_str(entry[0], p)
-            if len(name) > 255:
-                raise DecodeError(f"{p}: an atom has at most 255 characters")
-            out.append(Tuple((atom(name), decode(entry[1], _pointer(p, 1), depth + 2))))
-        return out
-    if tag == "$map":
-        if ty is not list:
-            raise DecodeError(f"{path}: $map holds an array of [key, value] pairs")
-        pairs = []
-        for i, entry in enumerate(value):
-            p = _pointer(path, i)
-            if type(entry) is not list or len(entry) != 2:
-                raise DecodeError(f"{p}: a $map entry is [key, value]")
-            pairs.append(
-                (
-                    decode(entry[0], _pointer(p, 0), depth + 2),
-                    decode(entry[1], _pointer(p, 1), depth + 2),
-                )
-            )
-        try:
-            return TMap.strict(pairs)
-        except DuplicateKey as e:
-            raise DecodeError(f"{path}: duplicate key {encode(e.args[0])}") from None
-    raise NotCarried(
-        f"{path}: {tag} needs feature {_UNSUPPORTED_TAGS[tag]!r}, which this port does not carry"
-    )
-
-
-_JSON_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\b": "\\b",
-    "\f": "\\f",
-}
-_JSON_ESCAPE_RE = re.compile(r'["\\\x00-\x1f]')
-
-
-def _json_escape(m):
-    c = m.group(0)
-    return _JSON_ESCAPES.get(c) or f"\\u{ord(c):04x}"
-
-
-def json_str(s: str) -> str:
-    """A JSON string literal: only `"`, `\\` and control characters escaped."""
-    return '"' + _JSON_ESCAPE_RE.sub(_json_escape, s) + '"'
-
-
-def _kw_pair(t):
-    return type(t) is Tuple and len(t.items) == 2 and atom_name(t.items[0]) is not None
-
-
-def encode(t) -> str:
-    """A term as canonical tagged term JSON (spec TJ-5)."""
-    out = []
-    _encode(t, out)
-    return "".join(out)
-
-
-def _encode(t, out):
-    ty = type(t)
-    if ty is str:
-        out.append(json_str(t))
-    elif t is None:
-        out.append("null")
-    elif t is True:
-        out.append("true")
-    elif t is False:
-        out.append("false")
-    elif ty is int:
-        out.append(str(t) if -MAX_SAFE_INT <= t <= MAX_SAFE_INT else f'{{"$int":"{t}"}}')
-    elif ty is float:
-        out.append(f'{{"$float":{short_float(t)}}}')
-    elif ty is bytes:
-        out.append(f'{{"$bytes":"{base64.b64encode(t).decode("ascii")}"}}')
-    elif ty is Atom:
-        out.append(f'{{"$atom":{json_str(t.name)}}}')
-    elif ty is list:
-        if t and all(_kw_pair(x) for x in t):
-            out.append('{"$kw":[')
-            for i, x in enumerate(t):
-                out.append(",[" if i else "[")
-                out.append(json_str(atom_name(x.items[0])))
-                out.append(",")
-                _encode(x.items[1], out)
-                out.append("]")
-            out.append("]}")
-        else:
-            _encode_seq(t, out)
-    elif ty is Tuple:
-        out.append('{"$tuple":')
-        _encode_seq(t.items, out)
-        out.append("}")
-    elif ty is TMap:
-        pairs = t.items()
-        if all(type(k) is str and not k.startswith("$") for k, _ in pairs):
-            out.append("{")
-            for i, (k, v) in enumerate(pairs):
-                if i:
-                    out.append(",")
-                out.append(json_str(k))
-                out.append(":")
-                _encode(v, out)
-            out.append("}")
-        else:
-            out.append('{"$map":[')
-            for i, (k, v) in enumerate(pairs):
-                out.append(",[" if i else "[")
-                _encode(k, out)
-                out.append(",")
-                _encode(v, out)
-                out.append("]")
-            out.append("]}")
-    else:
-        raise TypeError(f"not a term: {t!r}")
-
-
-def _encode_seq(items, out):
-    out.append("[")
-    for i, x in enumerate(items):
-        if i:
-            out.append(",")
-        _encode(x, out)
-    out.append("]")
-
-
-# ---------------------------------------------------------------------------
-# Exceptions, as the Elixir classes they stand for
-# ---------------------------------------------------------------------------
-
-
-class Raised(Exception):
-    """An Elixir exception: its module name (without `Elixir.`) and message."""
-
-    def __init__(self, cls: str, message: str):
-        super().__init__(cls, message)
-        self.cls = cls
-        self.message = message
-
-
-class Unsupported(Exception):
-    """An input whose answer depends on something this port does not model
-    (Erlang's hash order of maps with more than 32 keys)."""
 
 
 def function_clause(module: str, fun: str, arity: int) -> Raised:
@@ -846,7 +297,7 @@ def to_doc(t, limit):
         return _inspect_list(t, limit)
     if ty is Tuple:
         return _container_doc("{", list(t.items), "}", limit, to_doc, "flex")
-    if ty is TMap:
+    if ty is Map:
         if len(t) > 32:
             raise Unsupported("inspecting a map of more than 32 keys shows Erlang's hash order")
         pairs = [Tuple(kv) for kv in t.items()]
@@ -867,7 +318,7 @@ def _kw_doc(pair, limit):
 
 def _keyword(items) -> bool:
     """Inspect.List.keyword?/1."""
-    return all(_kw_pair(x) and not atom_name(x.items[0]).startswith("Elixir.") for x in items)
+    return all(kw_pair(x) and not kw_pair(x)[0].startswith("Elixir.") for x in items)
 
 
 def _printable(s: str, limit=PRINTABLE_LIMIT) -> bool:
@@ -1149,7 +600,7 @@ def classify_atom(name: str) -> str:
 
 def inspect_atom(name: str, key=False) -> str:
     """Macro.inspect_atom(:literal | :key, atom)."""
-    if not key and name in _SPECIAL_ATOMS:
+    if not key and name in ("nil", "true", "false"):
         return name
     kind = classify_atom(name)
     if kind == "alias":
@@ -1220,7 +671,7 @@ def to_string(t):
         return list_to_string(t)
     if ty is Tuple:
         raise protocol_undefined("String.Chars", "Tuple", t)
-    if ty is TMap:
+    if ty is Map:
         raise protocol_undefined("String.Chars", "Map", t)
     raise TypeError(f"not a term: {t!r}")
 
@@ -1386,8 +837,8 @@ def normalize_key(k):
 def _map_new(m, fun):
     """Map.new(m, fun): pairs mapped in m's iteration order, a later pair
     winning over an earlier one with the same key."""
-    out, repeated = TMap.from_list(fun(k, v) for k, v in m.items())
-    if repeated and len(m) > 32:
+    out = Map.new([fun(k, v) for k, v in m.items()])
+    if len(out) < len(m) and len(m) > 32:
         raise Unsupported(
             "keys that collide after normalization in a map of more than 32 keys: "
             "which one wins follows Erlang's hash order"
@@ -1399,7 +850,7 @@ def normalize_keys(t):
     """normalize_key/1 on the keys of every map, through maps and lists
     (not tuples); other terms are returned as they are."""
     ty = type(t)
-    if ty is TMap:
+    if ty is Map:
         return _map_new(t, lambda k, v: (normalize_key(k), normalize_keys(v)))
     if ty is list:
         return [normalize_keys(x) for x in t]
@@ -1411,14 +862,14 @@ def canonical_cache_key(tool_name, args):
     for anything else; a non-binary name matches no clause."""
     if type(tool_name) not in (str, bytes):
         raise function_clause(KEY_NORMALIZER, "canonical_cache_key", 2)
-    if type(args) is TMap:
+    if type(args) is Map:
         return Tuple((tool_name, _canonicalize(args)))
     return Tuple((tool_name, Tuple((Atom("non_map"), args))))
 
 
 def _canonicalize(t):
     ty = type(t)
-    if ty is TMap:
+    if ty is Map:
         return _map_new(t, lambda k, v: (_stringify_key(k), _canonicalize(v)))
     if ty is list:
         return [_canonicalize(x) for x in t]
@@ -1447,7 +898,7 @@ def _stringify_key(k):
 
 def cache_hint(tool_name, args):
     """The hint naming the PTC-Lisp call that reads a cached result."""
-    if type(tool_name) not in (str, bytes) or type(args) is not TMap:
+    if type(tool_name) not in (str, bytes) or type(args) is not Map:
         raise function_clause(NATIVE_PREVIEW, "cache_hint", 2)
     _, canonical = canonical_cache_key(tool_name, args).items
     parts = ["Call lisp_eval and then call (tool/", tool_name, " "]
@@ -1464,7 +915,7 @@ def _format_ast(t, out):
     strings as escaped string literals; atoms as keywords; lists and tuples
     as vectors; floats with 10 decimals, compacted."""
     ty = type(t)
-    if ty is TMap:
+    if ty is Map:
         keyed = _sorted_key_texts(t)
         out.append("{")
         for i, (text, v) in enumerate(keyed):
@@ -1550,142 +1001,27 @@ def _sorted_key_texts(m):
 
 
 # ---------------------------------------------------------------------------
-# Adapter protocol v1
+# Served over adapter protocol v1 by the SDK
 # ---------------------------------------------------------------------------
 
-# op -> (function, arity)
-_OP_TABLE = {
-    "key_normalizer.normalize_key": (normalize_key, 1),
-    "key_normalizer.normalize_keys": (normalize_keys, 1),
-    "key_normalizer.canonical_cache_key": (canonical_cache_key, 2),
-    "native_preview.cache_hint": (cache_hint, 2),
+OPS = {
+    "key_normalizer.canonical_cache_key": canonical_cache_key,
+    "key_normalizer.normalize_key": normalize_key,
+    "key_normalizer.normalize_keys": normalize_keys,
+    "native_preview.cache_hint": cache_hint,
 }
-_ID_RE = re.compile(rb'"id"\s*:\s*(-?[0-9]+)')
-
-
-def _answer(id_json: str, key: str, body: str) -> str:
-    return f'{{"id":{id_json},"{key}":{body}}}'
-
-
-def hello_answer(id_json):
-    body = json.dumps(
-        {
-            "name": NAME,
-            "version": VERSION,
-            "language": "python",
-            "protocol": 1,
-            "ops": sorted(OPS),
-            "features": sorted(FEATURES),
-        },
-        sort_keys=True,
-        separators=(",", ":"),
-    )
-    return _answer(id_json, "ok", body)
-
-
-def call(op, raw_args):
-    """(key, body JSON) answering `op` on tagged-JSON `raw_args`."""
-    entry = _OP_TABLE.get(op)
-    if entry is None:
-        return "unsupported", json_str(f"unknown op {json.dumps(op, ensure_ascii=False)}")
-    fun, arity = entry
-    if type(raw_args) is not list:
-        return "unsupported", json_str("args is not an array")
-    if len(raw_args) != arity:
-        return "unsupported", json_str(f"{op} takes {arity} argument(s), got {len(raw_args)}")
-    try:
-        args = [decode(a, f"/args/{i}", 1) for i, a in enumerate(raw_args)]
-    except (DecodeError, NotCarried) as e:
-        return "unsupported", json_str(f"cannot decode args: {e}")
-    try:
-        result = fun(*args)
-    except Raised as e:
-        return "raised", f'{{"class":{json_str(e.cls)},"message":{json_str(e.message)}}}'
-    except Unsupported as e:
-        return "unsupported", json_str(str(e))
-    return "ok", encode(result)
-
-
-def handle(line: bytes):
-    """One request line -> (answer line, whether it was `bye`)."""
-    try:
-        request = parse_json(line.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError, RecursionError) as e:
-        m = _ID_RE.search(line)
-        id_json = m.group(1).decode() if m else "null"
-        return _answer(id_json, "unsupported", json_str(f"cannot decode request: {e}")), False
-    if type(request) is not JObj:
-        return _answer("null", "unsupported", json_str("request line is not a JSON object")), False
-    fields = dict(request.pairs)
-    id_json = _plain_json(fields.get("id"))
-    op = fields.get("op")
-    if op == "hello":
-        return hello_answer(id_json), False
-    if op == "bye":
-        return _answer(id_json, "ok", "null"), True
-    try:
-        key, body = call(op, fields.get("args", []))
-    except RecursionError:
-        key, body = "unsupported", json_str("nested too deeply for this port")
-    except Exception as e:  # a bug in the port: make it a visible failure
-        traceback.print_exc(file=sys.stderr)
-        key = "raised"
-        body = f'{{"class":{json_str("python:" + type(e).__name__)},"message":{json_str(str(e))}}}'
-    return _answer(id_json, key, body), False
-
-
-def _plain_json(v) -> str:
-    """Parsed JSON (JObj/RawFloat inside) back to JSON text, for the id."""
-    if type(v) is JObj:
-        return "{" + ",".join(f"{json_str(k)}:{_plain_json(x)}" for k, x in v.pairs) + "}"
-    if type(v) is list:
-        return "[" + ",".join(_plain_json(x) for x in v) + "]"
-    if type(v) is RawFloat:
-        return v.text
-    return json.dumps(v, ensure_ascii=False)
-
-
-def serve(fd_in: int = 0, out=None) -> int:
-    """Answer request lines from `fd_in` until `bye` or end of input. Every
-    line read in one go is answered before a single flush, so a pipelining
-    client gets batched writes and a lock-step client an answer at once."""
-    out = out or sys.stdout.buffer
-    pending = b""
-    while True:
-        chunk = os.read(fd_in, 1 << 16)
-        if not chunk:
-            if pending.strip():
-                answer, _ = handle(pending)
-                out.write(answer.encode("utf-8") + b"\n")
-            out.flush()
-            return 0
-        pending += chunk
-        *lines, pending = pending.split(b"\n")
-        answers = []
-        for line in lines:
-            if not line.strip():
-                continue
-            answer, bye = handle(line)
-            answers.append(answer)
-            if bye:
-                out.write("\n".join(answers).encode("utf-8") + b"\n")
-                out.flush()
-                return 0
-        if answers:
-            out.write("\n".join(answers).encode("utf-8") + b"\n")
-            out.flush()
 
 
 def main() -> int:
-    if BUG - set(BUGS):
-        print(f"adapter: unknown PTC_PY_BUG {', '.join(sorted(BUG - set(BUGS)))} (known: {', '.join(BUGS)})", file=sys.stderr)
+    if BUG - BUGS.keys():
+        known = ", ".join(BUGS)
+        unknown = ", ".join(sorted(BUG - BUGS.keys()))
+        print(f"adapter: unknown PTC_PY_BUG {unknown} (known: {known})", file=sys.stderr)
         return 2
-    if BUG:
-        print(f"adapter: deliberate bug(s) {', '.join(sorted(BUG))} on", file=sys.stderr)
-    if hasattr(sys, "set_int_max_str_digits"):
-        sys.set_int_max_str_digits(0)
+    for bug in sorted(BUG):
+        print(f"adapter: deliberate bug {bug!r} is on: {BUGS[bug]}", file=sys.stderr)
     sys.setrecursionlimit(20000)
-    return serve()
+    return serve(name=NAME, version=VERSION, ops=OPS, features=FEATURES)
 
 
 if __name__ == "__main__":

@@ -19,8 +19,9 @@ use commands::bless::BlessArgs;
 use commands::compare::CompareArgs;
 use commands::fuzz::FuzzArgs;
 use commands::list::ListArgs;
+use commands::matrix::MatrixArgs;
 use commands::run::RunArgs;
-use commands::{adapter, bench, bless, compare, fuzz, lint, list, run};
+use commands::{adapter, bench, bless, compare, fuzz, lint, list, matrix, run};
 use std::process::ExitCode;
 
 /// Conformance kit for PtcRunner v0.13.0's tool boundary.
@@ -56,6 +57,9 @@ pub enum Command {
     /// against two adapters (base and head) and report every case and every
     /// shrunk generated input they answer differently.
     Compare(CompareArgs),
+    /// Put several JSON reports (`run --format json`) side by side in one
+    /// HTML page: implementations as columns, ops and rules as rows.
+    Matrix(MatrixArgs),
 }
 
 /// Parses the command line, runs it and returns the exit status.
@@ -82,6 +86,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Fuzz(args) => fuzz::exec(args),
         Command::Bless(args) => bless::exec(args),
         Command::Compare(args) => compare::exec(args),
+        Command::Matrix(args) => matrix::exec(args),
         Command::Adapter => adapter::exec(),
     }
 }

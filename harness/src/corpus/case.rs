@@ -2,10 +2,10 @@
 //! the problem type that names where a problem is ([`CorpusError`]), and
 //! reading and checking one file ([`load_case`]).
 
-use ptc_conformance::features;
 use ptc_conformance::ops::{self, Op};
 use ptc_conformance::tagged::{self, DecodeError};
 use ptc_conformance::Term;
+use ptc_conformance::{features, structs};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -240,6 +240,19 @@ pub fn load_case(
             ));
         }
     }
+    // Args and expectation stay as written (TJ-7); each must still be a
+    // term v0.13.0 takes once completed with its defaults.
+    let args = args.and_then(|a| match structs::complete_args(&a, "/args") {
+        Ok(_) => Ok(a),
+        Err(m) => Err(err(Some(id), m)),
+    });
+    let expect = expect.and_then(|e| match &e {
+        Expect::Ok(t) => match structs::complete_term(t, "/expect/ok") {
+            Ok(_) => Ok(e),
+            Err(m) => Err(err(Some(id), m)),
+        },
+        Expect::Raised { .. } => Ok(e),
+    });
     let (args, expect) = match (args, expect) {
         (Ok(a), Ok(e)) => (a, e),
         (a, e) => {

@@ -266,6 +266,41 @@ pub fn load(sources: &Sources) -> Corpus {
     corpus
 }
 
+/// FNV-1a, 64-bit: a hash stable across runs and machines (shards, the
+/// corpus digest).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+impl Corpus {
+    /// A digest of every case (id, op, arguments, expectation, level and
+    /// rules), `fnv1a64:` and 16 hex digits: two reports with the same
+    /// digest ran the same corpus, whatever each selected from it.
+    pub fn digest(&self) -> String {
+        let mut text = String::new();
+        for c in &self.cases {
+            let expect = match &c.expect {
+                Expect::Ok(t) => ptc_conformance::tagged::encode(t),
+                Expect::Raised { class, message } => format!("{class}\u{0}{message:?}"),
+            };
+            text.push_str(&format!(
+                "{}\u{0}{}\u{0}{}\u{0}{expect}\u{0}{}\u{0}{}\n",
+                c.id,
+                c.op.name,
+                c.args_json,
+                c.level.as_str(),
+                c.spec.join(",")
+            ));
+        }
+        format!("fnv1a64:{:016x}", fnv1a64(text.as_bytes()))
+    }
+}
+
 /// `root/a/b/c.json` → `a/b/c`.
 pub fn id_from_path(root: &Path, path: &Path) -> Option<String> {
     let rel = path.strip_prefix(root).ok()?.with_extension("");

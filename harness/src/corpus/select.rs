@@ -43,12 +43,7 @@ impl Shard {
     /// Whether `id` falls in this shard (FNV-1a of the id, 64-bit: stable
     /// across runs and machines).
     pub fn contains(self, id: &str) -> bool {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in id.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        h % self.n == self.k - 1
+        super::fnv1a64(id.as_bytes()) % self.n == self.k - 1
     }
 }
 

@@ -36,6 +36,17 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome's name in reports.
+    pub const NAMES: [&'static str; 7] = [
+        "pass",
+        "fail",
+        "skip",
+        "expected_failure",
+        "unexpected_pass",
+        "unexpected_skip",
+        "error",
+    ];
+
     /// Its name in reports.
     pub fn name(&self) -> &'static str {
         match self {

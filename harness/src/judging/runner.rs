@@ -165,5 +165,6 @@ pub fn session<'c>(
         stale_known: stale,
         allow_unexpected_pass: false,
         selection: String::new(),
+        corpus: Default::default(),
     }
 }

@@ -5,10 +5,13 @@
 //! its count, its cases and its smallest example (a generated one shrunk),
 //! and can be written as one case file whose expectation is base's answer.
 //! Ops and features that only one side declares are counted and named. The
-//! Rust reference is not involved.
+//! Rust reference is not involved, and answers are compared as answered: a
+//! struct field one build has and the other lacks is a difference (its own
+//! kind, `spec/terms.md` TJ-7), where judging against the corpus would read
+//! the missing field as v0.13.0's default.
 
 use crate::corpus::{Case, Expect, Level};
-use crate::judging::judge::judge;
+use crate::judging::judge::{judge_read, Reading};
 use crate::judging::outcome::{Outcome, Strictness};
 use crate::judging::runner::skip_reason;
 use crate::review::fuzz::{self, FuzzConfig, FuzzReport};
@@ -172,7 +175,7 @@ pub fn difference(
         level: Level::Required,
         ..case.clone()
     };
-    match judge(&probe, head, strictness) {
+    match judge_read(&probe, head, strictness, Reading::AsAnswered) {
         Outcome::Pass => None,
         Outcome::Fail(d) => Some(d),
         other => Some(format!(
@@ -260,7 +263,7 @@ pub fn compare<'c>(
             None if matches!(b, Answer::Unsupported(_) | Answer::Error(_)) => out.unanswered += 1,
             None => out.agreed += 1,
             Some(diff) => {
-                let kind = classify(case.op, &case.args, &b, &h);
+                let kind = classify(case.op, &case.args, &b, &h, Reading::AsAnswered);
                 out.differences.push(CaseDifference {
                     case,
                     base: b,
@@ -278,7 +281,14 @@ pub fn compare<'c>(
             labels: ("base", "head"),
             ..fcfg.clone()
         };
-        out.fuzz = Some(fuzz::run_between(base, head, &fcfg, corpus, progress)?);
+        out.fuzz = Some(fuzz::run_between(
+            base,
+            head,
+            &fcfg,
+            corpus,
+            Reading::AsAnswered,
+            progress,
+        )?);
     }
     out.groups = group(&out.differences, out.fuzz.as_ref());
     if let Some(dir) = &cfg.emit {
@@ -294,11 +304,14 @@ pub fn compare<'c>(
                     Some(case) => emit_case(dir, case, &g.example.base)?,
                     None => None,
                 },
-                None => match findings.iter().find(|f| f.kind == g.kind) {
+                None => match findings
+                    .iter()
+                    .find(|f| f.kind.cause() == g.kind && f.args == g.example.args)
+                {
                     Some(f) => {
                         let evidence: Vec<(&Case, Option<Kind>)> = runnable
                             .iter()
-                            .filter(|c| c.op.name == g.kind.op)
+                            .filter(|c| c.op.name == f.op.name)
                             .map(|c| {
                                 let k = out.differences.iter().find(|d| d.case.id == c.id);
                                 (*c, k.map(|d| d.kind.clone()))
@@ -346,7 +359,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
             diff: d.diff.clone(),
             shrink_steps: None,
         };
-        match groups.iter_mut().find(|g| g.kind == d.kind) {
+        match groups.iter_mut().find(|g| g.kind == d.kind.cause()) {
             Some(g) => {
                 g.cases.push(d.case);
                 if weight(&d.case.args) < weight(&g.example.args) {
@@ -354,7 +367,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
                 }
             }
             None => groups.push(Group {
-                kind: d.kind.clone(),
+                kind: d.kind.cause(),
                 cases: vec![d.case],
                 generated: 0,
                 example: example(),
@@ -371,7 +384,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
             diff: f.diff.clone(),
             shrink_steps: Some(f.shrink_steps),
         };
-        match groups.iter_mut().find(|g| g.kind == f.kind) {
+        match groups.iter_mut().find(|g| g.kind == f.kind.cause()) {
             Some(g) => {
                 g.generated += f.count;
                 if weight(&f.args) < weight(&g.example.args) {
@@ -379,7 +392,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
                 }
             }
             None => groups.push(Group {
-                kind: f.kind.clone(),
+                kind: f.kind.cause(),
                 cases: Vec::new(),
                 generated: f.count,
                 example,

@@ -7,10 +7,12 @@
 //! `compare` count each kind, keep its smallest instance and shrink that
 //! one, so a change is reported once with its count.
 
+use crate::judging::judge::Reading;
 use crate::subject::Answer;
-use ptc_conformance::diff::{at, diff, plain_json_to_term, Segment};
+use ptc_conformance::diff::{at, diff, plain_json_to_term, Difference, Segment};
 use ptc_conformance::loose::mask_stacktraces_in;
 use ptc_conformance::ops::{Op, Output};
+use ptc_conformance::structs::with_defaults;
 use ptc_conformance::term::Term;
 use std::collections::BTreeSet;
 use std::fmt;
@@ -61,6 +63,13 @@ pub enum How {
         /// Its type.
         of: String,
     },
+    /// One side's text is the other's with a short text inserted.
+    Text {
+        /// The side whose text has it.
+        side: Side,
+        /// The inserted text.
+        text: String,
+    },
     /// Equal as JSON, rendered differently (strict level).
     Rendering,
     /// One side declined the input.
@@ -98,8 +107,21 @@ impl Kind {
         matches!(self.how, How::OnlyIn(_)) && self.structure.is_some()
     }
 
+    /// The kind a report groups under: a struct field one side has is one
+    /// kind whatever the op (the op left empty), any other kind itself.
+    pub fn cause(&self) -> Kind {
+        if self.one_sided() {
+            Kind {
+                op: "",
+                ..self.clone()
+            }
+        } else {
+            self.clone()
+        }
+    }
+
     /// One line naming the kind, e.g. `tool.new: struct PtcRunner.Tool:
-    /// field visibility only in head`.
+    /// field visibility only in head` (without the op for a [`Kind::cause`]).
     pub fn title(&self, labels: Labels) -> String {
         let side = |s: Side| match s {
             Side::Expected => labels.0,
@@ -107,11 +129,12 @@ impl Kind {
         };
         if let (How::OnlyIn(s), Some(module)) = (&self.how, &self.structure) {
             let field = self.path.rsplit("/.").next().unwrap_or("");
-            return format!(
-                "{}: struct {module}: field {field} only in {}",
-                self.op,
-                side(*s)
-            );
+            let op = if self.op.is_empty() {
+                String::new()
+            } else {
+                format!("{}: ", self.op)
+            };
+            return format!("{op}struct {module}: field {field} only in {}", side(*s));
         }
         let how = match &self.how {
             How::OnlyIn(s) => format!("a key or element only in {}", side(*s)),
@@ -127,6 +150,7 @@ impl Kind {
                 format!("{expected} in {}, {actual} in {}", labels.0, labels.1)
             }
             How::Value { of } => format!("{of} value changed"),
+            How::Text { side: s, text } => format!("text {text:?} only in {}", side(*s)),
             How::Rendering => "equal as JSON, rendered differently".to_owned(),
             How::Unsupported { side: s, reason } => {
                 format!("unsupported by {}: {reason}", side(*s))
@@ -146,7 +170,15 @@ fn other(s: Side) -> Side {
 
 /// The kind of the difference between `expected` and `actual`, answers of
 /// `op` on `args` already found to differ (and masked as compared).
-pub fn classify(op: &'static Op, args: &[Term], expected: &Answer, actual: &Answer) -> Kind {
+/// Structs are read as `reading` says (with v0.13.0's defaults against the
+/// reference, as answered between two builds).
+pub fn classify(
+    op: &'static Op,
+    args: &[Term],
+    expected: &Answer,
+    actual: &Answer,
+    reading: Reading,
+) -> Kind {
     let kind = |path: String, structure: Option<String>, how: How| Kind {
         op: op.name,
         path,
@@ -215,9 +247,16 @@ pub fn classify(op: &'static Op, args: &[Term], expected: &Answer, actual: &Answ
                         _ => (e.clone(), a.clone()),
                     }
                 }
-                _ => (mask_stacktraces_in(e), mask_stacktraces_in(a)),
+                _ => match reading {
+                    Reading::WithDefaults => (
+                        mask_stacktraces_in(&with_defaults(e)),
+                        mask_stacktraces_in(&with_defaults(a)),
+                    ),
+                    Reading::AsAnswered => (mask_stacktraces_in(e), mask_stacktraces_in(a)),
+                },
             };
-            let Some(first) = diff(&e, &a).into_iter().next() else {
+            let diffs = diff(&e, &a);
+            let Some(first) = diffs.first() else {
                 let how = if op.output == Output::JsonString {
                     How::Rendering
                 } else {
@@ -225,6 +264,13 @@ pub fn classify(op: &'static Op, args: &[Term], expected: &Answer, actual: &Answ
                 };
                 return kind(root(), None, how);
             };
+            if let Some(inner) = differing_keys(&e, &diffs)
+                .map(|(ke, ka)| classify(op, args, &Answer::Ok(ke), &Answer::Ok(ka), reading))
+            {
+                if inner.one_sided() {
+                    return inner;
+                }
+            }
             let (path, structure) = generalize(&first.segments, &input_words(args));
             let how = match (at(&e, &first.segments), at(&a, &first.segments)) {
                 (Some(_), None) => How::OnlyIn(Side::Expected),
@@ -233,13 +279,76 @@ pub fn classify(op: &'static Op, args: &[Term], expected: &Answer, actual: &Answ
                     expected: type_name(x),
                     actual: type_name(y),
                 },
+                (Some(Term::Str(x)), Some(Term::Str(y))) => {
+                    text_only_in(x, y).unwrap_or(How::Value {
+                        of: "binary".into(),
+                    })
+                }
                 (Some(x), _) => How::Value { of: type_name(x) },
                 (None, None) => How::Value { of: "term".into() },
             };
-            let structure = structure.filter(|_| matches!(how, How::OnlyIn(_)));
-            kind(path, structure, how)
+            match structure.filter(|_| matches!(how, How::OnlyIn(_))) {
+                // A struct field one side has is one kind wherever the struct is.
+                Some(module) => {
+                    let field = first.segments.last().map(Segment::text).unwrap_or_default();
+                    kind(format!("/{field}"), Some(module), how)
+                }
+                None => kind(path, None, how),
+            }
         }
     }
+}
+
+/// Longest text one side inserts where the other has nothing, that still
+/// names a kind (longer insertions vary with the input).
+const INSERTED_CHARS: usize = 40;
+
+/// How two texts differ when one is the other with a short text inserted
+/// (`visibility: :public, ` in an inspected struct): that text, on its side.
+fn text_only_in(expected: &str, actual: &str) -> Option<How> {
+    let (e, a): (Vec<char>, Vec<char>) = (expected.chars().collect(), actual.chars().collect());
+    let prefix = e.iter().zip(&a).take_while(|(x, y)| x == y).count();
+    let suffix = e[prefix..]
+        .iter()
+        .rev()
+        .zip(a[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (em, am) = (&e[prefix..e.len() - suffix], &a[prefix..a.len() - suffix]);
+    let (side, text) = match (em.is_empty(), am.is_empty()) {
+        (true, false) => (Side::Actual, am),
+        (false, true) => (Side::Expected, em),
+        _ => return None,
+    };
+    // Without white space: a text holding the VM's text for an opaque term
+    // is compared without it (LOOSE-2), and the insertion is the same.
+    (text.len() <= INSERTED_CHARS).then(|| How::Text {
+        side,
+        text: text.iter().filter(|c| !c.is_whitespace()).collect(),
+    })
+}
+
+/// When the first difference is a map key only one side has, and the same
+/// map has a key only the other side has, the two keys (expected's,
+/// actual's): a struct used as a key that gained a field shows this way.
+fn differing_keys(e: &Term, diffs: &[Difference]) -> Option<(Term, Term)> {
+    let first = diffs.first()?;
+    let (parent, last) = first.segments.split_last().map(|(l, p)| (p, l))?;
+    let Segment::Key(k1) = last else {
+        return None;
+    };
+    let first_in_e = at(e, &first.segments).is_some();
+    let other = diffs.iter().find(|d| {
+        d.segments.len() == first.segments.len()
+            && d.segments.starts_with(parent)
+            && matches!(d.segments.last(), Some(Segment::Key(_)))
+            && at(e, &d.segments).is_some() != first_in_e
+    })?;
+    let Some(Segment::Key(k2)) = other.segments.last() else {
+        return None;
+    };
+    let (ke, ka) = if first_in_e { (k1, k2) } else { (k2, k1) };
+    Some((ke.clone(), ka.clone()))
 }
 
 /// A word as keys are compared with the input: its letters and digits,
@@ -387,8 +496,8 @@ mod tests {
             ("name", Term::Str("t".into())),
             ("visibility", Term::Atom("public".into())),
         ]);
-        let k = classify(op("tool.new"), &[], &base, &head);
-        assert_eq!(k.path, "/*/.visibility");
+        let k = classify(op("tool.new"), &[], &base, &head, Reading::AsAnswered);
+        assert_eq!(k.path, "/.visibility");
         assert!(k.one_sided());
         assert_eq!(
             k.title(("base", "head")),
@@ -402,13 +511,19 @@ mod tests {
         let e = ok(r#"[{"user_id": 0, "fixed": 1}]"#);
         let a = ok(r#"[{"user_id": {"$float": -0.0}, "fixed": 1}]"#);
         let o = op("key_normalizer.normalize_keys");
-        let k = classify(o, &args, &e, &a);
+        let k = classify(o, &args, &e, &a, Reading::AsAnswered);
         // "user_id" is the input's "user-id", normalized: it varies with the input.
         assert_eq!(k.path, "/");
         // "fixed" is not in the input: the op's own key.
-        let k = classify(o, &args, &ok(r#"[{"fixed": 0}]"#), &ok(r#"[{"fixed": 1}]"#));
+        let k = classify(
+            o,
+            &args,
+            &ok(r#"[{"fixed": 0}]"#),
+            &ok(r#"[{"fixed": 1}]"#),
+            Reading::AsAnswered,
+        );
         assert_eq!(k.path, "/*/\"fixed\"");
-        let k = classify(o, &args, &e, &a);
+        let k = classify(o, &args, &e, &a, Reading::AsAnswered);
         assert_eq!(
             k.how,
             How::Type {
@@ -417,15 +532,41 @@ mod tests {
             }
         );
         let args = [decode_str(r#"{"user_id": 1}"#, "").unwrap()];
-        assert_eq!(classify(o, &args, &e, &a).path, "/");
+        assert_eq!(classify(o, &args, &e, &a, Reading::AsAnswered).path, "/");
         // Same cause at another depth: the same kind.
         let deeper = classify(
             o,
             &args,
             &ok(r#"[[[{"user_id": 0}]]]"#),
             &ok(r#"[[[{"user_id": {"$float": -0.0}}]]]"#),
+            Reading::AsAnswered,
         );
-        assert_eq!(deeper, classify(o, &args, &e, &a));
+        assert_eq!(deeper, classify(o, &args, &e, &a, Reading::AsAnswered));
+    }
+
+    #[test]
+    fn a_short_insertion_into_a_text_is_its_own_kind() {
+        let o = op("term.inspect");
+        let text = |s: &str| Answer::Ok(Term::Str(s.into()));
+        let k = classify(
+            o,
+            &[],
+            &text("%T{name: nil, cache: false}"),
+            &text("%T{name: nil, visibility: :public, cache: false}"),
+            Reading::AsAnswered,
+        );
+        assert_eq!(
+            k.title(("base", "head")),
+            "term.inspect at /: text \"visibility::public,\" only in head"
+        );
+        // Two changes, or a long insertion: the value changed.
+        let k = classify(o, &[], &text("abc"), &text("xbz"), Reading::AsAnswered);
+        assert_eq!(
+            k.how,
+            How::Value {
+                of: "binary".into()
+            }
+        );
     }
 
     #[test]
@@ -437,7 +578,13 @@ mod tests {
             })
         };
         let o = op("tool.validate");
-        let k = classify(o, &[], &ok("1"), &raised("ArgumentError", "x"));
+        let k = classify(
+            o,
+            &[],
+            &ok("1"),
+            &raised("ArgumentError", "x"),
+            Reading::AsAnswered,
+        );
         assert_eq!(
             k.title(("base", "head")),
             "tool.validate at /: head raises ArgumentError, base returns"
@@ -447,6 +594,7 @@ mod tests {
             &[],
             &raised("KeyError", "x"),
             &raised("ArgumentError", "x"),
+            Reading::AsAnswered,
         );
         assert_eq!(
             k.how,
@@ -455,7 +603,13 @@ mod tests {
                 actual: "ArgumentError".into()
             }
         );
-        let k = classify(o, &[], &raised("KeyError", "x"), &raised("KeyError", "y"));
+        let k = classify(
+            o,
+            &[],
+            &raised("KeyError", "x"),
+            &raised("KeyError", "y"),
+            Reading::AsAnswered,
+        );
         assert_eq!(
             k.how,
             How::Message {

@@ -2,7 +2,7 @@
 //! process: every op of the registry, every feature.
 
 use super::{Answer, Flow, Request, Subject};
-use ptc_conformance::ops;
+use ptc_conformance::{ops, structs};
 use std::collections::BTreeSet;
 
 /// The Rust reference, in process.
@@ -10,14 +10,21 @@ use std::collections::BTreeSet;
 pub struct Reference;
 
 impl Reference {
-    /// Calls the reference for one request.
+    /// Calls the reference for one request. Its arguments are completed
+    /// with v0.13.0's struct defaults first (TJ-7: a sender writes only the
+    /// fields it means); a field v0.13.0's struct lacks is declined, as
+    /// v0.13.0's adapter declines it.
     pub fn answer(request: Request<'_>) -> Answer {
-        match ops::find(request.op) {
-            None => Answer::Unsupported(format!("unknown op {:?}", request.op)),
-            Some(op) => match op.invoke(request.args) {
-                Ok(t) => Answer::Ok(t),
-                Err(r) => Answer::Raised(r),
-            },
+        let Some(op) = ops::find(request.op) else {
+            return Answer::Unsupported(format!("unknown op {:?}", request.op));
+        };
+        let args = match structs::complete_args(request.args, "/args") {
+            Ok(args) => args,
+            Err(why) => return Answer::Unsupported(format!("cannot decode args: {why}")),
+        };
+        match op.invoke(&args) {
+            Ok(t) => Answer::Ok(t),
+            Err(r) => Answer::Raised(r),
         }
     }
 }
@@ -45,5 +52,62 @@ impl Subject for Reference {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptc_conformance::tagged::decode_args;
+    use ptc_conformance::Term;
+
+    fn answer(op: &str, args: &str) -> Answer {
+        let args = decode_args(args, "/args").expect("test args decode");
+        Reference::answer(Request::new(op, &args))
+    }
+
+    /// TJ-7, AP-17: the reference completes the structs it is given with
+    /// v0.13.0's defaults before computing, and declines a field v0.13.0's
+    /// struct lacks, naming where it is.
+    #[test]
+    fn the_reference_completes_struct_args() {
+        let partial = answer(
+            "tool.new",
+            r#"["t", {"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}]"#,
+        );
+        let full = answer(
+            "tool.new",
+            r#"["t", {"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x", "function": null, "signature": null, "description": null, "type": null, "expose": null, "native_result": null, "visibility": {"$atom": "public"}, "cache": false}}}]"#,
+        );
+        assert_eq!(partial, full);
+        let Answer::Ok(Term::Tuple(items)) = &partial else {
+            panic!("tool.new answers a tuple: {partial:?}")
+        };
+        let Term::Struct(tool) = &items[1] else {
+            panic!("with a tool: {partial:?}")
+        };
+        assert_eq!(
+            tool.fields.len(),
+            9,
+            "every field of v0.13.0's struct: {tool:?}"
+        );
+        assert_eq!(tool.field("visibility"), Some(&Term::atom("public")));
+        assert_eq!(
+            answer(
+                "tool.private?",
+                r#"[{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}]"#
+            ),
+            Answer::Ok(Term::Bool(false))
+        );
+        assert_eq!(
+            answer(
+                "tool.new",
+                r#"["t", [{"$struct": {"module": "PtcRunner.Tool", "fields": {"nam": "x"}}}]]"#
+            ),
+            Answer::Unsupported(
+                "cannot decode args: /args/1/0/$struct/fields: PtcRunner.Tool has no field \"nam\""
+                    .into()
+            )
+        );
     }
 }

@@ -192,6 +192,20 @@ mod tests {
         assert_eq!(lines.len(), 3);
     }
 
+    /// AP-17: a struct served in part is completed by the reference, which
+    /// answers v0.13.0's full struct.
+    #[test]
+    fn partial_structs_are_completed_and_answered_whole() {
+        let out = session(concat!(
+            "{\"id\":1,\"op\":\"tool.new\",\"args\":[\"t\",",
+            "{\"$struct\":{\"module\":\"PtcRunner.Tool\",\"fields\":{\"name\":\"x\"}}}]}\n",
+        ));
+        assert_eq!(
+            out.trim_end(),
+            r#"{"id":1,"ok":{"$tuple":[{"$atom":"ok"},{"$struct":{"module":"PtcRunner.Tool","fields":{"cache":false,"description":null,"expose":null,"function":null,"name":"x","native_result":null,"signature":null,"type":null,"visibility":{"$atom":"public"}}}}]}}"#
+        );
+    }
+
     /// AP-2: the reference's handshake.
     #[test]
     fn hello_declares_every_op() {

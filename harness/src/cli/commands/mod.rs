@@ -8,4 +8,5 @@ pub mod compare;
 pub mod fuzz;
 pub mod lint;
 pub mod list;
+pub mod matrix;
 pub mod run;

@@ -7,6 +7,8 @@ use crate::exit::Failure;
 use crate::judging::known::{self, KnownFailures};
 use crate::judging::outcome::Strictness;
 use crate::judging::report;
+use crate::judging::report::json::JsonReport;
+use crate::judging::report::pretty::PrettyOptions;
 use crate::judging::runner::{self, RunOptions};
 use crate::subject::reference::Reference;
 use crate::subject::Subject;
@@ -25,6 +27,10 @@ pub struct RunArgs {
     /// Report format.
     #[arg(long, value_enum, default_value = "pretty")]
     pub format: Format,
+    /// In the pretty report, list every rule (by default only rules with
+    /// failures, errors or unexpected outcomes).
+    #[arg(long)]
+    pub rules: bool,
     /// `default` requires the required cases and compares rendered JSON as JSON;
     /// `strict` requires pinned cases too and rendered JSON byte for byte.
     #[arg(long, value_enum, default_value = "default")]
@@ -63,6 +69,8 @@ pub enum Format {
     Json,
     /// JUnit XML, for CI systems.
     Junit,
+    /// One self-contained HTML page.
+    Html,
 }
 
 /// Runs the selected cases against the reference or an adapter and reports.
@@ -107,12 +115,33 @@ pub fn exec(args: RunArgs) -> Result<(), Failure> {
     let mut summary = runner::session(subject, &ids, &cases, opts);
     summary.allow_unexpected_pass = args.allow_unexpected_pass;
     summary.selection = selection.describe();
+    summary.corpus = report::CorpusInfo {
+        roots: args
+            .corpus
+            .sources()
+            .roots
+            .iter()
+            .map(|r| crate::paths::relative(r).display().to_string())
+            .collect(),
+        cases: corpus.cases.len(),
+        digest: corpus.digest(),
+    };
     let repro_cmd = adapter_cfg.map(|c| c.command);
     let repro = |c: &corpus::Case| repro_cmd.as_ref().map(|cmd| report::repro_command(cmd, c));
+    let json = JsonReport::of(&summary, &repro);
     match args.format {
-        Format::Pretty => print!("{}", report::pretty::render(&summary, &repro)),
-        Format::Json => println!("{}", report::json::render(&summary, &repro)),
-        Format::Junit => print!("{}", report::junit::render(&summary, &repro)),
+        Format::Pretty => print!(
+            "{}",
+            report::pretty::render(
+                &json,
+                PrettyOptions {
+                    all_rules: args.rules
+                }
+            )
+        ),
+        Format::Json => println!("{}", report::json::render(&json)),
+        Format::Junit => print!("{}", report::junit::render(&json)),
+        Format::Html => print!("{}", report::html::render(&json)),
     }
     if let Some(path) = &args.update_known_failures {
         let text = known::updated(

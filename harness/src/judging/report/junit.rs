@@ -1,26 +1,23 @@
-//! The JUnit XML report, for CI systems.
+//! The JUnit XML report, for CI systems, made from the JSON report.
 
-use super::{problem, Summary};
-use crate::corpus::Case;
-use crate::judging::outcome::Outcome;
+use super::json::JsonReport;
 use std::collections::BTreeMap;
 
 /// JUnit XML: one test suite per op, one test case per case.
-pub fn render(s: &Summary<'_>, repro: &dyn Fn(&Case) -> Option<String>) -> String {
+pub fn render(report: &JsonReport) -> String {
     use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
-    let mut report = Report::new("ptc-conformance");
+    let mut junit = Report::new("ptc-conformance");
     let mut suites: BTreeMap<&str, TestSuite> = BTreeMap::new();
-    for r in &s.results {
-        let status = match &r.outcome {
-            Outcome::Pass | Outcome::ExpectedFailure(_) => TestCaseStatus::success(),
-            Outcome::Skip(why) => {
+    for c in &report.cases {
+        let status = match (c.outcome.as_str(), c.problem()) {
+            ("skip", _) => {
                 let mut st = TestCaseStatus::skipped();
-                st.set_message(why.to_string());
+                st.set_message(c.message.clone().unwrap_or_default());
                 st
             }
-            _ => {
-                let (label, text) = problem(r).unwrap_or(("FAIL", String::new()));
-                let kind = if matches!(r.outcome, Outcome::Error(_)) {
+            (_, None) => TestCaseStatus::success(),
+            (outcome, Some((label, text))) => {
+                let kind = if outcome == "error" {
                     NonSuccessKind::Error
                 } else {
                     NonSuccessKind::Failure
@@ -28,38 +25,37 @@ pub fn render(s: &Summary<'_>, repro: &dyn Fn(&Case) -> Option<String>) -> Strin
                 let mut st = TestCaseStatus::non_success(kind);
                 st.set_message(label);
                 let mut desc = text;
-                if let Some(cmd) = repro(r.case).filter(|_| r.outcome.executed()) {
+                if let Some(cmd) = &c.replay {
                     desc.push_str(&format!("\nreplay: {cmd}"));
                 }
                 st.set_description(desc);
                 st
             }
         };
-        let mut tc = TestCase::new(r.case.id.as_str(), status);
-        tc.set_classname(r.case.op.name);
+        let mut tc = TestCase::new(c.id.as_str(), status);
+        tc.set_classname(c.op.as_str());
         suites
-            .entry(r.case.op.name)
-            .or_insert_with(|| TestSuite::new(r.case.op.name))
+            .entry(c.op.as_str())
+            .or_insert_with(|| TestSuite::new(c.op.as_str()))
             .add_test_case(tc);
     }
     // The run as a whole: adapter faults, stale entries and an empty run
     // fail it without failing a case, so they get a test case of their own.
-    let verdict = s.verdict();
-    let status = if verdict.passed() {
+    let status = if report.verdict.passed {
         TestCaseStatus::success()
     } else {
         let mut st = TestCaseStatus::non_success(NonSuccessKind::Failure);
         st.set_message("the run fails");
-        st.set_description(verdict.reasons.join("\n"));
+        st.set_description(report.verdict.reasons.join("\n"));
         st
     };
     let mut run = TestSuite::new("run");
     let mut tc = TestCase::new("verdict", status);
     tc.set_classname("run");
     run.add_test_case(tc);
-    report.add_test_suites(suites.into_values());
-    report.add_test_suite(run);
-    report
+    junit.add_test_suites(suites.into_values());
+    junit.add_test_suite(run);
+    junit
         .to_string()
         .unwrap_or_else(|e| format!("<!-- cannot write JUnit XML: {e} -->\n"))
 }

@@ -1,20 +1,26 @@
 //! Reports of a run: its [`Summary`], which also owns the run's verdict
-//! ([`Summary::verdict`]), and three formats of it (`spec/adapter_protocol.md`
-//! § Reports), each in its own module: [`pretty`] (a per-op and per-rule
-//! table with failure details), [`json`] (a stable JSON shape) and [`junit`]
-//! (JUnit XML). The formats build on this module; it imports none of them.
+//! ([`Summary::verdict`]) and its skips grouped by reason
+//! ([`Summary::skip_groups`]), and four formats of it
+//! (`spec/adapter_protocol.md` § Reports), each in its own module:
+//! [`pretty`] (per-op and per-rule tables, skips by reason, failure
+//! details), [`json`] (a stable JSON shape, written and read back),
+//! [`junit`] (JUnit XML) and [`html`] (one self-contained page, made from
+//! the JSON report). [`matrix`] puts several JSON reports side by side in
+//! one page. The formats build on this module; it imports none of them.
 
+pub mod html;
 pub mod json;
 pub mod junit;
+pub mod matrix;
 pub mod pretty;
 
 use crate::corpus::Case;
 use crate::exit::Exit;
-use crate::judging::outcome::{CaseResult, Outcome, Strictness};
-use std::collections::BTreeMap;
+use crate::judging::outcome::{CaseResult, Outcome, Skip, Strictness};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Counts of outcomes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Totals {
     /// Cases considered.
     pub total: usize,
@@ -39,17 +45,40 @@ pub struct Totals {
 impl Totals {
     /// Adds one result.
     pub fn add(&mut self, r: &CaseResult<'_>) {
+        self.add_named(r.outcome.name(), r.required);
+    }
+
+    /// Adds one outcome by its name in reports ([`Outcome::name`]), as a
+    /// JSON report carries it; a name that is none of
+    /// [`Outcome::NAMES`] counts only in `total` (readers check names).
+    pub fn add_named(&mut self, outcome: &str, required: bool) {
         self.total += 1;
-        match &r.outcome {
-            Outcome::Pass => self.passed += 1,
-            Outcome::Fail(_) if r.required => self.failed += 1,
-            Outcome::Fail(_) => self.failed_not_required += 1,
-            Outcome::Skip(_) => self.skipped += 1,
-            Outcome::Error(_) => self.errors += 1,
-            Outcome::ExpectedFailure(_) => self.expected_failures += 1,
-            Outcome::UnexpectedPass => self.unexpected_passes += 1,
-            Outcome::UnexpectedSkip(_) => self.unexpected_skips += 1,
+        match outcome {
+            "pass" => self.passed += 1,
+            "fail" if required => self.failed += 1,
+            "fail" => self.failed_not_required += 1,
+            "skip" => self.skipped += 1,
+            "error" => self.errors += 1,
+            "expected_failure" => self.expected_failures += 1,
+            "unexpected_pass" => self.unexpected_passes += 1,
+            "unexpected_skip" => self.unexpected_skips += 1,
+            _ => {}
         }
+    }
+
+    /// Failures of any kind: failed (required or not) and unexpected passes.
+    pub fn failures(&self) -> usize {
+        self.failed + self.failed_not_required + self.unexpected_passes
+    }
+
+    /// Skips, expected or not.
+    pub fn skips(&self) -> usize {
+        self.skipped + self.unexpected_skips
+    }
+
+    /// Whether anything here is a failure, an error or an unexpected outcome.
+    pub fn has_problems(&self) -> bool {
+        self.failures() + self.errors + self.unexpected_skips > 0
     }
 
     /// Totals of `results`.
@@ -62,6 +91,43 @@ impl Totals {
     /// Cases that were answered (neither skipped nor unexpectedly skipped).
     pub fn executed(&self) -> usize {
         self.total - self.skipped - self.unexpected_skips
+    }
+}
+
+/// Which corpus a run took its cases from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CorpusInfo {
+    /// The corpus roots, as given.
+    pub roots: Vec<String>,
+    /// Cases in the corpus (the selection took some of them).
+    pub cases: usize,
+    /// [`crate::corpus::Corpus::digest`]: equal digests, equal corpora.
+    pub digest: String,
+}
+
+/// Skipped cases that share a reason.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SkipGroup {
+    /// `op` (op not declared), `features` (features not declared),
+    /// `unsupported` (the subject answered so) or `stopped` (the run
+    /// stopped early).
+    pub kind: String,
+    /// The reason: the subject's `unsupported` text for that kind, else
+    /// what the harness says.
+    pub reason: String,
+    /// How many cases.
+    pub count: usize,
+    /// The ops of those cases, sorted.
+    pub ops: Vec<String>,
+}
+
+impl SkipGroup {
+    /// The reason as one line: `unsupported: <text>` for the subject's own.
+    pub fn label(&self) -> String {
+        match self.kind.as_str() {
+            "unsupported" => format!("unsupported: {}", self.reason),
+            _ => self.reason.clone(),
+        }
     }
 }
 
@@ -83,6 +149,8 @@ pub struct Summary<'c> {
     pub allow_unexpected_pass: bool,
     /// What was selected, as the command line said it (for messages).
     pub selection: String,
+    /// The corpus the cases came from (default when not known).
+    pub corpus: CorpusInfo,
 }
 
 /// How a run ended and why.
@@ -159,22 +227,55 @@ impl Summary<'_> {
         }
     }
 
+    /// The skipped cases (expected or not) grouped by reason, most cases
+    /// first: one group for every op the subject does not declare (listing
+    /// them), one per set of undeclared features, one per `unsupported`
+    /// text, one for a run that stopped early.
+    pub fn skip_groups(&self) -> Vec<SkipGroup> {
+        let mut groups: BTreeMap<(&str, String), (usize, BTreeSet<&str>)> = BTreeMap::new();
+        for r in &self.results {
+            let (Outcome::Skip(s) | Outcome::UnexpectedSkip(s)) = &r.outcome else {
+                continue;
+            };
+            let key = match s {
+                Skip::Op(_) => ("op", "op not declared by the subject".to_owned()),
+                Skip::Features(_) => ("features", s.to_string()),
+                Skip::Unsupported(why) => ("unsupported", why.clone()),
+                Skip::Stopped => ("stopped", s.to_string()),
+            };
+            let g = groups.entry(key).or_default();
+            g.0 += 1;
+            g.1.insert(r.case.op.name);
+        }
+        let mut out: Vec<SkipGroup> = groups
+            .into_iter()
+            .map(|((kind, reason), (count, ops))| SkipGroup {
+                kind: kind.to_owned(),
+                reason,
+                count,
+                ops: ops.into_iter().map(str::to_owned).collect(),
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            b.count
+                .cmp(&a.count)
+                .then_with(|| a.label().cmp(&b.label()))
+        });
+        out
+    }
+
     /// Why no case was executed: what was selected and the skip reasons.
     fn nothing_executed(&self) -> String {
-        let mut why: BTreeMap<String, usize> = BTreeMap::new();
-        for r in &self.results {
-            if let Outcome::Skip(s) | Outcome::UnexpectedSkip(s) = &r.outcome {
-                *why.entry(s.to_string()).or_default() += 1;
-            }
-        }
-        let mut by_count: Vec<(usize, String)> = why.into_iter().map(|(w, n)| (n, w)).collect();
-        by_count.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-        let shown: Vec<String> = by_count
+        let groups = self.skip_groups();
+        let shown: Vec<String> = groups
             .iter()
             .take(5)
-            .map(|(n, w)| format!("{n} × {w}"))
+            .map(|g| match g.kind.as_str() {
+                "op" => format!("{} × {} ({})", g.count, g.label(), g.ops.join(", ")),
+                _ => format!("{} × {}", g.count, g.label()),
+            })
             .collect();
-        let more = by_count.len().saturating_sub(5);
+        let more = groups.len().saturating_sub(5);
         format!(
             "no case was executed: {} case(s) selected ({}), all skipped: {}{}",
             self.results.len(),
@@ -221,22 +322,4 @@ fn quote(s: &str) -> String {
     shlex::try_quote(s)
         .map(|q| q.into_owned())
         .unwrap_or_else(|_| format!("'{}'", s.replace('\'', "'\\''")))
-}
-
-/// The failure text of a result, if it is one to show.
-fn problem(r: &CaseResult<'_>) -> Option<(&'static str, String)> {
-    Some(match &r.outcome {
-        Outcome::Fail(d) if r.required => ("FAIL", d.clone()),
-        Outcome::Fail(d) => ("FAIL (pinned, not required at this level)", d.clone()),
-        Outcome::Error(e) => ("ERROR", e.clone()),
-        Outcome::UnexpectedPass => (
-            "UNEXPECTED PASS",
-            "listed as a known failure, but passes".to_owned(),
-        ),
-        Outcome::UnexpectedSkip(why) => (
-            "UNEXPECTED SKIP",
-            format!("{why}; the known-failures file lists no expected skip for it (an op or feature dropped from the handshake?)"),
-        ),
-        _ => return None,
-    })
 }

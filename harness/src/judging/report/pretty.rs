@@ -1,23 +1,33 @@
-//! The pretty report, for people: per-op and per-rule tables, then each
-//! failure with its diff.
+//! The pretty report, for people, made from the JSON report: a per-op
+//! table (ops that ran; those that did not, summed in one line), the rules
+//! with problems (every rule with `--rules`), the skips grouped by reason,
+//! then each failure with its diff. A passing run fits on one screen.
 
-use super::{problem, Summary, Totals};
-use crate::corpus::Case;
+use super::json::JsonReport;
+use super::Totals;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+
+/// What the pretty report shows beyond the default.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrettyOptions {
+    /// List every rule, not only those with failures, errors or unexpected outcomes.
+    pub all_rules: bool,
+}
 
 fn table<K: AsRef<str>>(
     out: &mut String,
     title: &str,
-    rows: &BTreeMap<K, Totals>,
+    rows: &[(K, &Totals)],
     all: Option<&Totals>,
 ) {
     let w = rows
-        .keys()
-        .map(|k| k.as_ref().len())
+        .iter()
+        .map(|(k, _)| k.as_ref().len())
         .max()
         .unwrap_or(2)
-        .max(title.len());
+        .max(title.len())
+        .max(3);
     let _ = writeln!(
         out,
         "{title:<w$}  {:>6} {:>6} {:>6} {:>7} {:>6} {:>6}",
@@ -29,8 +39,8 @@ fn table<K: AsRef<str>>(
             "{name:<w$}  {:>6} {:>6} {:>6} {:>7} {:>6} {:>6}",
             t.total,
             t.passed,
-            t.failed + t.failed_not_required + t.unexpected_passes,
-            t.skipped + t.unexpected_skips,
+            t.failures(),
+            t.skips(),
             t.errors,
             t.expected_failures
         );
@@ -43,46 +53,61 @@ fn table<K: AsRef<str>>(
     }
 }
 
-/// The pretty report: per-op and per-rule tables, then each failure and
-/// error with its diff and, against an adapter, a command that replays it.
-pub fn render(s: &Summary<'_>, repro: &dyn Fn(&Case) -> Option<String>) -> String {
-    let mut by_op: BTreeMap<&str, Totals> = BTreeMap::new();
-    let mut by_rule: BTreeMap<&str, Totals> = BTreeMap::new();
-    for r in &s.results {
-        by_op.entry(r.case.op.name).or_default().add(r);
-        for rule in &r.case.spec {
-            by_rule.entry(rule.as_str()).or_default().add(r);
-        }
-    }
-    let totals = s.totals();
+/// The pretty report of `report`.
+pub fn render(report: &JsonReport, opts: PrettyOptions) -> String {
+    let (by_op, by_rule) = report.by_op_and_rule();
+    let totals = report.totals;
     let mut out = String::new();
-    let _ = writeln!(out, "subject: {}\nlevel: {}\n", s.subject, s.level());
-    table(&mut out, "op", &by_op, Some(&totals));
+    let _ = writeln!(out, "subject: {}", report.subject);
+    if let Some(c) = &report.corpus {
+        let selected = if report.cases.len() == c.cases {
+            String::new()
+        } else {
+            format!(", {} selected by {}", report.cases.len(), report.selection)
+        };
+        let _ = writeln!(
+            out,
+            "corpus: {} ({} cases{selected})",
+            c.roots.join(", "),
+            c.cases
+        );
+    }
+    let _ = writeln!(out, "level: {}\n", report.level);
+    let (ran, idle): (Vec<_>, Vec<_>) = by_op.iter().partition(|(_, t)| t.executed() > 0);
+    table(&mut out, "op", &ran, Some(&totals));
+    if !idle.is_empty() {
+        let cases: usize = idle.iter().map(|(_, t)| t.total).sum();
+        let _ = writeln!(
+            out,
+            "not run: {} op(s), {cases} case(s), every one skipped (reasons below)",
+            idle.len()
+        );
+    }
     out.push('\n');
-    table(&mut out, "rule", &by_rule, None);
-    for r in &s.results {
-        let Some((label, text)) = problem(r) else {
+    rules(&mut out, &by_rule, opts.all_rules);
+    skips(&mut out, report);
+    for c in &report.cases {
+        let Some((label, text)) = c.problem() else {
             continue;
         };
-        let _ = writeln!(out, "\n{label} {} ({})", r.case.id, r.case.file.display());
-        let _ = writeln!(out, "  spec: {}", r.case.spec.join(", "));
+        let _ = writeln!(out, "\n{label} {} ({})", c.id, c.file);
+        let _ = writeln!(out, "  spec: {}", c.spec.join(", "));
         for line in text.lines() {
             let _ = writeln!(out, "  {line}");
         }
-        if let Some(cmd) = repro(r.case).filter(|_| r.outcome.executed()) {
+        if let Some(cmd) = &c.replay {
             let _ = writeln!(out, "  replay: {cmd}");
         }
     }
-    for f in &s.faults {
+    for f in &report.faults {
         let _ = writeln!(out, "\nADAPTER FAULT {f}");
     }
-    for st in &s.stale_known {
+    for st in &report.stale_known_failures {
         let _ = writeln!(out, "\nSTALE KNOWN FAILURE {st}");
     }
-    let verdict = s.verdict();
-    if !verdict.passed() {
+    if !report.verdict.passed {
         let _ = writeln!(out, "\nTHE RUN FAILS:");
-        for r in &verdict.reasons {
+        for r in &report.verdict.reasons {
             let _ = writeln!(out, "  - {r}");
         }
     }
@@ -107,4 +132,46 @@ pub fn render(s: &Summary<'_>, repro: &dyn Fn(&Case) -> Option<String>) -> Strin
         }
     );
     out
+}
+
+/// The rule table: every rule, or those with problems and one line for the rest.
+fn rules(out: &mut String, by_rule: &BTreeMap<String, Totals>, all: bool) {
+    let shown: Vec<(&String, &Totals)> = by_rule
+        .iter()
+        .filter(|(_, t)| all || t.has_problems())
+        .collect();
+    let rest = by_rule.len() - shown.len();
+    if !shown.is_empty() {
+        table(out, "rule", &shown, None);
+    }
+    if rest > 0 {
+        let _ = writeln!(
+            out,
+            "{}{rest} rule(s) cited by the cases{} without a failure, an error or an unexpected outcome (--rules lists every rule)",
+            if shown.is_empty() { "rules: " } else { "and " },
+            if shown.is_empty() { "," } else { "" },
+        );
+    }
+}
+
+/// The skipped cases, one line per reason with its count.
+fn skips(out: &mut String, report: &JsonReport) {
+    let skipped: usize = report.skips.iter().map(|g| g.count).sum();
+    if skipped == 0 {
+        return;
+    }
+    let _ = writeln!(out, "\nskipped {skipped} case(s), by reason:");
+    let w = report
+        .skips
+        .iter()
+        .map(|g| g.count.to_string().len())
+        .max()
+        .unwrap_or(1);
+    for g in &report.skips {
+        let ops = match g.kind.as_str() {
+            "op" => format!(": {}", g.ops.join(", ")),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "  {:>w$}  {}{ops}", g.count, g.label());
+    }
 }

@@ -4,7 +4,7 @@
 
 use super::known_kinds::Known;
 use crate::corpus::{Case, Expect, Level};
-use crate::judging::judge::judge;
+use crate::judging::judge::{judge_read, Reading};
 use crate::judging::outcome::{Outcome, Strictness};
 use crate::review::kinds::{classify, Kind};
 use crate::review::show::{answer_line, answer_text};
@@ -47,20 +47,21 @@ fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
 
 /// Whether `actual` disagrees with the reference's `expected`, how (the
 /// judge's diff) and in which [`Kind`]; a disagreement `known` matches is
-/// stepped over (and counted there).
+/// stepped over (and counted there). Structs are read as `reading` says.
 pub(super) fn disagreement(
     op: &'static Op,
     args: &[Term],
     expected_answer: &Answer,
     actual_answer: &Answer,
     known: &Known,
+    reading: Reading,
 ) -> Option<(String, Kind)> {
     let (expected, actual) = (&mask_vm_text(expected_answer), &mask_vm_text(actual_answer));
     if truncation_moved_by_vm_text(expected) || truncation_moved_by_vm_text(actual) {
         return None;
     }
     let case = probe(op, args.to_vec(), expected)?;
-    let diff = match judge(&case, actual, Strictness::Default) {
+    let diff = match judge_read(&case, actual, Strictness::Default, reading) {
         Outcome::Pass | Outcome::Skip(_) => return None,
         Outcome::Fail(d) => d,
         Outcome::Error(e) => format!("error: {e}"),
@@ -77,7 +78,7 @@ pub(super) fn disagreement(
             return None;
         }
     }
-    Some((diff, classify(op, args, expected, actual)))
+    Some((diff, classify(op, args, expected, actual, reading)))
 }
 
 /// Whether `answer` is a text that holds the VM's text for an opaque term
@@ -144,9 +145,10 @@ mod tests {
         let expected = raised("invalid \"y\"");
         let actual = raised("invalid \"x\"");
         assert!(describe(&actual).contains("invalid \"x\""));
-        assert!(disagreement(op, &[], &expected, &actual, &known).is_none());
+        let read = Reading::WithDefaults;
+        assert!(disagreement(op, &[], &expected, &actual, &known, read).is_none());
         assert_eq!(known.counts()[0].1, 1);
         let other = raised("invalid \"z\"");
-        assert!(disagreement(op, &[], &expected, &other, &known).is_some());
+        assert!(disagreement(op, &[], &expected, &other, &known, read).is_some());
     }
 }

@@ -6,6 +6,7 @@ use super::disagreement::disagreement;
 use super::known_kinds::Known;
 use super::shrink::Finding;
 use crate::corpus::{Case, Expect, Level};
+use crate::judging::judge::Reading;
 use crate::review::kinds::{How, Kind, Labels};
 use crate::subject::{Answer, Request, Subject};
 use ptc_conformance::ops::Op;
@@ -22,6 +23,7 @@ pub fn evidence<'c>(
     op: &'static Op,
     corpus: &'c [Case],
     known: &Known,
+    reading: Reading,
 ) -> Vec<(&'c Case, Option<Kind>)> {
     let cases: Vec<&Case> = corpus.iter().filter(|c| c.op.name == op.name).collect();
     let requests: Vec<Request<'_>> = cases
@@ -32,7 +34,10 @@ pub fn evidence<'c>(
     cases
         .into_iter()
         .zip(e.iter().zip(&a))
-        .map(|(c, (e, a))| (c, disagreement(op, &c.args, e, a, known).map(|(_, k)| k)))
+        .map(|(c, (e, a))| {
+            let kind = disagreement(op, &c.args, e, a, known, reading).map(|(_, k)| k);
+            (c, kind)
+        })
         .collect()
 }
 

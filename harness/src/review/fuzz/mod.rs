@@ -20,6 +20,7 @@ pub use disagreement::{describe, expectation};
 pub use shrink::{rng, size, Finding};
 
 use crate::corpus::Case;
+use crate::judging::judge::Reading;
 use crate::review::gen;
 use crate::review::kinds::{weight, Kind};
 use crate::subject::reference::Reference;
@@ -165,20 +166,30 @@ pub fn run(
     corpus: &[Case],
     progress: &mut dyn FnMut(usize),
 ) -> Result<FuzzReport, String> {
-    run_between(&mut Reference, subject, cfg, corpus, progress)
+    run_between(
+        &mut Reference,
+        subject,
+        cfg,
+        corpus,
+        Reading::WithDefaults,
+        progress,
+    )
 }
 
 /// A kind's smallest instance so far: its weight, batch and index there.
 type Smallest = ((usize, usize), usize, usize);
 
 /// Runs the fuzzer with `expected`'s answers as the expectation (the
-/// reference, or the first of two builds being compared); only ops both
-/// declare are fuzzed.
+/// reference, or the first of two builds being compared, whose answers are
+/// compared as answered: `reading`); only ops both declare are fuzzed.
+/// Both sides get the same input, its structs as the generator wrote them;
+/// the reference completes them itself.
 pub fn run_between(
     expected: &mut dyn Subject,
     subject: &mut dyn Subject,
     cfg: &FuzzConfig,
     corpus: &[Case],
+    reading: Reading,
     progress: &mut dyn FnMut(usize),
 ) -> Result<FuzzReport, String> {
     let expected_ops = expected.ops();
@@ -277,9 +288,14 @@ pub fn run_between(
                     .count();
                 progress(report.checked);
                 for i in 0..inputs.len() {
-                    let Some((_, kind)) =
-                        disagreement(op, &inputs[i], &expected_answers[i], &actual[i], known)
-                    else {
+                    let Some((_, kind)) = disagreement(
+                        op,
+                        &inputs[i],
+                        &expected_answers[i],
+                        &actual[i],
+                        known,
+                        reading,
+                    ) else {
                         continue;
                     };
                     let w = weight(&inputs[i]);
@@ -315,10 +331,10 @@ pub fn run_between(
         let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
         let tree =
             generate(&strategy, cfg.seed, stream(op.name, b / ops.len()), i + 1)?.swap_remove(i);
-        let mut finding = shrink(expected, subject, op, &kind, known, tree);
+        let mut finding = shrink(expected, subject, op, &kind, known, tree, reading);
         finding.count = count;
         if let Some(dir) = &cfg.emit {
-            let evidence = emit::evidence(expected, subject, op, corpus, known);
+            let evidence = emit::evidence(expected, subject, op, corpus, known, reading);
             finding.emitted = Some(emit(
                 dir,
                 &finding,

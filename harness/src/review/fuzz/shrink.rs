@@ -4,6 +4,7 @@
 
 use super::disagreement::disagreement;
 use super::known_kinds::Known;
+use crate::judging::judge::Reading;
 use crate::review::gen;
 use crate::review::kinds::Kind;
 use crate::subject::{Answer, Request, Subject};
@@ -83,11 +84,12 @@ pub(super) fn shrink(
     kind: &Kind,
     known: &Known,
     mut tree: impl ValueTree<Value = Vec<Term>>,
+    reading: Reading,
 ) -> Finding {
     let mut check = |args: &[Term]| {
         let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
-        disagreement(op, args, &expected, &actual, known)
+        disagreement(op, args, &expected, &actual, known, reading)
             .filter(|(_, k)| k == kind)
             .map(|(d, _)| (expected, actual, d))
     };
@@ -121,12 +123,15 @@ pub(super) fn shrink(
             }
         }
     }
-    // Then hoist nested parts out of their containers while the
-    // disagreement stays (value trees cannot), within the same budget.
+    // Then hoist nested parts out of their containers and leave out list
+    // elements and map entries while the disagreement stays (value trees
+    // cannot), within the same budget.
     let mut improved = true;
     while improved && budget > 0 {
         improved = false;
-        for candidate in gen::mutate::hoists(&best) {
+        let mut candidates = gen::mutate::hoists(&best);
+        candidates.extend(gen::mutate::removals(&best));
+        for candidate in candidates {
             if budget == 0 {
                 break;
             }

@@ -232,7 +232,7 @@ pub fn temporal() -> BoxedStrategy<Term> {
 }
 
 /// A struct of a module `src/model/structs.rs` knows, with up to two
-/// fields set to `values` (the rest default): `PtcRunner.Tool`, `MapSet`
+/// fields set to `values` (only those written, TJ-7): `PtcRunner.Tool`, `MapSet`
 /// (a set of its values), `PtcRunner.Step`, the two tool structs, a
 /// `SubAgent.Definition`, `URI`, the Lisp structs and display structs.
 pub fn known_struct(values: BoxedStrategy<Term>) -> BoxedStrategy<Term> {
@@ -265,7 +265,7 @@ pub fn known_struct(values: BoxedStrategy<Term>) -> BoxedStrategy<Term> {
                 }
                 given
             };
-            structs::complete(module, given)
+            structs::written(module, given)
                 .map(|s| Term::Struct(Box::new(s)))
                 .unwrap_or(Term::Nil)
         })

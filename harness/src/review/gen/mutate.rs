@@ -61,8 +61,8 @@ pub fn vocabulary(seeds: &[Vec<Term>]) -> Vec<Term> {
 }
 
 /// Nodes in pre-order, `t` included. A `MapSet`'s `map` is not a node of
-/// its own: it stays a map (one that is not is no set, and inspecting it
-/// fails with the VM's stack trace), only its members change.
+/// its own, nor are its values: it stays a map of members to `[]` (any
+/// other is no set, `spec/terms.md` TJ-7), only its members change.
 fn count(t: &Term) -> usize {
     1 + match t {
         Term::List(items) | Term::Tuple(items) => items.iter().map(count).sum(),
@@ -71,7 +71,7 @@ fn count(t: &Term) -> usize {
             .fields
             .iter()
             .map(|(_, v)| match v {
-                Term::Map(m) if s.module == "MapSet" => pairs_count(m.pairs()),
+                Term::Map(m) if s.module == "MapSet" => m.iter().map(|(k, _)| count(k)).sum(),
                 v => count(v),
             })
             .sum(),
@@ -103,7 +103,7 @@ fn replace(t: &mut Term, n: usize, new: &Term) -> Result<(), usize> {
             let mut result = Err(0);
             for (_, v) in s.fields.iter_mut() {
                 let r = match v {
-                    Term::Map(m) if set => in_map(m, left, new),
+                    Term::Map(m) if set => in_set(m, left, new),
                     v => replace(v, left, new),
                 };
                 match r {
@@ -154,6 +154,15 @@ fn in_map(m: &mut ptc_conformance::term::Map, n: usize, new: &Term) -> Result<()
     r
 }
 
+/// Node `n` among a set's members (its map's keys), the map rebuilt as
+/// [`in_map`] does; the values stay `[]`.
+fn in_set(m: &mut ptc_conformance::term::Map, n: usize, new: &Term) -> Result<(), usize> {
+    let mut pairs = std::mem::take(m).into_pairs();
+    let r = in_seq(pairs.iter_mut().map(|(k, _)| k), n, new);
+    *m = ptc_conformance::term::Map::from_pairs(pairs);
+    r
+}
+
 /// `args` with node `at` (counted over all arguments, pre-order, modulo
 /// their size) replaced by `new`.
 pub fn mutate(args: &[Term], at: usize, new: &Term) -> Vec<Term> {
@@ -181,9 +190,7 @@ fn children(t: &Term) -> Vec<&Term> {
             .fields
             .iter()
             .flat_map(|(_, v)| match v {
-                Term::Map(m) if s.module == "MapSet" => {
-                    m.iter().flat_map(|(k, v)| [k, v]).collect()
-                }
+                Term::Map(m) if s.module == "MapSet" => m.iter().map(|(k, _)| k).collect(),
                 v => vec![v],
             })
             .collect(),
@@ -218,6 +225,37 @@ pub fn hoists(args: &[Term]) -> Vec<Vec<Term>> {
             for child in children(node) {
                 out.push(mutate(args, n, child));
             }
+        }
+    }
+    out
+}
+
+/// Smaller variants of `args` for shrinking: one element of a list, or one
+/// entry of a map, left out (tuples keep their arity), outermost first.
+pub fn removals(args: &[Term]) -> Vec<Vec<Term>> {
+    let total: usize = args.iter().map(count).sum();
+    let mut out = Vec::new();
+    for n in 0..total {
+        match node_at(args, n) {
+            Some(Term::List(items)) => {
+                for i in 0..items.len() {
+                    let mut fewer = items.clone();
+                    fewer.remove(i);
+                    out.push(mutate(args, n, &Term::List(fewer)));
+                }
+            }
+            Some(Term::Map(m)) => {
+                for i in 0..m.pairs().len() {
+                    let fewer = m
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != i)
+                        .map(|(_, (k, v))| (k.clone(), v.clone()))
+                        .collect();
+                    out.push(mutate(args, n, &Term::map(fewer)));
+                }
+            }
+            _ => {}
         }
     }
     out

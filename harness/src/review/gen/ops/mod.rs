@@ -21,7 +21,7 @@ use ptc_conformance::ops::OPS;
 use ptc_conformance::term::{OpaqueKind, Term};
 use shapes::{
     atoms, error_opts, error_reason, expose_mode, from_step_opts, lisp_ast, native_result, one,
-    result_value, signature, step, success_opts, tool_format, tool_name, tool_struct,
+    result_value, signature, step, success_opts, tool_format, tool_name, tool_struct, written,
 };
 
 /// The generator for `op`, given the argument lists of its corpus cases
@@ -178,7 +178,7 @@ pub fn well_formed(op: &str) -> Option<BoxedStrategy<Vec<Term>>> {
         "native_preview.cache_hint" => (name(), super::args_map()).prop_map(|(n, a)| vec![n, a]).boxed(),
         "native_preview.build" => (name(), native_result(), result_value(), super::args_map())
             .prop_map(|(n, nr, r, a)| {
-                let tool = ptc_conformance::structs::build(
+                let tool = written(
                     "PtcRunner.Tool",
                     vec![("name", n), ("expose", Term::atom("both")), ("cache", Term::Bool(true)), ("native_result", nr)],
                 );
@@ -216,7 +216,7 @@ pub fn well_formed(op: &str) -> Option<BoxedStrategy<Vec<Term>>> {
             let allowed = prop_oneof![
                 2 => prop::collection::vec(atoms(&["native", "ptc_lisp", "both"]), 0..3).prop_map(Term::List),
                 1 => prop::collection::vec(atoms(&["native", "ptc_lisp", "both"]), 0..3).prop_map(|v| Term::Struct(Box::new(
-                    ptc_conformance::structs::build("MapSet", vec![("map", Term::map(v.into_iter().map(|a| (a, Term::List(vec![]))).collect()))])
+                    written("MapSet", vec![("map", Term::map(v.into_iter().map(|a| (a, Term::List(vec![]))).collect()))])
                 ))),
                 1 => atoms(&["native", "ptc_lisp"]).prop_map(|a| Term::tuple(vec![a])),
             ];

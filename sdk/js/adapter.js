@@ -1,0 +1,294 @@
+// The adapter loop of protocol v1 (spec/adapter_protocol.md): JSON Lines
+// requests on stdin, one answer line per request on stdout, logs on
+// stderr. A port supplies only its functions:
+//
+//   serve({ name, version, ops: { "key_normalizer.normalize_key": normalizeKey }, features: ["atoms"] })
+//
+// An op function takes the decoded argument terms and returns a term; it
+// throws Raised for an Elixir exception and Unsupported for an input the
+// port cannot represent. Anything else it throws is a bug in the port and
+// is answered as `raised` with class `javascript:<ErrorName>`, so the
+// harness shows it as a failure (and its stack goes to stderr).
+
+import { JsonError, parse, quote } from "./json.js";
+import { structTable } from "./structs.js";
+import { TermDecodeError, decodeValue, encode } from "./tagged.js";
+import { TermMap } from "./terms.js";
+
+/** The protocol this SDK speaks. */
+export const PROTOCOL = 1;
+
+/** The features of spec/terms.md § Features (a test holds this list equal to the spec's table). */
+export const FEATURES = Object.freeze([
+  "atoms",
+  "tuples",
+  "floats",
+  "bigints",
+  "binaries",
+  "term-keys",
+  "structs",
+  "temporal",
+  "functions",
+  "opaque",
+]);
+
+/** An Elixir exception, answered as `{"raised": {"class": ..., "message": ...}}`. */
+export class Raised extends Error {
+  /**
+   * @param {string} cls the exception module without `Elixir.`, e.g. "ArgumentError"
+   * @param {string} message what Exception.message/1 gives
+   */
+  constructor(cls, message) {
+    super(message);
+    this.name = "Raised";
+    this.class = cls;
+  }
+}
+
+/** An input the port cannot represent faithfully, answered `unsupported` (the case is skipped). */
+export class Unsupported extends Error {
+  constructor(why) {
+    super(why);
+    this.name = "Unsupported";
+  }
+}
+
+/** The FunctionClauseError Elixir raises when no clause of `Module.fun/arity` matches. */
+export function functionClause(module, fun, arity) {
+  return new Raised("FunctionClauseError", `no function clause matching in ${module}.${fun}/${arity}`);
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function editDistance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}
+
+function closest(name, known) {
+  return [...known].sort((x, y) => editDistance(name, x) - editDistance(name, y))[0];
+}
+
+/** One op as the port gave it: a function, or {call, arity} when fn.length does not tell. */
+function opEntry(op, spec) {
+  if (typeof spec === "function") return { call: spec, arity: spec.length > 0 ? [spec.length] : undefined };
+  if (spec && typeof spec.call === "function") {
+    const arity = spec.arity === undefined ? undefined : [spec.arity].flat();
+    return { call: spec.call, arity };
+  }
+  throw new TypeError(`op ${quote(op)}: expected a function or {call, arity}`);
+}
+
+/**
+ * Checks a port's description and returns the adapter: `hello()` the
+ * handshake body, `handleLine(line)` the answer to one request line.
+ * Throws a TypeError naming what is wrong with the description.
+ */
+export function createAdapter(port) {
+  const { name, version, language = "javascript", ops = {}, features = [] } = port ?? {};
+  for (const [k, v] of Object.entries({ name, version, language })) {
+    if (typeof v !== "string" || v === "") throw new TypeError(`serve: "${k}" must be a non-empty string`);
+  }
+  const table = new Map(Object.entries(ops).map(([op, spec]) => [op, opEntry(op, spec)]));
+  if (table.size === 0) throw new TypeError("serve: \"ops\" names no op");
+  if (!Array.isArray(features)) throw new TypeError('serve: "features" must be an array of feature names');
+  for (const f of features) {
+    if (!FEATURES.includes(f)) {
+      throw new TypeError(`serve: unknown feature ${quote(String(f))} (did you mean ${quote(closest(String(f), FEATURES))}?)`);
+    }
+  }
+  if (features.includes("structs")) structTable(); // a missing data table fails now, not on the first struct
+
+  const helloBody = encode(
+    TermMap.from([
+      ["name", name],
+      ["version", version],
+      ["language", language],
+      ["protocol", PROTOCOL],
+      ["ops", [...table.keys()].sort()],
+      ["features", [...new Set(features)].sort()],
+    ]),
+  );
+  const note = (why) => `${name}: ${why}`;
+
+  /** Answers one decoded request; `id` is its decimal text. */
+  function answer(id, op, rawArgs, hasArgs) {
+    const line = (key, body) => `{"id":${id},"${key}":${body}}`;
+    const unsupported = (why) => line("unsupported", quote(why));
+    if (op === "hello") return { answer: line("ok", helloBody) };
+    if (op === "bye") return { answer: null, bye: true };
+    if (!hasArgs) return { answer: unsupported('cannot decode request: no "args"') };
+    if (!Array.isArray(rawArgs)) return { answer: unsupported('cannot decode request: "args" is not an array') };
+    const entry = table.get(op);
+    if (!entry) return { answer: unsupported(`unknown op ${quote(op)}`) };
+    if (entry.arity && !entry.arity.includes(rawArgs.length)) {
+      return { answer: unsupported(`${op} takes ${entry.arity.join(" or ")} argument(s), got ${rawArgs.length}`) };
+    }
+    let args;
+    try {
+      args = rawArgs.map((a, i) => decodeValue(a, `/args/${i}`));
+    } catch (e) {
+      if (e instanceof TermDecodeError) return { answer: unsupported(`cannot decode request: ${e.message}`) };
+      return bug(e);
+    }
+    try {
+      return { answer: line("ok", encode(entry.call(...args))) };
+    } catch (e) {
+      if (e instanceof Raised) return { answer: line("raised", `{"class":${quote(e.class)},"message":${quote(e.message)}}`) };
+      if (e instanceof Unsupported) return { answer: unsupported(e.message) };
+      return bug(e);
+    }
+
+    function bug(e) {
+      const cls = `javascript:${e?.name ?? "Error"}`;
+      return {
+        answer: line("raised", `{"class":${quote(cls)},"message":${quote(String(e?.message ?? e))}}`),
+        log: note(`${op} (id ${id}) threw: ${e?.stack ?? e}`),
+      };
+    }
+  }
+
+  /** A line that is no readable request: answered when its id can be read, else a note for stderr (AP-5). */
+  function reject(text, id, why) {
+    const readable = id ?? sniffId(text);
+    if (readable === undefined) return { answer: null, log: note(`ignoring a line without a readable id: ${why}`) };
+    return { answer: `{"id":${readable},"unsupported":${quote(why)}}` };
+  }
+
+  /**
+   * Answers one request line (a string or bytes, without its newline):
+   * `{answer, bye, log}` where `answer` is the line to write (or null),
+   * `bye` ends the session and `log` goes to stderr.
+   */
+  function handleLine(line) {
+    let text = line;
+    if (typeof line !== "string") {
+      try {
+        text = UTF8.decode(line);
+      } catch {
+        return reject(Buffer.from(line).toString("latin1"), undefined, "request line is not UTF-8");
+      }
+    }
+    let request;
+    try {
+      request = parse(text);
+    } catch (e) {
+      if (e instanceof JsonError) return reject(text, undefined, `cannot decode request: ${e.message}`);
+      throw e;
+    }
+    if (!(request instanceof Map)) return reject(text, undefined, "cannot decode request: a request is a JSON object");
+    const rawId = request.get("id");
+    const id = typeof rawId === "bigint" && rawId >= 0n && rawId <= U64_MAX ? rawId.toString() : undefined;
+    if (id === undefined) {
+      const why = request.has("id") ? '"id" is not an integer from 0 to 2^64-1' : 'no "id"';
+      return reject(text, undefined, `cannot decode request: ${why}`);
+    }
+    for (const k of request.keys()) {
+      if (k !== "id" && k !== "op" && k !== "args") return reject(text, id, `cannot decode request: unexpected key ${quote(k)}`);
+    }
+    const op = request.get("op");
+    if (typeof op !== "string") return reject(text, id, `cannot decode request: ${request.has("op") ? '"op" is not a string' : 'no "op"'}`);
+    return answer(id, op, request.get("args"), request.has("args"));
+  }
+
+  return { hello: () => helloBody, handleLine };
+}
+
+/** The id at the start of an otherwise unreadable line (`{"id": 12, ...`), as the Rust harness reads it. */
+export function sniffId(text) {
+  const m = /^\s*\{\s*"id"\s*:\s*([0-9]+)/.exec(text.slice(0, 64));
+  if (!m) return undefined;
+  const n = BigInt(m[1]);
+  return n <= U64_MAX ? n.toString() : undefined;
+}
+
+function isBlank(buf) {
+  for (const b of buf) if (b !== 32 && b !== 9 && b !== 10 && b !== 13 && b !== 11 && b !== 12) return false;
+  return true;
+}
+
+/**
+ * Serves `port` over adapter protocol v1 until `bye` or the end of input.
+ * Every line that arrived in one read is answered before one write, so a
+ * pipelining harness gets batched writes and a lock-step one its answer at
+ * once. Resolves to the exit status (0); with the default streams the
+ * process then exits with it. A bad port description is reported on stderr
+ * and exits 2.
+ *
+ * @param {object} port {name, version, language?, ops, features}
+ * @param {object} [io] {input, output, log, exit}: streams for tests; `exit: false` keeps the process alive
+ */
+export function serve(port, io = {}) {
+  const input = io.input ?? process.stdin;
+  const output = io.output ?? process.stdout;
+  const log = io.log ?? process.stderr;
+  const exit = io.exit ?? (input === process.stdin && output === process.stdout);
+  let adapter;
+  try {
+    adapter = createAdapter(port);
+  } catch (e) {
+    log.write(`${e.message}\n`);
+    if (exit) process.exit(2);
+    return Promise.resolve(2);
+  }
+  return new Promise((resolve) => {
+    let pending = Buffer.alloc(0);
+    let done = false;
+    const finish = (answers) => {
+      done = true;
+      input.removeAllListeners("data");
+      input.removeAllListeners("end");
+      if (input === process.stdin) input.pause();
+      const text = answers.length ? `${answers.join("\n")}\n` : "";
+      output.write(text, () => {
+        resolve(0);
+        if (exit) process.exit(0);
+      });
+    };
+    const handle = (line, answers) => {
+      let r;
+      try {
+        r = adapter.handleLine(line);
+      } catch (e) {
+        r = { answer: null, log: `${port.name}: internal error: ${e?.stack ?? e}` };
+      }
+      if (r.log) log.write(`${r.log}\n`);
+      if (r.answer !== null) answers.push(r.answer);
+      return r.bye === true;
+    };
+    output.on?.("error", (e) => {
+      log.write(`${port.name}: cannot write answers (${e.code ?? e.message}); exiting\n`);
+      resolve(0);
+      if (exit) process.exit(0);
+    });
+    input.on("data", (chunk) => {
+      if (done) return;
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      const answers = [];
+      let start = 0;
+      for (let nl = pending.indexOf(10, start); nl >= 0; nl = pending.indexOf(10, start)) {
+        let line = pending.subarray(start, nl);
+        start = nl + 1;
+        if (line.length && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
+        if (isBlank(line)) continue;
+        if (handle(line, answers)) return finish(answers);
+      }
+      pending = pending.subarray(start);
+      if (answers.length) output.write(`${answers.join("\n")}\n`);
+    });
+    input.on("end", () => {
+      if (done) return;
+      const answers = [];
+      if (!isBlank(pending)) handle(pending, answers);
+      finish(answers);
+    });
+  });
+}

@@ -1,0 +1,52 @@
+// ptc-conformance-sdk: what a JavaScript port of PtcRunner's tool boundary
+// needs besides its own functions. See README.md.
+//
+//   json.js     lossless JSON reader and writer
+//   terms.js    the term model (Atom, Tuple, Float, Bytes, TermMap, Struct, ...)
+//   order.js    Erlang term order, map key order, exact equality
+//   tagged.js   tagged term JSON: decode with JSON-pointer errors, canonical encode
+//   structs.js  the boundary's structs, from spec/data/structs.json
+//   adapter.js  the adapter protocol v1 loop: serve({name, version, ops, features})
+
+export { JsonError, JsonNumber, MAX_DEPTH, parse, pointerSegment, quote, stringify } from "./json.js";
+export {
+  Atom,
+  Bytes,
+  DuplicateKeyError,
+  Float,
+  Fun,
+  Opaque,
+  Struct,
+  TEMPORAL_KINDS,
+  Temporal,
+  TermMap,
+  Tuple,
+  atom,
+  atomName,
+  binary,
+  binaryBytes,
+  int,
+  isAtom,
+  isBinary,
+  isInt,
+  isMap,
+  kw,
+  kwPair,
+  map,
+  toBigInt,
+  tuple,
+} from "./terms.js";
+export { compare, compareCodePoints, equal, mapKeyCompare, mapView, sortTerms, temporalFields, typeRank } from "./order.js";
+export { EncodeError, TermDecodeError, decode, decodeValue, encode, shortFloat } from "./tagged.js";
+export {
+  StructDataError,
+  StructError,
+  dataCandidates,
+  isInspectOptional,
+  knownStructs,
+  makeStruct,
+  structDefault,
+  structFields,
+  structTable,
+} from "./structs.js";
+export { FEATURES, PROTOCOL, Raised, Unsupported, createAdapter, functionClause, serve, sniffId } from "./adapter.js";

@@ -1,0 +1,145 @@
+// The structs of the boundary (spec/terms.md TJ-7): each module's fields in
+// defstruct order and their defaults, read from the kit's data table
+// spec/data/structs.json rather than copied here, so the SDK cannot drift
+// from the reference (a Rust test holds the table equal to it).
+//
+// The table is found through the environment variable PTC_CONFORMANCE_DATA
+// (a directory holding structs.json), else at ../../spec/data/ from this
+// file, where it sits in a checkout of ptc-conformance.
+
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "./json.js";
+import { Struct, isBinary, isInt } from "./terms.js";
+import { decodeValue } from "./tagged.js";
+
+/** The error when the data table cannot be found or read. */
+export class StructDataError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "StructDataError";
+  }
+}
+
+/** A struct that is no term of the boundary: an unknown module or field, or a URI that URI.parse/1 could not make. */
+export class StructError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "StructError";
+  }
+}
+
+let table; // module name -> {fields: [[name, default term]], inspectOptional: Set}
+
+/** Where the table is looked for, first match wins: [path, how it was found]. */
+export function dataCandidates() {
+  const out = [];
+  const env = process.env.PTC_CONFORMANCE_DATA;
+  if (env) out.push([join(resolve(env), "structs.json"), "PTC_CONFORMANCE_DATA"]);
+  const here = dirname(fileURLToPath(import.meta.url));
+  out.push([resolve(here, "..", "..", "spec", "data", "structs.json"), "the repository layout"]);
+  return out;
+}
+
+/** Reads (once) and returns the struct table; throws StructDataError saying where it looked. */
+export function structTable() {
+  if (table) return table;
+  const tried = [];
+  for (const [path, how] of dataCandidates()) {
+    let text;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (e) {
+      tried.push(`${path} (${how}): ${e.code ?? e.message}`);
+      if (how === "PTC_CONFORMANCE_DATA") break; // an explicit setting must not fall back silently
+      continue;
+    }
+    table = readTable(text, path);
+    return table;
+  }
+  throw new StructDataError(
+    `cannot find the struct table structs.json: set PTC_CONFORMANCE_DATA to the directory holding it ` +
+      `(spec/data in a ptc-conformance checkout); tried ${tried.join("; ")}`,
+  );
+}
+
+function readTable(text, path) {
+  const fail = (why) => {
+    throw new StructDataError(`${path}: ${why}`);
+  };
+  let doc;
+  try {
+    doc = parse(text);
+  } catch (e) {
+    fail(e.message);
+  }
+  const structs = doc instanceof Map ? doc.get("structs") : undefined;
+  if (!Array.isArray(structs)) fail('expected an object with a "structs" array');
+  const out = new Map();
+  structs.forEach((s, i) => {
+    const at = `/structs/${i}`;
+    const module = s instanceof Map ? s.get("module") : undefined;
+    const fields = s instanceof Map ? s.get("fields") : undefined;
+    if (typeof module !== "string" || !Array.isArray(fields)) fail(`${at}: expected "module" and "fields"`);
+    const rows = fields.map((f, j) => {
+      const name = f instanceof Map ? f.get("name") : undefined;
+      if (typeof name !== "string" || !f.has("default")) fail(`${at}/fields/${j}: expected "name" and "default"`);
+      try {
+        return [name, decodeValue(f.get("default"), `${at}/fields/${j}/default`)];
+      } catch (e) {
+        return fail(e.message);
+      }
+    });
+    const optional = s.get("inspect_optional") ?? [];
+    out.set(module, { fields: rows, inspectOptional: new Set(optional) });
+  });
+  return out;
+}
+
+/** The modules of the boundary's structs. */
+export function knownStructs() {
+  return [...structTable().keys()];
+}
+
+/** The field names of `module` in defstruct order, or undefined for a module that is not a boundary struct. */
+export function structFields(module) {
+  return structTable().get(module)?.fields.map(([name]) => name);
+}
+
+/** The default of `module`'s field `field`, or undefined. */
+export function structDefault(module, field) {
+  return structTable()
+    .get(module)
+    ?.fields.find(([name]) => name === field)?.[1];
+}
+
+/** Whether a derived Inspect leaves `field` of `module` out while it holds its default. */
+export function isInspectOptional(module, field) {
+  return structTable().get(module)?.inspectOptional.has(field) ?? false;
+}
+
+/**
+ * Builds a struct of a boundary module as `struct!/2` would: `given` (a Map
+ * or a plain object of field name to term) sets fields, the defaults fill
+ * the rest, fields in defstruct order. An unknown module or field throws a
+ * StructError saying which (TJ-7), as does a URI that URI.parse/1 could not make.
+ */
+export function makeStruct(module, given = {}) {
+  const entry = structTable().get(module);
+  if (!entry) throw new StructError(`$struct module ${module} is not a struct of the boundary`);
+  const values = given instanceof Map ? given : new Map(Object.entries(given));
+  for (const k of values.keys()) {
+    if (!entry.fields.some(([name]) => name === k)) throw new StructError(`${module} has no field ${JSON.stringify(k)}`);
+  }
+  if (module === "URI") {
+    for (const [k, v] of values) {
+      const ok = v === null || (k === "port" ? isInt(v) : isBinary(v));
+      if (!ok) throw new StructError(`URI field ${JSON.stringify(k)} must be ${k === "port" ? "an integer or nil" : "a binary or nil"}`);
+    }
+  }
+  const fields = new Map();
+  for (const [name, dflt] of entry.fields) fields.set(name, values.has(name) ? values.get(name) : dflt);
+  return new Struct(module, fields);
+}
+

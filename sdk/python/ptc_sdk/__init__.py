@@ -1,0 +1,79 @@
+"""ptc_sdk: what every Python port of PtcRunner's tool boundary needs before
+its first function, for testing it with ptc-conformance.
+
+* `terms`: the Elixir term model (Atom, Tuple, Map with term keys, Struct,
+  Temporal, Fun, Opaque; ``int``/``float``/``str``/``bytes``/``list`` as
+  themselves).
+* `order`: Erlang term order, map key order and exact equality (``=:=``).
+* `tagged`: tagged term JSON, a lossless reader and the canonical writer.
+* `structs`: the boundary's structs, fields and defaults, read from
+  ``spec/data/structs.json``.
+* `features`: which features (spec/terms.md) a term uses.
+* `adapter`: the adapter protocol v1 loop; a port calls `serve`.
+
+Standard library only, Python 3.11 or newer. See README.md next to this
+package.
+"""
+
+from .adapter import PROTOCOL, Adapter, serve
+from .errors import DecodeError, Raised, Unsupported
+from .order import compare, equal, key_compare, key_sort, sort
+from .tagged import decode, decode_text, encode, json_str, parse, short_float
+from .terms import (
+    Atom,
+    DuplicateKey,
+    Fun,
+    Map,
+    Opaque,
+    Struct,
+    Temporal,
+    Tuple,
+    atom,
+    atom_name,
+    binary,
+    is_atom,
+    is_binary,
+    is_keyword,
+    is_map,
+    kw,
+    kw_pair,
+    to_bytes,
+)
+
+__all__ = [
+    "PROTOCOL",
+    "Adapter",
+    "Atom",
+    "DecodeError",
+    "DuplicateKey",
+    "Fun",
+    "Map",
+    "Opaque",
+    "Raised",
+    "Struct",
+    "Temporal",
+    "Tuple",
+    "Unsupported",
+    "atom",
+    "atom_name",
+    "binary",
+    "compare",
+    "decode",
+    "decode_text",
+    "encode",
+    "equal",
+    "is_atom",
+    "is_binary",
+    "is_keyword",
+    "is_map",
+    "json_str",
+    "key_compare",
+    "key_sort",
+    "kw",
+    "kw_pair",
+    "parse",
+    "serve",
+    "short_float",
+    "sort",
+    "to_bytes",
+]

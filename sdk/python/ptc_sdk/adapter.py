@@ -1,0 +1,267 @@
+"""The adapter loop of protocol v1 (spec/adapter_protocol.md): JSON Lines on
+stdin/stdout, answered as the Rust harness's own adapter answers
+(``harness/src/subject/serve.rs``).
+
+A port gives its functions by op name and says what it carries::
+
+    from ptc_sdk import serve
+    sys.exit(serve(name="my-port", version="0.13.0",
+                   ops={"key_normalizer.normalize_key": normalize_key},
+                   features=["atoms", "floats"]))
+
+What the loop does for it:
+
+* ``hello``: name, version, language, protocol 1, ops and features (AP-2).
+* A request is answered with one line with its id (AP-4), in the order
+  read; every line read in one go is answered before one flush, so a
+  pipelining harness gets batched writes and a lock-step one its answer
+  at once (AP-6).
+* The arguments are decoded with `tagged.decode`; an argument that does
+  not decode, uses a feature the port did not declare, or does not fit the
+  function's parameters, and an unknown op, get ``unsupported`` with the
+  reason (the JSON pointer of a bad term included) (AP-5).
+* The function's result is written canonically (``ok``); `Raised` becomes
+  ``raised`` {class, message}; so do the port's own exception classes
+  mapped in ``raises``; `Unsupported` becomes ``unsupported``. Any other
+  exception is a bug in the port: its traceback goes to stderr and the
+  answer is ``raised`` with class ``python:<ExceptionType>``, a failure the
+  report shows rather than a crash.
+* A line that is not a request gets ``unsupported`` when its id is
+  readable (``{"id": 12, ...``), else a note on stderr (AP-5).
+* ``bye`` and the end of input end the loop with status 0 (AP-7).
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import json
+import re
+import sys
+import traceback
+
+from . import features as _features
+from .errors import DecodeError, Raised, Unsupported
+from .tagged import JObj, decode, encode, json_str, parse, pointer
+from .terms import Map
+
+PROTOCOL = 1
+"""The protocol version this SDK speaks."""
+
+_ID_RE = re.compile(r'\s*\{\s*"id"\s*:\s*([0-9]+)')
+
+
+def sniff_id(line: bytes):
+    """The id at the start of an otherwise unreadable line (``{"id": 12,
+    ...``), as the harness reads it, or None."""
+    m = _ID_RE.match(line[:64].decode("utf-8", "ignore"))
+    return int(m.group(1)) if m else None
+
+
+class _BadRequest(Exception):
+    """A request line that cannot be read; `id` when it was read."""
+
+    def __init__(self, why, id_=None):
+        super().__init__(why)
+        self.id = id_
+
+
+def _arity(fun):
+    """(least, most) positional arguments `fun` takes; most None: any."""
+    try:
+        params = inspect.signature(fun).parameters.values()
+    except (TypeError, ValueError):
+        return 0, None
+    least, most = 0, 0
+    for p in params:
+        if p.kind is p.VAR_POSITIONAL:
+            most = None
+        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            if p.default is p.empty:
+                least += 1
+            if most is not None:
+                most += 1
+    return least, most
+
+
+class Adapter:
+    """A port served over protocol v1: see the module's doc and `serve`."""
+
+    def __init__(self, name, version, ops, features=(), language="python", raises=None):
+        for f in features:
+            if f not in _features.ALL:
+                close = difflib.get_close_matches(f, _features.ALL, 1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                known = ", ".join(_features.ALL)
+                raise ValueError(f"unknown feature {f!r}{hint}; spec/terms.md lists {known}")
+        for op, fun in ops.items():
+            if not callable(fun):
+                raise TypeError(f"op {op!r}: {fun!r} is not callable")
+        self.name = name
+        self.version = version
+        self.language = language
+        self.ops = dict(ops)
+        self.features = frozenset(features)
+        self.raises = dict(raises or {})
+        self._arity = {op: _arity(fun) for op, fun in self.ops.items()}
+
+    def hello(self):
+        """The ``hello`` answer's term."""
+        return Map.of(
+            {
+                "name": self.name,
+                "version": self.version,
+                "language": self.language,
+                "protocol": PROTOCOL,
+                "ops": sorted(self.ops),
+                "features": sorted(self.features),
+            }
+        )
+
+    def call(self, op, args):
+        """Answers `op` on decoded `args`: ``("ok", term)``,
+        ``("raised", (class, message))`` or ``("unsupported", why)``."""
+        fun = self.ops.get(op)
+        if fun is None:
+            return "unsupported", f"unknown op {json.dumps(op, ensure_ascii=False)}"
+        least, most = self._arity[op]
+        if len(args) < least or (most is not None and len(args) > most):
+            takes = str(least) if least == most else f"{least} to {'any' if most is None else most}"
+            return "unsupported", f"{op} takes {takes} argument(s), got {len(args)}"
+        missing = _features.first_missing(args, self.features, "/args")
+        if missing:
+            where, feature = missing
+            why = f"{where}: needs feature {feature!r}, which this port does not declare"
+            return "unsupported", why
+        try:
+            return "ok", fun(*args)
+        except Raised as e:
+            return "raised", (e.cls, e.message)
+        except Unsupported as e:
+            return "unsupported", str(e)
+        except RecursionError:
+            return "unsupported", "nested too deeply for this port"
+        except Exception as e:
+            for cls in type(e).__mro__:
+                if cls in self.raises:
+                    return "raised", (self.raises[cls], str(e))
+            return _port_bug(e)
+
+    def answer_line(self, line: bytes):
+        """One request line to ``(answer line or None, whether it was bye)``."""
+        try:
+            id_, op, args = self._read(line)
+        except _BadRequest as e:
+            id_ = e.id if e.id is not None else sniff_id(line)
+            if id_ is None:
+                print(f"{self.name}: ignoring a line without a readable id: {e}", file=sys.stderr)
+                return None, False
+            return _line(id_, "unsupported", json_str(str(e))), False
+        if op == "bye":
+            return None, True
+        if op == "hello":
+            return _line(id_, "ok", encode(self.hello())), False
+        if args is None:
+            why = 'cannot decode request: no "args"'
+            return _line(id_, "unsupported", json_str(why)), False
+        if type(args) is not list:
+            why = 'cannot decode request: "args" is not an array'
+            return _line(id_, "unsupported", json_str(why)), False
+        key, value = self.call(op, args)
+        if key == "ok":
+            try:
+                body = encode(value)
+            except (TypeError, ValueError, RecursionError) as e:
+                key, value = _port_bug(e)
+        if key == "raised":
+            body = f'{{"class":{json_str(value[0])},"message":{json_str(value[1])}}}'
+        elif key == "unsupported":
+            body = json_str(value)
+        return _line(id_, key, body), False
+
+    def _read(self, line: bytes):
+        """(id, op, decoded args or None) of a request line."""
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _BadRequest("request line is not UTF-8") from None
+        try:
+            request = parse(text)
+        except RecursionError:
+            raise _BadRequest("cannot decode request: nested too deeply") from None
+        except ValueError as e:
+            raise _BadRequest(f"cannot decode request: {e}") from None
+        if type(request) is not JObj:
+            raise _BadRequest("cannot decode request: not a request object")
+        fields = {}
+        for k, v in request.pairs:
+            if k not in ("id", "op", "args") or k in fields:
+                name = json.dumps(k, ensure_ascii=False)
+                raise _BadRequest(f"cannot decode request: unexpected key {name}")
+            fields[k] = v
+        id_, op, args = fields.get("id"), fields.get("op"), fields.get("args")
+        if type(id_) is not int or id_ < 0:
+            raise _BadRequest('cannot decode request: "id" must be a non-negative integer')
+        if type(op) is not str:
+            raise _BadRequest('cannot decode request: "op" must be a string')
+        if type(args) is list:
+            try:
+                args = [decode(a, pointer("/args", i), 2) for i, a in enumerate(args)]
+            except DecodeError as e:
+                raise _BadRequest(f"cannot decode request: {e}", id_) from None
+            except RecursionError:
+                raise _BadRequest("cannot decode request: /args: nested too deeply", id_) from None
+        return id_, op, args
+
+    def serve(self, stdin=None, stdout=None) -> int:
+        """Answers request lines from `stdin` (a binary stream) on `stdout`
+        until ``bye`` or end of input; returns the exit status, 0."""
+        stdin = stdin if stdin is not None else sys.stdin.buffer
+        stdout = stdout if stdout is not None else sys.stdout.buffer
+        if hasattr(sys, "set_int_max_str_digits"):
+            sys.set_int_max_str_digits(0)  # integers of any size, as Erlang's
+        read = getattr(stdin, "read1", stdin.read)
+        pending = b""
+        while True:
+            chunk = read(1 << 16)
+            lines = (pending + chunk).split(b"\n")
+            pending = lines.pop() if chunk else b""
+            answers = []
+            bye = False
+            for raw in lines:
+                raw = raw.removesuffix(b"\r")
+                if not raw.strip():
+                    continue
+                answer, bye = self.answer_line(raw)
+                if answer is not None:
+                    answers.append(answer)
+                if bye:
+                    break
+            if answers:
+                stdout.write(("\n".join(answers) + "\n").encode("utf-8"))
+            stdout.flush()
+            if bye or not chunk:
+                return 0
+
+
+def _line(id_, key, body) -> str:
+    return f'{{"id":{id_},"{key}":{body}}}'
+
+
+def _port_bug(e):
+    traceback.print_exception(e, file=sys.stderr)
+    return "raised", (f"python:{type(e).__name__}", str(e))
+
+
+def serve(
+    name, version, ops, features=(), language="python", raises=None, stdin=None, stdout=None
+) -> int:
+    """Serves a port over protocol v1 until ``bye``; returns the exit status.
+
+    `ops` maps op names (``ptc-conformance list`` shows them) to functions
+    taking the decoded arguments and returning a term; `features` are those
+    of spec/terms.md the port carries; `raises` maps the port's own
+    exception classes to the Elixir exception they stand for
+    (``{KeyError: "KeyError"}``; the message is ``str(e)``)."""
+    adapter = Adapter(name, version, ops, features, language, raises)
+    return adapter.serve(stdin, stdout)

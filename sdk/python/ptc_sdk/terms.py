@@ -1,0 +1,370 @@
+"""The Elixir term model (spec/terms.md), as plain Python values where Python
+has one and small classes where it has not:
+
+=====================  ==============================================
+Elixir                 Python
+=====================  ==============================================
+nil / true / false     ``None`` / ``True`` / ``False`` (atoms too)
+integer                ``int`` (any size)
+float                  ``float`` (finite; ``-0.0`` kept)
+UTF-8 binary           ``str``
+other binary           ``bytes`` (never valid UTF-8: see `binary`)
+atom                   `Atom`
+list                   ``list`` (a keyword list is a list of 2-`Tuple`\\ s)
+tuple                  `Tuple`
+map                    `Map` (any terms as keys)
+struct                 `Struct` (module, fields in defstruct order)
+Date / Time / ...      `Temporal` (kind and ISO 8601 text)
+function               `Fun` (the behaviour spec it was decoded from)
+reference / pid / port `Opaque` (kind and label)
+=====================  ==============================================
+
+``type(x) is int`` and ``type(x) is float`` tell integers from floats
+(``bool`` is a subclass of ``int``: test with ``type``, never
+``isinstance``). The classes compare with ``==`` as Erlang's ``=:=``
+(`order.equal`); Python's own ``==`` on ``int``/``float``/``list`` does not
+(``1 == 1.0``), so compare terms with `order.equal`.
+"""
+
+from __future__ import annotations
+
+from .errors import Raised
+
+_SPECIAL_ATOMS = {"nil": None, "true": True, "false": False}
+
+
+class _Term:
+    """Equality and hashing as `order.equal` / `order.key`."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        from . import order
+
+        try:
+            return order.equal(self, other)
+        except TypeError:  # `other` is no term
+            return NotImplemented
+
+    def __hash__(self):
+        from . import order
+
+        return hash(order.key(self))
+
+
+class Atom(_Term):
+    """An atom other than nil, true and false (those are None, True, False)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self):
+        return f"Atom({self.name!r})"
+
+
+def atom(name: str):
+    """The atom called `name`: None/True/False for nil/true/false."""
+    if name in _SPECIAL_ATOMS:
+        return _SPECIAL_ATOMS[name]
+    return Atom(name)
+
+
+def atom_name(t):
+    """The text of an atom term (nil/true/false included), else None."""
+    if t is None:
+        return "nil"
+    if t is True:
+        return "true"
+    if t is False:
+        return "false"
+    if type(t) is Atom:
+        return t.name
+    return None
+
+
+class Tuple(_Term):
+    """An Erlang tuple; `items` is a Python tuple."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items=()):
+        self.items = tuple(items)
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        return self.items[i]
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __repr__(self):
+        return f"Tuple({list(self.items)!r})"
+
+
+def binary(data: bytes):
+    """A binary term: ``str`` when `data` is valid UTF-8, else ``bytes``."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return bytes(data)
+
+
+def to_bytes(b) -> bytes:
+    """The bytes of a binary term (``str`` or ``bytes``)."""
+    return b.encode("utf-8") if type(b) is str else b
+
+
+def kw(pairs):
+    """A keyword list: ``[(name, value), ...]`` to ``[{:name, value}, ...]``."""
+    return [Tuple((atom(k), v)) for k, v in pairs]
+
+
+def kw_pair(t):
+    """``(name, value)`` when `t` is a ``{atom, value}`` tuple, else None."""
+    if type(t) is Tuple and len(t.items) == 2:
+        name = atom_name(t.items[0])
+        if name is not None:
+            return name, t.items[1]
+    return None
+
+
+def is_keyword(t) -> bool:
+    """Whether `t` is a non-empty list of ``{atom, value}`` tuples (the
+    lists the canonical encoding writes as ``$kw``)."""
+    return type(t) is list and bool(t) and all(kw_pair(x) is not None for x in t)
+
+
+class DuplicateKey(ValueError):
+    """A map given the same key twice where that is an error; `key` is it."""
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+
+
+class Map(_Term):
+    """An immutable Erlang map with any terms as keys. Keys match as map keys
+    do on OTP 25 (`order.key`): ``1`` and ``1.0`` are two keys, ``0.0`` and
+    ``-0.0`` one. `items` iterates in map key order, the order Elixir
+    iterates maps of up to 32 keys; bigger maps iterate in the VM's hash
+    order, which a port must not rely on (answer `Unsupported` where it
+    shows)."""
+
+    __slots__ = ("_entries", "_sorted")
+
+    def __init__(self, entries=None):
+        # order.key(k) -> (k, v); use the constructors below.
+        self._entries = entries if entries is not None else {}
+        self._sorted = None
+
+    @classmethod
+    def strict(cls, pairs):
+        """The map of `pairs`; a repeated key raises `DuplicateKey`."""
+        from .order import key
+
+        entries = {}
+        for k, v in pairs:
+            ek = key(k)
+            if ek in entries:
+                raise DuplicateKey(k)
+            entries[ek] = (k, v)
+        return cls(entries)
+
+    @classmethod
+    def new(cls, pairs=()):
+        """``Map.new/1`` (``:maps.from_list/1``): a later pair replaces an
+        earlier one with the same key. ``len(result) < len(pairs)`` tells
+        that some key repeated."""
+        from .order import key
+
+        entries = {}
+        for k, v in pairs:
+            entries[key(k)] = (k, v)
+        return cls(entries)
+
+    @classmethod
+    def of(cls, mapping):
+        """The map of a Python dict (string keys, usually)."""
+        return cls.strict(mapping.items())
+
+    def __len__(self):
+        return len(self._entries)
+
+    def __contains__(self, k):
+        from .order import key
+
+        return key(k) in self._entries
+
+    def get(self, k, default=None):
+        """The value under key `k` (matched as Erlang matches map keys)."""
+        from .order import key
+
+        entry = self._entries.get(key(k))
+        return default if entry is None else entry[1]
+
+    def put(self, k, v):
+        """A new map with `k` set to `v` (``Map.put/3``)."""
+        from .order import key
+
+        entries = dict(self._entries)
+        entries[key(k)] = (k, v)
+        return Map(entries)
+
+    def items(self):
+        """The ``(key, value)`` pairs in map key order."""
+        if self._sorted is None:
+            from .order import key_sort
+
+            self._sorted = key_sort(list(self._entries.values()), key=lambda kv: kv[0])
+        return self._sorted
+
+    def keys(self):
+        """The keys in map key order."""
+        return [k for k, _ in self.items()]
+
+    def values(self):
+        """The values in map key order."""
+        return [v for _, v in self.items()]
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def __repr__(self):
+        return f"Map({self.items()!r})"
+
+
+class Struct(_Term):
+    """A struct other than the four calendar ones: `module` without
+    ``Elixir.`` and `fields`, a dict of every field (``__struct__`` aside)
+    in defstruct order. Build one with `structs.new` so that omitted fields
+    take their defaults."""
+
+    __slots__ = ("module", "fields")
+
+    def __init__(self, module: str, fields: dict):
+        self.module = module
+        self.fields = fields
+
+    def __getitem__(self, name):
+        return self.fields[name]
+
+    def __repr__(self):
+        return f"Struct({self.module!r}, {self.fields!r})"
+
+
+TEMPORAL_KINDS = {
+    "date": "Date",
+    "time": "Time",
+    "datetime": "DateTime",
+    "naive_datetime": "NaiveDateTime",
+}
+
+
+class Temporal(_Term):
+    """``Date``, ``Time``, ``DateTime`` or ``NaiveDateTime`` kept as the
+    ISO 8601 text ``to_iso8601/1`` prints (TJ-6). `kind` is the tag name
+    without ``$``: date, time, datetime or naive_datetime."""
+
+    __slots__ = ("kind", "iso")
+
+    def __init__(self, kind: str, iso: str):
+        if kind not in TEMPORAL_KINDS:
+            raise ValueError(f"not a temporal kind: {kind!r}")
+        self.kind = kind
+        self.iso = iso
+
+    @property
+    def module(self) -> str:
+        """The struct's module: Date, Time, DateTime or NaiveDateTime."""
+        return TEMPORAL_KINDS[self.kind]
+
+    def __repr__(self):
+        return f"Temporal({self.kind!r}, {self.iso!r})"
+
+
+class Fun(_Term):
+    """A function known by the behaviour spec it was decoded from (TJ-8):
+    ``Fun(arity=1, returns=t)``, ``Fun(arity=1, raises="msg")`` or
+    ``Fun(name="&Mod.fun/1")``."""
+
+    __slots__ = ("arity", "returns", "raises", "name")
+
+    _NO = object()
+
+    def __init__(self, arity=None, returns=_NO, raises=None, name=None):
+        if name is not None:
+            if arity is not None or returns is not Fun._NO or raises is not None:
+                raise ValueError("a named Fun has only a name")
+            _, _, n = name.rpartition("/")
+            arity = int(n) if n.isdigit() else None
+        elif arity is None or (returns is Fun._NO) == (raises is None):
+            raise ValueError("a Fun has arity with returns or raises, or a name")
+        self.arity = arity
+        self.returns = None if returns is Fun._NO else returns
+        self.raises = raises
+        self.name = name
+
+    @property
+    def kind(self) -> str:
+        """returns, raises or name: which spec this is."""
+        if self.name is not None:
+            return "name"
+        return "raises" if self.raises is not None else "returns"
+
+    def apply(self, *args):
+        """Calls the function as its spec says: the `returns` term, or
+        ``RuntimeError`` with the `raises` message. A named capture has no
+        behaviour here, and a call with the wrong number of arguments is the
+        port's mistake: both raise ``TypeError``."""
+        if self.name is not None:
+            raise TypeError(f"cannot call {self.name}: a named capture has no behaviour spec")
+        if len(args) != self.arity:
+            raise TypeError(f"a Fun of arity {self.arity} called with {len(args)} argument(s)")
+        if self.raises is not None:
+            raise Raised("RuntimeError", self.raises)
+        return self.returns
+
+    def __repr__(self):
+        if self.name is not None:
+            return f"Fun(name={self.name!r})"
+        if self.raises is not None:
+            return f"Fun(arity={self.arity}, raises={self.raises!r})"
+        return f"Fun(arity={self.arity}, returns={self.returns!r})"
+
+
+OPAQUE_KINDS = ("ref", "pid", "port")
+
+
+class Opaque(_Term):
+    """A reference, pid or port (`kind` ref, pid or port), known by the
+    label it was given (TJ-9)."""
+
+    __slots__ = ("kind", "label")
+
+    def __init__(self, kind: str, label: str):
+        if kind not in OPAQUE_KINDS:
+            raise ValueError(f"not an opaque kind: {kind!r}")
+        self.kind = kind
+        self.label = label
+
+    def __repr__(self):
+        return f"Opaque({self.kind!r}, {self.label!r})"
+
+
+def is_map(t) -> bool:
+    """``is_map/1``: maps, structs and calendar structs."""
+    return type(t) in (Map, Struct, Temporal)
+
+
+def is_binary(t) -> bool:
+    """``is_binary/1``."""
+    return type(t) in (str, bytes)
+
+
+def is_atom(t) -> bool:
+    """``is_atom/1`` (nil, true and false included)."""
+    return atom_name(t) is not None
