@@ -19,7 +19,9 @@
 //!   (`Inspect.Algebra`'s layout), [`jason`] (`Jason.encode/1`), [`chars`]
 //!   (`String.Chars`, chardata), [`num`] (float text, exact truncation),
 //!   [`keyword`] (`Keyword` and `term.field`), [`errors`] (exception
-//!   messages), [`elixir_string`] (grapheme clusters, `src/elixir/string/`).
+//!   messages; their texts are templates in [`elixir::messages`], which
+//!   `spec/data/messages.json` is rendered from), [`elixir_string`]
+//!   (grapheme clusters, `src/elixir/string/`).
 //!   Erlang term order lives with the terms, in [`term`].
 //! - [`ptc`] (`src/ptc/`), the PtcRunner ports: [`key_normalizer`],
 //!   [`lisp_formatter`], [`lisp_format`], [`native_preview`], [`protocol`],

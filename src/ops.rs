@@ -209,12 +209,13 @@ impl Op {
     pub fn invoke(&self, args: &[Term]) -> Result<Term, Raised> {
         if !self.arity.contains(&args.len()) {
             let (module, fun) = self.elixir.rsplit_once('.').unwrap_or(("", self.elixir));
-            return Err(Raised::new(
-                "UndefinedFunctionError",
-                format!(
-                    "function {module}.{fun}/{} is undefined or private",
-                    args.len()
-                ),
+            return Err(crate::errors::raise(
+                &crate::elixir::messages::UNDEFINED_FUNCTION_OR_PRIVATE,
+                &[
+                    ("module", module),
+                    ("function", fun),
+                    ("arity", &args.len().to_string()),
+                ],
             ));
         }
         (self.call)(args)

@@ -24,6 +24,7 @@
 //! - [`review`]: tools beyond a run.
 //!   - [`review::gen`]: generators of realistic terms and op arguments.
 //!   - [`review::fuzz`]: differential fuzzing against the reference, with shrinking.
+//!   - [`review::laws`]: the laws of canonicalization (`spec/laws.md`), checked on any subject.
 //!   - [`review::compare`]: two builds side by side, on the corpus and the fuzzer.
 //!   - [`review::kinds`]: differences grouped into kinds (op, where, how).
 //!   - [`review::show`]: answers and arguments as a report shows them, abbreviated.

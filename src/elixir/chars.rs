@@ -6,7 +6,8 @@
 //! Jason's key rule: `to_string(nil)` is `""`, while Jason writes a `nil`
 //! key as `"nil"`.
 
-use crate::errors::{protocol_undefined, Protocol};
+use crate::elixir::messages as m;
+use crate::errors::{protocol_undefined, raise, Protocol};
 use crate::term::{Int, Struct, TemporalKind, Term};
 use crate::Raised;
 
@@ -50,17 +51,13 @@ pub fn to_string(t: &Term) -> Result<Vec<u8>, Raised> {
 /// <bytes>` (`spec/lisp_formatter.md`, LF-13).
 pub fn list_to_string(items: &[Term]) -> Result<Vec<u8>, Raised> {
     if !is_chardata(items) {
-        return Err(Raised::argument(format!(
-            "cannot convert the given list to a string.\n\n\
-             To be converted to a string, a list must either be empty or only\n\
-             contain the following elements:\n\n  \
-             * strings\n  \
-             * integers representing Unicode code points\n  \
-             * a list containing one of these three elements\n\n\
-             Please check the given list or call inspect/1 to get the list representation, got:\n\n\
-             {}\n",
-            crate::inspect::inspect(&Term::List(items.to_vec()))
-        )));
+        return Err(raise(
+            &m::LIST_TO_STRING_NOT_CHARDATA,
+            &[(
+                "list",
+                &crate::inspect::inspect(&Term::List(items.to_vec())),
+            )],
+        ));
     }
     let mut out = Vec::new();
     let mut carried = Vec::new();
@@ -68,9 +65,9 @@ pub fn list_to_string(items: &[Term]) -> Result<Vec<u8>, Raised> {
     if carried.is_empty() {
         Ok(out)
     } else if truncated_sequence(&carried) {
-        Err(conversion_error("incomplete", &carried))
+        Err(conversion_error(&m::UNICODE_INCOMPLETE_ENCODING, &carried))
     } else {
-        Err(conversion_error("invalid", &carried))
+        Err(conversion_error(&m::UNICODE_INVALID_ENCODING, &carried))
     }
 }
 
@@ -121,7 +118,7 @@ fn convert(items: &[Term], out: &mut Vec<u8>, carried: &mut Vec<u8>) -> Result<(
         match item {
             Term::Int(n) => {
                 if !carried.is_empty() {
-                    return Err(conversion_error("invalid", carried));
+                    return Err(conversion_error(&m::UNICODE_INVALID_ENCODING, carried));
                 }
                 let c = match n {
                     Int::Small(n) => u32::try_from(*n).ok().and_then(char::from_u32),
@@ -130,9 +127,9 @@ fn convert(items: &[Term], out: &mut Vec<u8>, carried: &mut Vec<u8>) -> Result<(
                 match c {
                     Some(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
                     None => {
-                        return Err(Raised::new(
-                            "UnicodeConversionError",
-                            format!("invalid code point {n}"),
+                        return Err(raise(
+                            &m::UNICODE_INVALID_CODE_POINT,
+                            &[("n", &n.to_string())],
                         ))
                     }
                 }
@@ -153,7 +150,10 @@ fn convert(items: &[Term], out: &mut Vec<u8>, carried: &mut Vec<u8>) -> Result<(
                     let mut seq = std::mem::take(carried);
                     seq.extend_from_slice(&b[..missing]);
                     if std::str::from_utf8(&seq).is_err() {
-                        return Err(conversion_error("invalid", &seq[..seq.len() - missing]));
+                        return Err(conversion_error(
+                            &m::UNICODE_INVALID_ENCODING,
+                            &seq[..seq.len() - missing],
+                        ));
                     }
                     out.extend_from_slice(&seq);
                     b = &b[missing..];
@@ -172,7 +172,7 @@ fn convert(items: &[Term], out: &mut Vec<u8>, carried: &mut Vec<u8>) -> Result<(
                 if rest.len() < sequence_len(rest[0]) {
                     *carried = rest.to_vec();
                 } else {
-                    return Err(conversion_error("invalid", rest));
+                    return Err(conversion_error(&m::UNICODE_INVALID_ENCODING, rest));
                 }
             }
             Term::List(inner) => convert(inner, out, carried)?,
@@ -198,13 +198,10 @@ fn truncated_sequence(rest: &[u8]) -> bool {
     rest.len() < sequence_len(rest[0]) && rest[1..].iter().all(|b| (0x80..=0xBF).contains(b))
 }
 
-fn conversion_error(kind: &str, bytes: &[u8]) -> Raised {
-    Raised::new(
-        "UnicodeConversionError",
-        format!(
-            "{kind} encoding starting at {}",
-            crate::inspect::inspect_binary(bytes)
-        ),
+fn conversion_error(template: &m::Template, bytes: &[u8]) -> Raised {
+    raise(
+        template,
+        &[("bytes", &crate::inspect::inspect_binary(bytes))],
     )
 }
 
@@ -259,11 +256,11 @@ fn uri_to_string(s: &Struct, whole: &Term) -> Result<Vec<u8>, Raised> {
     let (scheme, host, path) = (text("scheme"), text("host"), text("path"));
     if let (Some(_), Some(p)) = (&host, &path) {
         if !p.is_empty() && p[0] != b'/' {
-            let mut msg =
-                b":path in URI must be empty or an absolute path if URL has a :host, got: "
-                    .to_vec();
-            msg.extend(crate::inspect::inspect_bytes(whole));
-            return Err(Raised::argument(String::from_utf8_lossy(&msg).into_owned()));
+            let uri = crate::inspect::inspect_bytes(whole);
+            return Err(raise(
+                &m::URI_PATH_NOT_ABSOLUTE,
+                &[("uri", &String::from_utf8_lossy(&uri))],
+            ));
         }
     }
     let default_port = scheme.as_deref().and_then(|sc| match sc {
@@ -345,8 +342,9 @@ pub fn iodata_to_binary(t: &Term) -> Result<Vec<u8>, Raised> {
     if walk(t, &mut out) {
         Ok(out)
     } else {
-        Err(Raised::argument(
-            "errors were found at the given arguments:\n\n  * 1st argument: not an iodata term\n",
+        Err(crate::elixir::enumerable::badarg(
+            "1st",
+            "not an iodata term",
         ))
     }
 }

@@ -87,12 +87,8 @@ pub fn map_join(
 fn elem_1(t: &Term) -> Result<Term, Raised> {
     match t {
         Term::Tuple(items) if items.len() >= 2 => Ok(items[1].clone()),
-        Term::Tuple(_) => Err(Raised::argument(
-            "errors were found at the given arguments:\n\n  * 1st argument: out of range\n",
-        )),
-        _ => Err(Raised::argument(
-            "errors were found at the given arguments:\n\n  * 2nd argument: not a tuple\n",
-        )),
+        Term::Tuple(_) => Err(badarg("1st", "out of range")),
+        _ => Err(badarg("2nd", "not a tuple")),
     }
 }
 
@@ -100,10 +96,7 @@ fn elem_1(t: &Term) -> Result<Term, Raised> {
 fn lists_reverse(t: &Term) -> Result<Vec<Term>, Raised> {
     match t {
         Term::List(items) => Ok(items.iter().rev().cloned().collect()),
-        _ => Err(Raised::new(
-            "FunctionClauseError",
-            "no function clause matching in :lists.reverse/1",
-        )),
+        _ => Err(Raised::function_clause_in(":lists.reverse/1")),
     }
 }
 
@@ -127,4 +120,12 @@ fn call_capture(name: &str, t: &Term) -> Raised {
 
 fn not_enumerable(t: &Term) -> Raised {
     protocol_undefined(Protocol::Enumerable, t)
+}
+
+/// `ArgumentError` of an Erlang BIF: `position` argument (`1st`), `reason`.
+pub fn badarg(position: &str, reason: &str) -> Raised {
+    crate::errors::raise(
+        &crate::elixir::messages::ERLANG_BADARG,
+        &[("position", position), ("reason", reason)],
+    )
 }

@@ -1,8 +1,10 @@
 //! The messages of the Elixir exceptions the boundary raises, as Elixir
 //! 1.18.4 writes them (`Exception.message/1`): `KeyError`, `BadMapError`,
 //! `CaseClauseError` and `Protocol.UndefinedError`. Each embeds `inspect/2`
-//! of the offending term, so a port must reproduce that text too.
+//! of the offending term, so a port must reproduce that text too. The
+//! texts themselves are [`crate::elixir::messages`]' templates.
 
+use crate::elixir::messages as m;
 use crate::inspect::{atom_literal, inspect, inspect_with};
 use crate::term::{OpaqueKind, Term};
 use crate::Raised;
@@ -13,13 +15,20 @@ use crate::Raised;
 /// map (`map.field`), never for `nil` or a module atom, whose messages
 /// Elixir words differently.
 pub fn key_error(key: &str, term: &Term) -> Raised {
+    raise(
+        &m::KEY_ERROR,
+        &[
+            ("key", &inspect(&Term::atom(key))),
+            ("term", &inspect_with(term, true, None)),
+        ],
+    )
+}
+
+/// The exception of a class-bearing template rendered with `values`.
+pub fn raise(template: &m::Template, values: &[(&str, &str)]) -> Raised {
     Raised::new(
-        "KeyError",
-        format!(
-            "key {} not found in: {}",
-            inspect(&Term::atom(key)),
-            inspect_with(term, true, None)
-        ),
+        template.class.unwrap_or("RuntimeError"),
+        template.render(values),
     )
 }
 
@@ -28,36 +37,33 @@ pub fn key_error(key: &str, term: &Term) -> Raised {
 /// Elixir prints it. `hint_for_missing_alias/1` adds its hint when the
 /// module is an Elixir alias of one segment.
 pub fn module_not_available(module: &str, function: &str, arity: u32) -> Raised {
-    let shown = atom_literal(module);
-    let mut message = format!(
-        "function {shown}.{function}/{arity} is undefined (module {shown} is not available)"
-    );
-    if module
+    let hint = if module
         .strip_prefix("Elixir.")
         .is_some_and(|rest| !rest.contains('.'))
     {
-        message.push_str(
-            ". Make sure the module name is correct and has been specified in full \
-             (or that an alias has been defined)",
-        );
-    }
-    Raised::new("UndefinedFunctionError", message)
+        m::UNDEFINED_FUNCTION_ALIAS_HINT.text
+    } else {
+        ""
+    };
+    raise(
+        &m::UNDEFINED_FUNCTION_MODULE_NOT_AVAILABLE,
+        &[
+            ("module", &atom_literal(module)),
+            ("function", function),
+            ("arity", &arity.to_string()),
+            ("hint", hint),
+        ],
+    )
 }
 
 /// `BadMapError`: `expected a map, got: <inspect(term)>`.
 pub fn bad_map(term: &Term) -> Raised {
-    Raised::new(
-        "BadMapError",
-        format!("expected a map, got: {}", inspect(term)),
-    )
+    raise(&m::BAD_MAP, &[("term", &inspect(term))])
 }
 
 /// `CaseClauseError`: `no case clause matching: <inspect(term)>`.
 pub fn case_clause(term: &Term) -> Raised {
-    Raised::new(
-        "CaseClauseError",
-        format!("no case clause matching: {}", inspect(term)),
-    )
+    raise(&m::CASE_CLAUSE, &[("term", &inspect(term))])
 }
 
 /// A protocol whose `Protocol.UndefinedError` the boundary can raise.
@@ -86,93 +92,68 @@ impl Protocol {
     /// LOOSE-1).
     fn implementations(self) -> &'static str {
         match self {
-            Protocol::StringChars => {
-                "Atom, BitString, Date, DateTime, Float, Integer, List, NaiveDateTime, \
-                 PtcRunner.Lisp.Format.Builtin, PtcRunner.Lisp.Format.Fn, \
-                 PtcRunner.Lisp.Format.RegexLiteral, PtcRunner.Lisp.Format.SymbolRef, \
-                 PtcRunner.Lisp.Format.Var, Time, URI, Version, Version.Requirement"
-            }
-            Protocol::JasonEncoder => {
-                "Any, Atom, BitString, Date, DateTime, Float, Integer, Jason.Fragment, \
-                 Jason.OrderedObject, List, Map, NaiveDateTime, PtcRunner.Lisp.Format.Builtin, \
-                 PtcRunner.Lisp.Format.Fn, PtcRunner.Lisp.Format.RegexLiteral, \
-                 PtcRunner.Lisp.Format.SymbolRef, PtcRunner.Lisp.Format.Var, Time"
-            }
-            Protocol::Enumerable => {
-                "Date.Range, File.Stream, Function, GenEvent.Stream, HashDict, HashSet, \
-                 IO.Stream, Jason.OrderedObject, List, Map, MapSet, Range, Stream"
-            }
+            Protocol::StringChars => m::PROTOCOL_IMPLEMENTATIONS_STRING_CHARS.text,
+            Protocol::JasonEncoder => m::PROTOCOL_IMPLEMENTATIONS_JASON_ENCODER.text,
+            Protocol::Enumerable => m::PROTOCOL_IMPLEMENTATIONS_ENUMERABLE.text,
         }
     }
 }
-
-/// The text `Jason.Encoder`'s fallback adds for a struct without an
-/// implementation (Jason 1.4's `Any` implementation).
-const JASON_STRUCT_HINT: &str = concat!(
-    "Jason.Encoder protocol must always be explicitly implemented.\n\n",
-    "If you own the struct, you can derive the implementation specifying which fields ",
-    "should be encoded to JSON:\n\n",
-    "    @derive {Jason.Encoder, only: [....]}\n    defstruct ...\n\n",
-    "It is also possible to encode all fields, although this should be used carefully ",
-    "to avoid accidentally leaking private information when new fields are added:\n\n",
-    "    @derive Jason.Encoder\n    defstruct ...\n\n",
-    "Finally, if you don't own the struct you want to encode to JSON, you may use ",
-    "Protocol.derive/3 placed outside of any module:\n\n",
-    "    Protocol.derive(Jason.Encoder, NameOfTheStruct, only: [...])\n",
-    "    Protocol.derive(Jason.Encoder, NameOfTheStruct)\n",
-);
 
 /// `Protocol.UndefinedError` for `protocol` and `value`: the value's type,
 /// the description (Jason's), the implementations and the value as
 /// `inspect(value, pretty: true)`, each line indented by four spaces.
 pub fn protocol_undefined(protocol: Protocol, value: &Term) -> Raised {
     let description = match (protocol, value) {
-        (Protocol::JasonEncoder, Term::Struct(_) | Term::Temporal(_)) => JASON_STRUCT_HINT,
-        (Protocol::JasonEncoder, _) => {
-            "Jason.Encoder protocol must always be explicitly implemented"
+        (Protocol::JasonEncoder, Term::Struct(_) | Term::Temporal(_)) => {
+            m::JASON_ENCODER_STRUCT_DESCRIPTION.text
         }
+        (Protocol::JasonEncoder, _) => m::JASON_ENCODER_DESCRIPTION.text,
         // `Enumerable.Function.reduce/3` refuses a function of another arity.
         (Protocol::Enumerable, Term::Fun(f)) if f.arity() != Some(2) => {
-            "only anonymous functions of arity 2 are enumerable"
+            m::ENUMERABLE_FUNCTION_DESCRIPTION.text
         }
         _ => "",
     };
-    let mut message = format!(
-        "protocol {} not implemented for type {}",
-        protocol.name(),
-        value_type(value)
-    );
-    if !description.is_empty() {
-        message.push_str(", ");
-        message.push_str(description);
-    }
-    message.push_str(". This protocol is implemented for the following type(s): ");
-    message.push_str(protocol.implementations());
-    message.push_str("\n\nGot value:\n\n");
+    let description = if description.is_empty() {
+        String::new()
+    } else {
+        format!(", {description}")
+    };
+    let mut shown = String::new();
     for (i, line) in inspect_with(value, true, Some(crate::inspect::LIMIT))
         .split('\n')
         .enumerate()
     {
         if i > 0 {
-            message.push('\n');
+            shown.push('\n');
         }
         if !line.is_empty() {
-            message.push_str("    ");
-            message.push_str(line);
+            shown.push_str("    ");
+            shown.push_str(line);
         }
     }
-    message.push('\n');
-    Raised::new("Protocol.UndefinedError", message)
+    raise(
+        &m::PROTOCOL_UNDEFINED,
+        &[
+            ("protocol", protocol.name()),
+            ("type", &value_type(value)),
+            ("description", &description),
+            ("implementations", protocol.implementations()),
+            ("value", &shown),
+        ],
+    )
 }
 
 /// `Protocol.UndefinedError`'s name for the type of a value.
 fn value_type(value: &Term) -> String {
     match value {
-        Term::Struct(s) => format!(
-            "{} (a struct)",
-            inspect(&Term::atom(&format!("Elixir.{}", s.module)))
-        ),
-        Term::Temporal(t) => format!("{} (a struct)", t.kind.module()),
+        Term::Struct(s) => m::PROTOCOL_UNDEFINED_STRUCT_TYPE.render(&[(
+            "module",
+            &inspect(&Term::atom(&format!("Elixir.{}", s.module))),
+        )]),
+        Term::Temporal(t) => {
+            m::PROTOCOL_UNDEFINED_STRUCT_TYPE.render(&[("module", t.kind.module())])
+        }
         Term::Nil | Term::Bool(_) | Term::Atom(_) => "Atom".to_owned(),
         Term::Str(_) | Term::Bytes(_) => "BitString".to_owned(),
         Term::Float(_) => "Float".to_owned(),
@@ -193,17 +174,13 @@ fn value_type(value: &Term) -> String {
 /// indented as `Inspect.Error.pad/2` does. The stack trace's frames depend
 /// on the caller and the build (`spec/README.md`, LOOSE-4).
 pub fn inspect_error(raised: &Raised, inspected_struct: &str, frames: &[String]) -> String {
-    let message = format!(
-        "got {} with message:\n\n    \"\"\"\n{}\n    \"\"\"\n\nwhile inspecting:\n\n{}\n",
-        raised.class,
-        pad(raised.message.trim_end_matches('\n'), 4),
-        pad(inspected_struct, 4)
-    );
+    let body = m::INSPECT_ERROR_BODY.render(&[
+        ("class", &raised.class),
+        ("message", &pad(raised.message.trim_end_matches('\n'), 4)),
+        ("struct", &pad(inspected_struct, 4)),
+    ]);
     let stacktrace: String = frames.iter().map(|f| format!("    {f}\n")).collect();
-    format!(
-        "#Inspect.Error<\n{}\n\n  Stacktrace:\n\n{stacktrace}\n>",
-        pad(&message, 2)
-    )
+    m::INSPECT_ERROR.render(&[("body", &pad(&body, 2)), ("frames", &stacktrace)])
 }
 
 /// `Inspect.Error.pad/2`: every line that is not empty indented by

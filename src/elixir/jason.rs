@@ -87,12 +87,12 @@ fn string(bytes: &[u8], out: &mut String) -> Result<(), Raised> {
         Ok(s) => s,
         Err(e) => {
             let bad = bytes[e.valid_up_to()];
-            return Err(Raised::new(
-                "Jason.EncodeError",
-                format!(
-                    "invalid byte 0x{bad:X} in {}",
-                    crate::inspect::inspect_binary(bytes)
-                ),
+            return Err(crate::errors::raise(
+                &crate::elixir::messages::JASON_INVALID_BYTE,
+                &[
+                    ("byte", &format!("{bad:X}")),
+                    ("binary", &crate::inspect::inspect_binary(bytes)),
+                ],
             ));
         }
     };

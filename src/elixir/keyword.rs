@@ -16,10 +16,7 @@ use crate::Raised;
 /// `Keyword.<fun>` (`fun` is e.g. `get/3`).
 pub fn find<'a>(list: &'a Term, key: &str, fun: &str) -> Result<Option<&'a Term>, Raised> {
     let Term::List(items) = list else {
-        return Err(Raised::new(
-            "FunctionClauseError",
-            format!("no function clause matching in Keyword.{fun}"),
-        ));
+        return Err(Raised::function_clause_in(&format!("Keyword.{fun}")));
     };
     let found = items.iter().find(|item| match item {
         Term::Tuple(t) => t.first().and_then(Term::as_atom) == Some(key),
@@ -68,9 +65,8 @@ pub fn take(list: &Term, key: &str) -> Result<Vec<Term>, Raised> {
                 }
             }
             _ => {
-                return Err(Raised::new(
-                    "FunctionClauseError",
-                    "no function clause matching in anonymous fn/1 in Keyword.take/2",
+                return Err(Raised::function_clause_in(
+                    "anonymous fn/1 in Keyword.take/2",
                 ))
             }
         }
@@ -99,14 +95,12 @@ pub fn dot<'a>(term: &'a Term, field: &str) -> Result<&'a Term, Raised> {
         Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => Err(key_error(field, term)),
         Term::Atom(a) => Err(module_not_available(a, field, 0)),
         // `{:badkey, key, term}` normalized for a term that is no map.
-        _ => Err(Raised::new(
-            "KeyError",
-            format!(
-                "key {} not found in: {}\n\nIf you are using the dot syntax, such as \
-                 map.field, make sure the left-hand side of the dot is a map",
-                inspect(&Term::atom(field)),
-                inspect_with(term, true, None)
-            ),
+        _ => Err(crate::errors::raise(
+            &crate::elixir::messages::KEY_ERROR_NOT_A_MAP,
+            &[
+                ("key", &inspect(&Term::atom(field))),
+                ("term", &inspect_with(term, true, None)),
+            ],
         )),
     }
 }

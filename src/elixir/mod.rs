@@ -5,7 +5,8 @@
 //! `Jason.encode/1` ([`jason`]), `String.Chars`, chardata and iodata ([`chars`]),
 //! `Enumerable` and the `Enum` traversals the boundary uses ([`enumerable`]),
 //! float text and exact truncation ([`num`]), `Keyword` and `term.field`
-//! ([`keyword`]), exception messages ([`errors`]), grapheme clusters as
+//! ([`keyword`]), exception messages ([`errors`], their texts as templates
+//! in [`messages`]), the identifier tokenizer ([`identifier`]), grapheme clusters as
 //! OTP 25 splits them ([`string`]). Erlang term order is the term model's
 //! (`crate::term`).
 
@@ -17,5 +18,6 @@ pub mod identifier;
 pub mod inspect;
 pub mod jason;
 pub mod keyword;
+pub mod messages;
 pub mod num;
 pub mod string;

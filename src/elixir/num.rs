@@ -98,8 +98,9 @@ pub fn float_to_binary_compact_10(x: f64) -> Result<String, crate::Raised> {
             .unwrap_or_default();
         // "%.10f" writes the digits, a point and ten zeros.
         if sign.len() + digits.len() + 11 >= 256 {
-            return Err(crate::Raised::argument(
-                "errors were found at the given arguments:\n\n  * 2nd argument: invalid option in list\n",
+            return Err(crate::elixir::enumerable::badarg(
+                "2nd",
+                "invalid option in list",
             ));
         }
         return Ok(format!("{sign}{digits}.0"));

@@ -27,9 +27,16 @@ impl Raised {
 
     /// `FunctionClauseError` for `Module.fun/arity`, with Elixir's message.
     pub fn function_clause(module: &str, fun: &str, arity: usize) -> Raised {
+        Raised::function_clause_in(&format!("{module}.{fun}/{arity}"))
+    }
+
+    /// `FunctionClauseError` for `function` as Elixir names it
+    /// (`:lists.reverse/1`, `anonymous fn/1 in Mod.fun/2`).
+    pub fn function_clause_in(function: &str) -> Raised {
+        let t = &crate::elixir::messages::FUNCTION_CLAUSE;
         Raised::new(
-            "FunctionClauseError",
-            format!("no function clause matching in {module}.{fun}/{arity}"),
+            t.class.unwrap_or("FunctionClauseError"),
+            t.render(&[("function", function)]),
         )
     }
 }

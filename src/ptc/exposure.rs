@@ -94,10 +94,7 @@ fn pair(t: &Term) -> (&Term, &Term) {
 }
 
 fn anonymous_clause() -> Raised {
-    Raised::new(
-        "FunctionClauseError",
-        format!("no function clause matching in anonymous fn/1 in {MODULE}.filter_by_expose/3"),
-    )
+    Raised::function_clause_in(&format!("anonymous fn/1 in {MODULE}.filter_by_expose/3"))
 }
 
 /// The elements `Enum.to_list/1` gives (`MapSet.new/1`, `Enum.sort_by/2`);

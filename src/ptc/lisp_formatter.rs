@@ -96,12 +96,9 @@ fn format_pairs(pairs: &Term) -> Result<Vec<u8>, Raised> {
         let [k, v] = match p {
             Term::Tuple(kv) if kv.len() == 2 => [&kv[0], &kv[1]],
             _ => {
-                return Err(Raised::new(
-                    "FunctionClauseError",
-                    format!(
-                        "no function clause matching in anonymous fn/1 in {MODULE}.format_pairs/1"
-                    ),
-                ))
+                return Err(Raised::function_clause_in(&format!(
+                    "anonymous fn/1 in {MODULE}.format_pairs/1"
+                )))
             }
         };
         let mut out = Vec::new();

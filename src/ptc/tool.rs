@@ -3,6 +3,8 @@
 //! checks agent construction makes (`PtcRunner.SubAgent.Validator`,
 //! `spec/tool_validate.md`, `TV-`).
 
+use crate::elixir::messages as m;
+use crate::errors::raise;
 use crate::inspect::inspect;
 use crate::keyword;
 use crate::structs;
@@ -198,14 +200,10 @@ fn keyword_get(list: &[Term], key: &str, default: Term) -> Result<Term, Raised> 
 /// then `:self` without an agent signature, then the exposure metadata.
 pub fn validate(name: &Term, format: &Term) -> Result<Term, Raised> {
     if matches!(name, Term::Str(s) if s == "lisp_eval") || name.as_atom() == Some("lisp_eval") {
-        return Err(Raised::argument(
-            "tool name \"lisp_eval\" is reserved by PtcRunner — choose a different name",
-        ));
+        return Err(raise(&m::TOOL_NAME_RESERVED, &[]));
     }
     if format.as_atom() == Some("self") {
-        return Err(Raised::argument(
-            "agents with :self tools must have a signature",
-        ));
+        return Err(raise(&m::TOOL_SELF_WITHOUT_SIGNATURE, &[]));
     }
     validate_exposure_entry(name, format)?;
     Ok(Term::atom("ok"))
@@ -228,10 +226,10 @@ fn validate_exposure_entry(name: &Term, format: &Term) -> Result<(), Raised> {
             if !(expose == Term::Nil
                 || matches!(expose.as_atom(), Some("native" | "ptc_lisp" | "both")))
             {
-                return Err(Raised::argument(format!(
-                    "tool {who}: invalid expose: {} — accepted values are :native, :ptc_lisp, :both",
-                    inspect(&expose)
-                )));
+                return Err(raise(
+                    &m::TOOL_INVALID_EXPOSE,
+                    &[("tool", who.as_str()), ("value", &inspect(&expose))],
+                ));
             }
             check_native_result(&who, &native_result, &expose, &cache)
         }
@@ -246,10 +244,10 @@ fn check_visibility(who: &str, visibility: &Term) -> Result<(), Raised> {
     if is_visibility(visibility) {
         return Ok(());
     }
-    Err(Raised::argument(format!(
-        "tool {who}: invalid visibility: {} — accepted values are :public, :private",
-        inspect(visibility)
-    )))
+    Err(raise(
+        &m::TOOL_INVALID_VISIBILITY,
+        &[("tool", who), ("value", &inspect(visibility))],
+    ))
 }
 
 fn check_native_result(
@@ -262,38 +260,41 @@ fn check_native_result(
         Term::Nil => return Ok(()),
         Term::List(fields) => fields,
         other => {
-            return Err(Raised::argument(format!(
-                "tool {who}: native_result: must be a keyword list or nil, got {}",
-                inspect(other)
-            )))
+            return Err(raise(
+                &m::TOOL_NATIVE_RESULT_NOT_KEYWORD,
+                &[("tool", who), ("value", &inspect(other))],
+            ))
         }
     };
     if !(expose.as_atom() == Some("both") && *cache == Term::Bool(true)) {
-        return Err(Raised::argument(format!(
-            "tool {who}: native_result: requires expose: :both AND cache: true (got expose: {}, cache: {})",
-            inspect(expose),
-            inspect(cache)
-        )));
+        return Err(raise(
+            &m::TOOL_NATIVE_RESULT_REQUIRES,
+            &[
+                ("tool", who),
+                ("expose", &inspect(expose)),
+                ("cache", &inspect(cache)),
+            ],
+        ));
     }
     let preview = keyword_get(fields, "preview", Term::atom("metadata"))?;
     let limit = keyword_get(fields, "limit", Term::int(20))?;
     let preview_ok = matches!(preview.as_atom(), Some("metadata" | "rows"))
         || matches!(&preview, Term::Fun(f) if f.arity() == Some(1));
     if !preview_ok {
-        return Err(Raised::argument(format!(
-            "tool {who}: native_result.preview: must be :metadata, :rows, or a 1-arity function, got {}",
-            inspect(&preview)
-        )));
+        return Err(raise(
+            &m::TOOL_NATIVE_RESULT_PREVIEW,
+            &[("tool", who), ("value", &inspect(&preview))],
+        ));
     }
     let limit_ok = match &limit {
         Term::Int(n) => n.cmp_int(&crate::term::Int::Small(0)).is_gt(),
         _ => false,
     };
     if !limit_ok {
-        return Err(Raised::argument(format!(
-            "tool {who}: native_result.limit: must be a positive integer, got {}",
-            inspect(&limit)
-        )));
+        return Err(raise(
+            &m::TOOL_NATIVE_RESULT_LIMIT,
+            &[("tool", who), ("value", &inspect(&limit))],
+        ));
     }
     Ok(())
 }

@@ -299,9 +299,7 @@ fn sorted_names(memory: &Term) -> Result<Vec<Vec<u8>>, Raised> {
 }
 
 fn changed_vars_clause() -> Raised {
-    Raised::new(
-        "FunctionClauseError",
-        "no function clause matching in anonymous fn/1 in \
-         PtcRunner.SubAgent.Loop.TurnFeedback.changed_vars/2",
+    Raised::function_clause_in(
+        "anonymous fn/1 in PtcRunner.SubAgent.Loop.TurnFeedback.changed_vars/2",
     )
 }

@@ -65,6 +65,15 @@ BUGS = {
     "big-float": "integral floats with magnitude >= 2**63 stay floats in canonical_cache_key "
     "(a port that converts through a 64-bit integer)",
     "hint-order": "cache_hint renders map keys in reverse order",
+    # Each of these breaks a law of spec/laws.md (`ptc-conformance laws`).
+    "tuple-shallow": "canonical_cache_key turns a tuple into a list without canonicalizing "
+    "its elements (LAW-1)",
+    "atom-keys": "canonical_cache_key keeps atom keys as atoms (LAW-2)",
+    "atom-hyphens": "normalize_key keeps the hyphens of atom keys (LAW-3)",
+    "tuples-kept": "canonical_cache_key keeps tuples as tuples (LAW-5)",
+    "arrival-order": "maps are rebuilt in the order their pairs arrived, so the later-written "
+    "of two colliding keys wins (LAW-6)",
+    "hint-raw": "cache_hint renders the raw args, not the canonical ones (LAW-7)",
 }
 BUG = frozenset(b for b in os.environ.get("PTC_PY_BUG", "").split(",") if b)
 
@@ -825,6 +834,8 @@ def normalize_key(k):
     binaries; any other key is returned as it is."""
     name = atom_name(k)
     if name is not None:
+        if "atom-hyphens" in BUG:
+            return name
         return name.replace("-", "_")
     ty = type(k)
     if ty is str:
@@ -837,7 +848,9 @@ def normalize_key(k):
 def _map_new(m, fun):
     """Map.new(m, fun): pairs mapped in m's iteration order, a later pair
     winning over an earlier one with the same key."""
-    out = Map.new([fun(k, v) for k, v in m.items()])
+    # arrival-order: the pairs as decoded (a dict in wire order), not in key order.
+    pairs = list(m._entries.values()) if "arrival-order" in BUG else m.items()
+    out = Map.new([fun(k, v) for k, v in pairs])
     if len(out) < len(m) and len(m) > 32:
         raise Unsupported(
             "keys that collide after normalization in a map of more than 32 keys: "
@@ -874,6 +887,10 @@ def _canonicalize(t):
     if ty is list:
         return [_canonicalize(x) for x in t]
     if ty is Tuple:
+        if "tuple-shallow" in BUG:
+            return list(t.items)
+        if "tuples-kept" in BUG:
+            return Tuple(_canonicalize(x) for x in t.items)
         return [_canonicalize(x) for x in t.items]
     if ty is float and t.is_integer():  # trunc(t) == t
         if "neg-zero" in BUG and t == 0.0 and math.copysign(1.0, t) < 0:
@@ -885,6 +902,8 @@ def _canonicalize(t):
 
 
 def _stringify_key(k):
+    if "atom-keys" in BUG and type(k) is Atom:
+        return k
     if type(k) in (str, bytes) or atom_name(k) is not None:
         return normalize_key(k)
     return k
@@ -901,6 +920,8 @@ def cache_hint(tool_name, args):
     if type(tool_name) not in (str, bytes) or type(args) is not Map:
         raise function_clause(NATIVE_PREVIEW, "cache_hint", 2)
     _, canonical = canonical_cache_key(tool_name, args).items
+    if "hint-raw" in BUG:
+        canonical = args
     parts = ["Call lisp_eval and then call (tool/", tool_name, " "]
     _format_ast(canonical, parts)
     parts.append(") to process the full cached result.")

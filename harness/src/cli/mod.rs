@@ -18,10 +18,11 @@ use commands::bench::BenchArgs;
 use commands::bless::BlessArgs;
 use commands::compare::CompareArgs;
 use commands::fuzz::FuzzArgs;
+use commands::laws::LawsArgs;
 use commands::list::ListArgs;
 use commands::matrix::MatrixArgs;
 use commands::run::RunArgs;
-use commands::{adapter, bench, bless, compare, fuzz, lint, list, matrix, run};
+use commands::{adapter, bench, bless, compare, fuzz, laws, lint, list, matrix, run};
 use std::process::ExitCode;
 
 /// Conformance kit for PtcRunner v0.13.0's tool boundary.
@@ -57,6 +58,10 @@ pub enum Command {
     /// against two adapters (base and head) and report every case and every
     /// shrunk generated input they answer differently.
     Compare(CompareArgs),
+    /// Check the laws of canonicalization (spec/laws.md) on the reference or
+    /// an adapter: pairs of inputs that must answer alike, from the
+    /// subject's own answers; a broken law is shrunk to a small pair.
+    Laws(LawsArgs),
     /// Put several JSON reports (`run --format json`) side by side in one
     /// HTML page: implementations as columns, ops and rules as rows.
     Matrix(MatrixArgs),
@@ -86,6 +91,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Fuzz(args) => fuzz::exec(args),
         Command::Bless(args) => bless::exec(args),
         Command::Compare(args) => compare::exec(args),
+        Command::Laws(args) => laws::exec(args),
         Command::Matrix(args) => matrix::exec(args),
         Command::Adapter => adapter::exec(),
     }

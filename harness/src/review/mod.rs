@@ -1,6 +1,6 @@
 //! Tools beyond a run, for reviewing an implementation or the corpus:
-//! generators, differential fuzzing, two builds side by side, recomputing
-//! expectations, and throughput.
+//! generators, differential fuzzing, the laws of canonicalization, two
+//! builds side by side, recomputing expectations, and throughput.
 
 pub mod bench;
 pub mod bless;
@@ -8,4 +8,5 @@ pub mod compare;
 pub mod fuzz;
 pub mod gen;
 pub mod kinds;
+pub mod laws;
 pub mod show;

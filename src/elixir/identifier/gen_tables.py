@@ -206,16 +206,22 @@ w("//! 15.1, `lib/elixir/unicode/`), and OTP 25's canonical normalization data")
 w("//! (`unicode_util.erl`, Unicode 14.0).")
 w("")
 w(f"/// Words in a script set bitmap ({size} script sets).")
-w(f"pub(super) const WORDS: usize = {words};")
+w(f"pub const WORDS: usize = {words};")
+w("")
+w("/// The script sets' names: bit i of a bitmap is `SCRIPT_SETS[i]`.")
+w("pub const SCRIPT_SETS: &[&str] = &[")
+for name in sorted_sets:
+    w(f"    {name!r},".replace("'", '"'))
+w("];")
 w("")
 w("/// Script set bitmaps, indexed by the tables below; bit 0 is Latin.")
-w(f"pub(super) const MASKS: &[[u64; WORDS]] = &[")
+w(f"pub const MASKS: &[[u64; WORDS]] = &[")
 for m, i in sorted(mask_ids.items(), key=lambda kv: kv[1]):
     w(f"    {mask_words(m)},")
 w("];")
 w("")
 w(f"/// The script set of U+03BC, which U+00B5 normalizes to.")
-w(f"pub(super) const MU: usize = {mu_id};")
+w(f"pub const MU: usize = {mu_id};")
 for name, rs, doc in (
     ("UPPER", r_upper, "upper-case or title-case letters (kind `:atom` at the start)"),
     ("START", r_start, "other letters that may start an identifier"),
@@ -223,26 +229,26 @@ for name, rs, doc in (
 ):
     w("")
     w(f"/// Non-ASCII {doc}: (first, last, script set).")
-    w(f"pub(super) const {name}: &[(u32, u32, u16)] = &[")
+    w(f"pub const {name}: &[(u32, u32, u16)] = &[")
     for a, b, m in rs:
         w(f"    (0x{a:X}, 0x{b:X}, {m}),")
     w("];")
 w("")
 w("/// Non-zero canonical combining classes, (code point, class).")
-w("pub(super) const CCC: &[(u32, u8)] = &[")
+w("pub const CCC: &[(u32, u8)] = &[")
 for c in sorted(ccc):
     w(f"    (0x{c:X}, {ccc[c]}),")
 w("];")
 w("")
 w("/// Full canonical decompositions, (code point, [(class, code point)]).")
-w("pub(super) const DECOMP: &[(u32, &[(u8, u32)])] = &[")
+w("pub const DECOMP: &[(u32, &[(u8, u32)])] = &[")
 for c in sorted(decomp):
     items = ", ".join(f"({k}, 0x{x:X})" for k, x in decomp[c])
     w(f"    (0x{c:X}, &[{items}]),")
 w("];")
 w("")
 w("/// Canonical composition pairs, (first, second, composite), sorted.")
-w("pub(super) const PAIRS: &[(u32, u32, u32)] = &[")
+w("pub const PAIRS: &[(u32, u32, u32)] = &[")
 for a, b, c in pairs:
     w(f"    (0x{a:X}, 0x{b:X}, 0x{c:X}),")
 w("];")

@@ -4,10 +4,79 @@
 //! (`unicode_util.erl`, Unicode 14.0).
 
 /// Words in a script set bitmap (65 script sets).
-pub(super) const WORDS: usize = 2;
+pub const WORDS: usize = 2;
+
+/// The script sets' names: bit i of a bitmap is `SCRIPT_SETS[i]`.
+pub const SCRIPT_SETS: &[&str] = &[
+    "Latin",
+    "Arabic",
+    "Armenian",
+    "Avestan",
+    "Bengali",
+    "Bopomofo",
+    "Carian",
+    "Caucasian_Albanian",
+    "Chakma",
+    "Cherokee",
+    "Coptic",
+    "Cyrillic",
+    "Devanagari",
+    "Dogra",
+    "Duployan",
+    "Elbasan",
+    "Ethiopic",
+    "Georgian",
+    "Glagolitic",
+    "Gothic",
+    "Grantha",
+    "Greek",
+    "Gujarati",
+    "Gunjala_Gondi",
+    "Gurmukhi",
+    "Han",
+    "Han with Bopomofo",
+    "Hangul",
+    "Hebrew",
+    "Hiragana",
+    "Japanese",
+    "Kaithi",
+    "Kannada",
+    "Katakana",
+    "Khmer",
+    "Khojki",
+    "Korean",
+    "Lao",
+    "Lisu",
+    "Lydian",
+    "Mahajani",
+    "Malayalam",
+    "Multani",
+    "Myanmar",
+    "Nandinagari",
+    "Old_Permic",
+    "Oriya",
+    "Osage",
+    "Shavian",
+    "Sinhala",
+    "Sunuwar",
+    "Syloti_Nagri",
+    "Syriac",
+    "Tai_Le",
+    "Tamil",
+    "Telugu",
+    "Thaana",
+    "Thai",
+    "Tibetan",
+    "Tifinagh",
+    "Todhri",
+    "Toto",
+    "Tulu_Tigalari",
+    "Yezidi",
+    "Yi",
+];
 
 /// Script set bitmaps, indexed by the tables below; bit 0 is Latin.
-pub(super) const MASKS: &[[u64; WORDS]] = &[
+pub const MASKS: &[[u64; WORDS]] = &[
     [0x1, 0x0],
     [0x200000, 0x0],
     [0x800, 0x0],
@@ -75,10 +144,10 @@ pub(super) const MASKS: &[[u64; WORDS]] = &[
 ];
 
 /// The script set of U+03BC, which U+00B5 normalizes to.
-pub(super) const MU: usize = 5;
+pub const MU: usize = 5;
 
 /// Non-ASCII upper-case or title-case letters (kind `:atom` at the start): (first, last, script set).
-pub(super) const UPPER: &[(u32, u32, u16)] = &[
+pub const UPPER: &[(u32, u32, u16)] = &[
     (0xC0, 0xD6, 0),
     (0xD8, 0xDE, 0),
     (0x100, 0x100, 0),
@@ -430,7 +499,7 @@ pub(super) const UPPER: &[(u32, u32, u16)] = &[
 ];
 
 /// Non-ASCII other letters that may start an identifier: (first, last, script set).
-pub(super) const START: &[(u32, u32, u16)] = &[
+pub const START: &[(u32, u32, u16)] = &[
     (0xDF, 0xF6, 0),
     (0xF8, 0xFF, 0),
     (0x101, 0x101, 0),
@@ -1014,7 +1083,7 @@ pub(super) const START: &[(u32, u32, u16)] = &[
 ];
 
 /// Non-ASCII marks, digits and connectors that may continue one: (first, last, script set).
-pub(super) const CONTINUE: &[(u32, u32, u16)] = &[
+pub const CONTINUE: &[(u32, u32, u16)] = &[
     (0xB7, 0xB7, 32),
     (0x300, 0x300, 33),
     (0x301, 0x301, 34),
@@ -1177,7 +1246,7 @@ pub(super) const CONTINUE: &[(u32, u32, u16)] = &[
 ];
 
 /// Non-zero canonical combining classes, (code point, class).
-pub(super) const CCC: &[(u32, u8)] = &[
+pub const CCC: &[(u32, u8)] = &[
     (0x300, 230),
     (0x301, 230),
     (0x302, 230),
@@ -2093,7 +2162,7 @@ pub(super) const CCC: &[(u32, u8)] = &[
 ];
 
 /// Full canonical decompositions, (code point, [(class, code point)]).
-pub(super) const DECOMP: &[(u32, &[(u8, u32)])] = &[
+pub const DECOMP: &[(u32, &[(u8, u32)])] = &[
     (0xC0, &[(0, 0x41), (230, 0x300)]),
     (0xC1, &[(0, 0x41), (230, 0x301)]),
     (0xC2, &[(0, 0x41), (230, 0x302)]),
@@ -4266,7 +4335,7 @@ pub(super) const DECOMP: &[(u32, &[(u8, u32)])] = &[
 ];
 
 /// Canonical composition pairs, (first, second, composite), sorted.
-pub(super) const PAIRS: &[(u32, u32, u32)] = &[
+pub const PAIRS: &[(u32, u32, u32)] = &[
     (0x3C, 0x338, 0x226E),
     (0x3D, 0x338, 0x2260),
     (0x3E, 0x338, 0x226F),

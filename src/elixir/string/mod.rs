@@ -7,18 +7,40 @@
 //! ends it (PP-105). This module ports that state machine; [`tables`] holds
 //! its character classes.
 
-mod tables;
+pub mod tables;
 
 /// How `gc_1/1` treats a cluster's first character (from U+0100 on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum First {
+pub enum First {
+    /// A control: a cluster of its own.
     Control,
+    /// A prepend character: joins what follows unless that is a control.
     Prepend,
+    /// A Hangul leading jamo.
     L,
+    /// A Hangul vowel jamo.
     V,
+    /// A Hangul trailing jamo.
     T,
+    /// A regional indicator: pairs with the next one.
     Regional,
+    /// An extended pictographic character.
     ExtPict,
+}
+
+impl First {
+    /// The class's name in `spec/data/unicode/grapheme.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            First::Control => "control",
+            First::Prepend => "prepend",
+            First::L => "hangul_l",
+            First::V => "hangul_v",
+            First::T => "hangul_t",
+            First::Regional => "regional_indicator",
+            First::ExtPict => "extended_pictographic",
+        }
+    }
 }
 
 const ZWJ: u32 = 0x200D;
@@ -107,15 +129,15 @@ fn is_extend(cp: u32) -> bool {
 }
 
 fn is_l(cp: u32) -> bool {
-    (0x1100..=0x115F).contains(&cp) || (0xA960..=0xA97C).contains(&cp)
+    in_ranges(cp, tables::HANGUL_L)
 }
 
 fn is_v(cp: u32) -> bool {
-    (0x1160..=0x11A7).contains(&cp) || (0xD7B0..=0xD7C6).contains(&cp)
+    in_ranges(cp, tables::HANGUL_V)
 }
 
 fn is_t(cp: u32) -> bool {
-    (0x11A8..=0x11FF).contains(&cp) || (0xD7CB..=0xD7FB).contains(&cp)
+    in_ranges(cp, tables::HANGUL_T)
 }
 
 /// A precomposed Hangul syllable: `Some(true)` for LV, `Some(false)` for LVT.

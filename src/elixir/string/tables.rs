@@ -6,17 +6,17 @@
 use super::First;
 
 /// Latin-1 code points `gc_1/1` treats as controls.
-pub(super) const LATIN1_CONTROL: &[u32] = &[
+pub const LATIN1_CONTROL: &[u32] = &[
     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
     27, 28, 29, 30, 31, 127, 128, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141,
     142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 173,
 ];
 
 /// Latin-1 code points `gc_1/1` treats as extended pictographic.
-pub(super) const LATIN1_PICT: &[u32] = &[169, 174];
+pub const LATIN1_PICT: &[u32] = &[169, 174];
 
 /// First-character classes of code points from U+0100 on (`gc_1/1`).
-pub(super) const FIRST: &[(u32, u32, First)] = &[
+pub const FIRST: &[(u32, u32, First)] = &[
     (0x600, 0x605, First::Prepend),
     (0x61C, 0x61C, First::Control),
     (0x6DD, 0x6DD, First::Prepend),
@@ -131,7 +131,7 @@ pub(super) const FIRST: &[(u32, u32, First)] = &[
 ];
 
 /// `is_extend/1` true (ZWJ, U+200D, is separate).
-pub(super) const EXTEND: &[(u32, u32)] = &[
+pub const EXTEND: &[(u32, u32)] = &[
     (0x300, 0x36F),
     (0x483, 0x489),
     (0x591, 0x5BD),
@@ -441,7 +441,7 @@ pub(super) const EXTEND: &[(u32, u32)] = &[
 ];
 
 /// `is_ext_pict/1`.
-pub(super) const EXT_PICT: &[(u32, u32)] = &[
+pub const EXT_PICT: &[(u32, u32)] = &[
     (0xA9, 0xA9),
     (0xAE, 0xAE),
     (0x203C, 0x203C),
@@ -523,7 +523,7 @@ pub(super) const EXT_PICT: &[(u32, u32)] = &[
 ];
 
 /// `is_control/1` (used after a prepend character).
-pub(super) const CONTROL: &[(u32, u32)] = &[
+pub const CONTROL: &[(u32, u32)] = &[
     (0x0, 0x1F),
     (0x7F, 0x9F),
     (0xAD, 0xAD),
@@ -542,3 +542,12 @@ pub(super) const CONTROL: &[(u32, u32)] = &[
     (0xE0080, 0xE00FF),
     (0xE01F0, 0xE0FFF),
 ];
+
+/// Hangul leading jamo that continue an L, LV or LVT run (`gc_h_L/2`).
+pub const HANGUL_L: &[(u32, u32)] = &[(0x1100, 0x115F), (0xA960, 0xA97C)];
+
+/// Hangul vowel jamo (`gc_h_V/2`).
+pub const HANGUL_V: &[(u32, u32)] = &[(0x1160, 0x11A7), (0xD7B0, 0xD7C6)];
+
+/// Hangul trailing jamo (`gc_h_T/2`).
+pub const HANGUL_T: &[(u32, u32)] = &[(0x11A8, 0x11FF), (0xD7CB, 0xD7FB)];

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod bless;
 pub mod compare;
 pub mod fuzz;
+pub mod laws;
 pub mod lint;
 pub mod list;
 pub mod matrix;

@@ -48,7 +48,7 @@ fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
 /// Whether `actual` disagrees with the reference's `expected`, how (the
 /// judge's diff) and in which [`Kind`]; a disagreement `known` matches is
 /// stepped over (and counted there). Structs are read as `reading` says.
-pub(super) fn disagreement(
+pub fn disagreement_of_kind(
     op: &'static Op,
     args: &[Term],
     expected_answer: &Answer,
@@ -119,6 +119,18 @@ fn mask_vm_text(answer: &Answer) -> Answer {
     }
 }
 
+/// Whether `actual` disagrees with `expected`, and how (no known kinds
+/// stepped over; `laws` compares a subject's two answers with it).
+pub fn disagreement(
+    op: &'static Op,
+    args: &[Term],
+    expected: &Answer,
+    actual: &Answer,
+    reading: Reading,
+) -> Option<String> {
+    disagreement_of_kind(op, args, expected, actual, &Known::default(), reading).map(|(d, _)| d)
+}
+
 /// One line saying what an answer was, abbreviated ([`answer_line`]).
 pub fn describe(a: &Answer) -> String {
     answer_line(a)
@@ -146,9 +158,9 @@ mod tests {
         let actual = raised("invalid \"x\"");
         assert!(describe(&actual).contains("invalid \"x\""));
         let read = Reading::WithDefaults;
-        assert!(disagreement(op, &[], &expected, &actual, &known, read).is_none());
+        assert!(disagreement_of_kind(op, &[], &expected, &actual, &known, read).is_none());
         assert_eq!(known.counts()[0].1, 1);
         let other = raised("invalid \"z\"");
-        assert!(disagreement(op, &[], &expected, &other, &known, read).is_some());
+        assert!(disagreement_of_kind(op, &[], &expected, &other, &known, read).is_some());
     }
 }

@@ -2,7 +2,7 @@
 //! that cites the rules the disagreement touches, at the level the corpus
 //! and the spec give such behaviour.
 
-use super::disagreement::disagreement;
+use super::disagreement::disagreement_of_kind;
 use super::known_kinds::Known;
 use super::shrink::Finding;
 use crate::corpus::{Case, Expect, Level};
@@ -35,7 +35,7 @@ pub fn evidence<'c>(
         .into_iter()
         .zip(e.iter().zip(&a))
         .map(|(c, (e, a))| {
-            let kind = disagreement(op, &c.args, e, a, known, reading).map(|(_, k)| k);
+            let kind = disagreement_of_kind(op, &c.args, e, a, known, reading).map(|(_, k)| k);
             (c, kind)
         })
         .collect()
@@ -195,18 +195,75 @@ pub fn emit(
     let op = finding.op;
     let (rules, level, because) = cite(&finding.kind, &finding.args, evidence, quirks);
     let args_json = crate::subject::wire::encode_args(&finding.args);
-    let hash = args_json.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+    let rel = format!(
+        "{}/fuzz-{:08x}",
+        op.name.replace('.', "/"),
+        hash_of(&args_json)
+    );
+    let notes = format!(
+        "Found by fuzzing (seed {seed}) {subject} against {expected}: {} input(s) of this kind; the smallest shrunk in {} steps. Cited: {because}. The expectation is the answer of {expected}: check it against PtcRunner v0.13.0 (the Elixir adapter) and the cited rules before adding the case to golden/.",
+        finding.count, finding.shrink_steps
+    );
+    write_case(
+        dir,
+        &NewCase {
+            id: &rel,
+            op,
+            description: &format!(
+                "Found by fuzzing (seed {seed}): {}",
+                finding.kind.title(labels)
+            ),
+            spec: &rules,
+            level,
+            args: &finding.args,
+            args_json: &args_json,
+            answer: &finding.expected,
+            notes: &notes,
+        },
+    )
+    .map_err(|e| format!("the expected side gave no expectation: {e}"))
+}
+
+/// A short hash of a text (FNV-1a, kept to 32 bits), to name generated case files.
+pub fn hash_of(text: &str) -> u32 {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
-    let rel = format!("{}/fuzz-{:08x}", op.name.replace('.', "/"), hash as u32);
-    let expect = crate::review::bless::new_expect(&finding.expected)
-        .map_err(|e| format!("the expected side gave no expectation: {e}"))?;
-    let mut used = BTreeSet::new();
-    finding
-        .args
+    hash as u32
+}
+
+/// A generated case to write for review.
+pub struct NewCase<'a> {
+    /// Its id, which is also its path under the directory.
+    pub id: &'a str,
+    /// The op.
+    pub op: &'static Op,
+    /// The one-line description.
+    pub description: &'a str,
+    /// The rules it cites.
+    pub spec: &'a [String],
+    /// Its level.
+    pub level: Level,
+    /// The arguments (their features are declared).
+    pub args: &'a [Term],
+    /// The arguments as written to the file (tagged JSON, one line).
+    pub args_json: &'a str,
+    /// The answer that becomes the expectation.
+    pub answer: &'a Answer,
+    /// The notes: how it was found and what to check.
+    pub notes: &'a str,
+}
+
+/// Writes `case` under `dir` as `ID.json`, fields in the corpus's order and
+/// indentation, declaring the features its args and answer use; returns
+/// the path. An answer that sets no expectation is an error.
+pub fn write_case(dir: &Path, case: &NewCase<'_>) -> Result<PathBuf, String> {
+    let expect = crate::review::bless::new_expect(case.answer)?;
+    let mut used = std::collections::BTreeSet::new();
+    case.args
         .iter()
         .for_each(|a| ptc_conformance::features::used_by(a, &mut used));
-    if let Answer::Ok(t) = &finding.expected {
+    if let Answer::Ok(t) = case.answer {
         ptc_conformance::features::used_by(t, &mut used);
     }
     let q = |s: &str| {
@@ -215,26 +272,21 @@ pub fn emit(
         out
     };
     let features: Vec<String> = used.iter().map(|f| q(f)).collect();
-    let rules: Vec<String> = rules.iter().map(|r| q(r)).collect();
-    let notes = format!(
-        "Found by fuzzing (seed {seed}) {subject} against {expected}: {} input(s) of this kind; the smallest shrunk in {} steps. Cited: {because}. The expectation is the answer of {expected}: check it against PtcRunner v0.13.0 (the Elixir adapter) and the cited rules before adding the case to golden/.",
-        finding.count, finding.shrink_steps
-    );
-    let title = finding.kind.title(labels);
+    let spec: Vec<String> = case.spec.iter().map(|r| q(r)).collect();
     // Fields in the corpus's order, indented as the corpus is written.
     let text = format!(
         "{{\n  \"id\": {},\n  \"op\": {},\n  \"description\": {},\n  \"spec\": [\n    {}\n  ],\n  \"features\": [{}],\n  \"level\": \"{}\",\n  \"args\": {},\n  \"expect\": {},\n  \"notes\": {}\n}}",
-        q(&rel),
-        q(op.name),
-        q(&format!("Found by fuzzing (seed {seed}): {title}")),
-        rules.join(",\n    "),
+        q(case.id),
+        q(case.op.name),
+        q(case.description),
+        spec.join(",\n    "),
         if features.is_empty() { String::new() } else { format!("\n    {}\n  ", features.join(",\n    ")) },
-        level.as_str(),
-        crate::review::bless::pretty(&args_json, 2)?,
+        case.level.as_str(),
+        crate::review::bless::pretty(case.args_json, 2)?,
         crate::review::bless::pretty(&expect, 2)?,
-        q(&notes),
+        q(case.notes),
     );
-    let path = dir.join(format!("{rel}.json"));
+    let path = dir.join(format!("{}.json", case.id));
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     }

@@ -16,8 +16,9 @@ pub mod emit;
 pub mod known_kinds;
 pub mod shrink;
 
-pub use disagreement::{describe, expectation};
-pub use shrink::{rng, size, Finding};
+pub use disagreement::{describe, disagreement, expectation};
+pub use emit::{hash_of, write_case, NewCase};
+pub use shrink::{generate, rng, shrink_with, size, Finding};
 
 use crate::corpus::Case;
 use crate::judging::judge::Reading;
@@ -25,14 +26,14 @@ use crate::review::gen;
 use crate::review::kinds::{weight, Kind};
 use crate::subject::reference::Reference;
 use crate::subject::{Answer, Request, Subject};
-use disagreement::disagreement;
+use disagreement::disagreement_of_kind;
 use emit::emit;
 use known_kinds::Known;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use ptc_conformance::ops::{self, Op};
 use ptc_conformance::term::Term;
-use shrink::{generate, shrink, stream};
+use shrink::{op_seed, shrink};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -202,7 +203,7 @@ pub fn run_between(
     let names: Vec<&'static str> = ops.iter().map(|o| o.name).collect();
     let batch = cfg.batch.max(1);
     // Batch `b` is op `b % ops`, its `b / ops`-th batch, generated from the
-    // op's own stream ([`stream`]), so runs replay exactly whatever the
+    // op's own seed ([`op_seed`]), so runs replay exactly whatever the
     // number of threads, a total cap only cuts the schedule short, and an
     // op's inputs do not depend on the other ops fuzzed.
     let per_op = cfg.cases_per_op;
@@ -237,7 +238,7 @@ pub fn run_between(
                     }
                     let (op, chunk) = (b % names.len(), b / names.len());
                     let n = batch.min(per_op - chunk * batch);
-                    let inputs = generate(&strategies[op], cfg.seed, stream(names[op], chunk), n)
+                    let inputs = generate(&strategies[op], op_seed(cfg.seed, names[op]), chunk, n)
                         .map(|trees| trees.iter().map(ValueTree::current).collect());
                     if tx.send((b, inputs)).is_err() {
                         return;
@@ -288,7 +289,7 @@ pub fn run_between(
                     .count();
                 progress(report.checked);
                 for i in 0..inputs.len() {
-                    let Some((_, kind)) = disagreement(
+                    let Some((_, kind)) = disagreement_of_kind(
                         op,
                         &inputs[i],
                         &expected_answers[i],
@@ -330,7 +331,7 @@ pub fn run_between(
         let op = ops[b % ops.len()];
         let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
         let tree =
-            generate(&strategy, cfg.seed, stream(op.name, b / ops.len()), i + 1)?.swap_remove(i);
+            generate(&strategy, op_seed(cfg.seed, op.name), b / ops.len(), i + 1)?.swap_remove(i);
         let mut finding = shrink(expected, subject, op, &kind, known, tree, reading);
         finding.count = count;
         if let Some(dir) = &cfg.emit {

@@ -2,7 +2,7 @@
 //! from the seed, proptest's simplify/complicate loop, then hoisting nested
 //! parts out of their containers.
 
-use super::disagreement::disagreement;
+use super::disagreement::disagreement_of_kind;
 use super::known_kinds::Known;
 use crate::judging::judge::Reading;
 use crate::review::gen;
@@ -49,56 +49,89 @@ pub fn rng(seed: u64) -> TestRng {
     TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
-/// The stream of an op's `chunk`-th batch: the op's name and the chunk
-/// alone decide it, so an op gets the same inputs for a seed whether it is
-/// fuzzed alone (`--op X`) or among others.
-pub(super) fn stream(op: &str, chunk: usize) -> u64 {
-    let name = op.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+/// The seed of an op's inputs: `seed` and the op's name alone decide
+/// them, so an op gets the same inputs whether it is fuzzed alone (`--op
+/// X`) or among others (its `k`-th batch is [`generate`]'s batch `k`).
+pub fn op_seed(seed: u64, op: &str) -> u64 {
+    seed ^ op.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    name ^ (chunk as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    })
 }
 
-/// The first `n` inputs of `stream` for `seed`, as value trees.
-pub(super) fn generate(
-    strategy: &BoxedStrategy<Vec<Term>>,
+/// The first `n` inputs of batch `b` for `seed`, as value trees.
+pub fn generate<V: std::fmt::Debug>(
+    strategy: &BoxedStrategy<V>,
     seed: u64,
-    stream: u64,
+    b: usize,
     n: usize,
-) -> Result<Vec<BoxedTree>, String> {
-    let mut runner = TestRunner::new_with_rng(Config::default(), rng(seed ^ stream));
+) -> Result<Vec<Box<dyn ValueTree<Value = V>>>, String> {
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        rng(seed ^ (b as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)),
+    );
     (0..n)
         .map(|_| strategy.new_tree(&mut runner).map_err(|e| e.to_string()))
         .collect()
 }
 
-pub(super) type BoxedTree = Box<dyn ValueTree<Value = Vec<Term>>>;
-
 /// Shrinks an input that disagrees in `kind`: simplify while a
 /// disagreement of that kind stays, complicate when it goes (proptest's
-/// shrinking loop), 5000 steps at most.
+/// shrinking loop), then leave out elements and hoist nested parts; 5000
+/// steps at most.
 pub(super) fn shrink(
     expected_side: &mut dyn Subject,
     subject: &mut dyn Subject,
     op: &'static Op,
     kind: &Kind,
     known: &Known,
-    mut tree: impl ValueTree<Value = Vec<Term>>,
+    tree: impl ValueTree<Value = Vec<Term>>,
     reading: Reading,
 ) -> Finding {
-    let mut check = |args: &[Term]| {
+    let check = |args: &Vec<Term>| {
         let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
-        disagreement(op, args, &expected, &actual, known, reading)
+        disagreement_of_kind(op, args, &expected, &actual, known, reading)
             .filter(|(_, k)| k == kind)
             .map(|(d, _)| (expected, actual, d))
     };
-    let first = tree.current();
-    let (mut expected, mut actual, mut diff) = check(&first).unwrap_or((
+    let smaller = |a: &Vec<Term>| {
+        let mut out = gen::mutate::removals(a);
+        out.extend(gen::mutate::hoists(a));
+        out
+    };
+    let (args, found, steps) = shrink_with(tree, check, smaller);
+    let (expected, actual, diff) = found.unwrap_or((
         Answer::Error("the disagreement did not reproduce".into()),
         Answer::Error("the disagreement did not reproduce".into()),
         "the disagreement did not reproduce when sent alone".into(),
     ));
+    Finding {
+        kind: kind.clone(),
+        count: 1,
+        op,
+        args,
+        expected,
+        actual,
+        diff,
+        shrink_steps: steps,
+        emitted: None,
+    }
+}
+
+/// proptest's shrinking loop over any value tree, for `fuzz` and `laws`:
+/// simplify while `check` still finds the fault, complicate when it goes;
+/// then replace the value by one of its `smaller` variants (nested parts
+/// hoisted out of their containers, which value trees cannot do) while the
+/// fault stays; 5000 checks at most. Returns the smallest value found,
+/// what `check` said of it (`None` when no value reproduced the fault) and
+/// the steps that kept the fault.
+pub fn shrink_with<V, W>(
+    mut tree: impl ValueTree<Value = V>,
+    mut check: impl FnMut(&V) -> Option<W>,
+    smaller: impl Fn(&V) -> Vec<V>,
+) -> (V, Option<W>, usize) {
+    let first = tree.current();
+    let mut found = check(&first);
     let mut best = first;
     let mut steps = 0;
     let mut budget = 5000;
@@ -107,8 +140,8 @@ pub(super) fn shrink(
             budget -= 1;
             let candidate = tree.current();
             match check(&candidate) {
-                Some((e, a, d)) => {
-                    (expected, actual, diff) = (e, a, d);
+                Some(w) => {
+                    found = Some(w);
                     best = candidate;
                     steps += 1;
                     if !tree.simplify() {
@@ -123,21 +156,18 @@ pub(super) fn shrink(
             }
         }
     }
-    // Then hoist nested parts out of their containers and leave out list
-    // elements and map entries while the disagreement stays (value trees
-    // cannot), within the same budget.
+    // Then hoist nested parts out of their containers while the fault
+    // stays (value trees cannot), within the same budget.
     let mut improved = true;
     while improved && budget > 0 {
         improved = false;
-        let mut candidates = gen::mutate::hoists(&best);
-        candidates.extend(gen::mutate::removals(&best));
-        for candidate in candidates {
+        for candidate in smaller(&best) {
             if budget == 0 {
                 break;
             }
             budget -= 1;
-            if let Some((e, a, d)) = check(&candidate) {
-                (expected, actual, diff) = (e, a, d);
+            if let Some(w) = check(&candidate) {
+                found = Some(w);
                 best = candidate;
                 steps += 1;
                 improved = true;
@@ -145,17 +175,7 @@ pub(super) fn shrink(
             }
         }
     }
-    Finding {
-        kind: kind.clone(),
-        count: 1,
-        op,
-        args: best,
-        expected,
-        actual,
-        diff,
-        shrink_steps: steps,
-        emitted: None,
-    }
+    (best, found, steps)
 }
 
 /// How many nodes a term has (its size, for reports and tests).

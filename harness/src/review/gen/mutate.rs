@@ -230,35 +230,35 @@ pub fn hoists(args: &[Term]) -> Vec<Vec<Term>> {
     out
 }
 
-/// Smaller variants of `args` for shrinking: one element of a list, or one
-/// entry of a map, left out (tuples keep their arity), outermost first.
+/// Smaller variants of `args` for shrinking: one element of a list or
+/// tuple, or one pair of a map, left out, outermost collections first
+/// (value trees cannot shrink a map below the size its strategy draws,
+/// e.g. [`domain::large_map`]'s 33 keys).
 pub fn removals(args: &[Term]) -> Vec<Vec<Term>> {
     let total: usize = args.iter().map(count).sum();
     let mut out = Vec::new();
     for n in 0..total {
-        match node_at(args, n) {
-            Some(Term::List(items)) => {
-                for i in 0..items.len() {
-                    let mut fewer = items.clone();
-                    fewer.remove(i);
-                    out.push(mutate(args, n, &Term::List(fewer)));
-                }
-            }
-            Some(Term::Map(m)) => {
-                for i in 0..m.pairs().len() {
-                    let fewer = m
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != i)
-                        .map(|(_, (k, v))| (k.clone(), v.clone()))
-                        .collect();
-                    out.push(mutate(args, n, &Term::map(fewer)));
-                }
-            }
-            _ => {}
-        }
+        let smaller: Vec<Term> = match node_at(args, n) {
+            Some(Term::List(items)) => (0..items.len())
+                .map(|i| Term::List(without(items, i)))
+                .collect(),
+            Some(Term::Tuple(items)) => (0..items.len())
+                .map(|i| Term::Tuple(without(items, i)))
+                .collect(),
+            Some(Term::Map(m)) => (0..m.pairs().len())
+                .map(|i| Term::map(without(m.pairs(), i)))
+                .collect(),
+            _ => continue,
+        };
+        out.extend(smaller.iter().map(|t| mutate(args, n, t)));
     }
     out
+}
+
+fn without<T: Clone>(items: &[T], i: usize) -> Vec<T> {
+    let mut v = items.to_vec();
+    v.remove(i);
+    v
 }
 
 /// Mutations of `seeds`: one case, one node, replaced by a term of the
@@ -305,6 +305,23 @@ mod tests {
         for (i, m) in all.iter().enumerate() {
             assert_ne!(m, &args, "node {i} was not replaced");
         }
+    }
+
+    #[test]
+    fn removals_leave_out_one_item_or_pair() {
+        let m = Term::map(vec![
+            (Term::str("a"), Term::int(1)),
+            (Term::str("b"), Term::int(2)),
+        ]);
+        let args = vec![Term::List(vec![m.clone(), Term::int(3)])];
+        let r = removals(&args);
+        assert!(r.contains(&vec![Term::List(vec![Term::int(3)])]));
+        assert!(r.contains(&vec![Term::List(vec![m])]));
+        assert!(r.contains(&vec![Term::List(vec![
+            Term::map(vec![(Term::str("b"), Term::int(2))]),
+            Term::int(3)
+        ])]));
+        assert_eq!(r.len(), 4);
     }
 
     #[test]

@@ -1,0 +1,304 @@
+//! The laws of canonicalization (`spec/laws.md`, `review::laws`): each
+//! holds on the reference, each is broken by a planted bug (the Python
+//! port's `PTC_PY_BUG` modes, and an in-process `build` that renders its
+//! hint from the raw args), and the command reports a broken law with its
+//! id, a shrunk pair and two case files, exit 1.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
+
+use ptc_conformance::tagged;
+use ptc_conformance::Term;
+use ptc_conformance_harness::corpus::{self, Sources};
+use ptc_conformance_harness::review::fuzz::size;
+use ptc_conformance_harness::review::laws::{self, LawsConfig, LawsReport, LAWS};
+use ptc_conformance_harness::subject::reference::Reference;
+use ptc_conformance_harness::subject::{Answer, Flow, Request, Subject};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn config(laws: &[&str], cases: usize) -> LawsConfig {
+    LawsConfig {
+        laws: laws.iter().map(|l| (*l).to_owned()).collect(),
+        cases,
+        time_limit: None,
+        seed: 20,
+        batch: 128,
+        emit: None,
+    }
+}
+
+fn check(subject: &mut dyn Subject, cfg: &LawsConfig) -> LawsReport {
+    let corpus = corpus::load(&Sources::default_for_repo());
+    laws::run(subject, cfg, &corpus.cases, &mut |_| {}).unwrap()
+}
+
+/// LAW-1 .. LAW-7 hold on the reference, each on its every op, and each
+/// law compared a good share of its inputs (a rewrite that never applied
+/// would pass vacuously).
+#[test]
+fn every_law_holds_on_the_reference() {
+    let ids = [
+        "LAW-1", "LAW-2", "LAW-3", "LAW-4", "LAW-5", "LAW-6", "LAW-7",
+    ];
+    assert_eq!(LAWS.iter().map(|l| l.id).collect::<Vec<_>>(), ids);
+    let report = check(&mut Reference, &config(&[], 3000));
+    assert!(report.skipped.is_empty(), "{:?}", report.skipped);
+    assert_eq!(report.laws.len(), LAWS.len());
+    for lr in &report.laws {
+        if let Some(b) = &lr.broken {
+            panic!(
+                "{} broken on the reference ({}): {} vs {}\n{}",
+                lr.law.id,
+                b.op.name,
+                b.breach.first.wire(),
+                b.breach.second.wire(),
+                b.breach.diff
+            );
+        }
+        assert_eq!(lr.total_inputs(), 3000, "{}", lr.law.id);
+        assert_eq!(lr.ops, lr.law.ops, "{}", lr.law.id);
+        for op in lr.law.ops {
+            let (n, of) = (lr.compared.get(op).copied().unwrap_or(0), lr.inputs[op]);
+            assert!(
+                n >= of / 20,
+                "{} compared only {n} of {of} on {op}",
+                lr.law.id
+            );
+        }
+    }
+}
+
+/// A subject that renders `build`'s cache hint from the raw args (a port
+/// that forgot to canonicalize there), and declares only some ops when
+/// asked to.
+struct RawHintBuild {
+    ops: Option<BTreeSet<String>>,
+}
+
+impl Subject for RawHintBuild {
+    fn name(&self) -> String {
+        "reference with a raw-args build".into()
+    }
+    fn ops(&self) -> BTreeSet<String> {
+        self.ops.clone().unwrap_or_else(|| Reference.ops())
+    }
+    fn features(&self) -> BTreeSet<String> {
+        Reference.features()
+    }
+    fn run_batch(
+        &mut self,
+        requests: &[Request<'_>],
+        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
+    ) {
+        for (i, r) in requests.iter().enumerate() {
+            let mut answer = Reference::answer(*r);
+            if let (Answer::Ok(Term::Tuple(pair)), true) =
+                (&mut answer, r.op == "native_preview.build")
+            {
+                if let Some(Term::Map(preview)) = pair.get_mut(1) {
+                    preview.insert(
+                        Term::str("cache_hint"),
+                        Term::Str(tagged::encode(&r.args[2])),
+                    );
+                }
+            }
+            if on_answer(i, answer) == Flow::Stop {
+                return;
+            }
+        }
+    }
+}
+
+/// Every law about `build` breaks on a `build` that hints from the raw
+/// args, on `build`, shrunk; LAW-6 holds in process (the term is the same,
+/// only its text is reordered).
+#[test]
+fn a_build_that_hints_from_raw_args_breaks_the_laws_about_build() {
+    let report = check(&mut RawHintBuild { ops: None }, &config(&[], 3000));
+    for lr in &report.laws {
+        let broken = lr.broken.as_ref();
+        match lr.law.id {
+            "LAW-1" | "LAW-6" => assert!(broken.is_none(), "{} broke", lr.law.id),
+            id => {
+                let b = broken.unwrap_or_else(|| panic!("{id} held"));
+                assert_eq!(b.op.name, "native_preview.build", "{id}");
+                let nodes: usize = b.breach.first.args.iter().map(size).sum();
+                assert!(nodes <= 40, "{id}: not shrunk: {}", b.breach.first.wire());
+            }
+        }
+    }
+}
+
+/// A law whose ops the subject does not declare is skipped, naming them;
+/// a law with some of its ops declared runs on those and names the others.
+#[test]
+fn laws_whose_ops_are_not_declared_are_skipped() {
+    let ops = [
+        "key_normalizer.normalize_key",
+        "key_normalizer.normalize_keys",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect();
+    let report = check(&mut RawHintBuild { ops: Some(ops) }, &config(&[], 200));
+    let skipped: Vec<&str> = report.skipped.iter().map(|(l, _)| l.id).collect();
+    assert_eq!(skipped, ["LAW-4", "LAW-5", "LAW-7"]);
+    assert!(
+        report.skipped[2]
+            .1
+            .contains("native_preview.cache_hint + key_normalizer.canonical_cache_key"),
+        "{:?}",
+        report.skipped
+    );
+    let law2 = &report.laws[1];
+    assert_eq!(law2.law.id, "LAW-2");
+    assert_eq!(
+        law2.ops,
+        [
+            "key_normalizer.normalize_key",
+            "key_normalizer.normalize_keys"
+        ]
+    );
+    assert_eq!(law2.skipped_ops.len(), 3);
+    assert!(report.passed());
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ptc-conformance"))
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Each planted bug of the Python port breaks its law: exit 1, the law's
+/// id and title, a small pair, and two case files that load as cases,
+/// cite the law and point at each other.
+#[test]
+fn each_planted_bug_breaks_its_law() {
+    let python = repo().join("harness/adapters/python/adapter.py");
+    let planted = [
+        ("tuple-shallow", "LAW-1"),
+        ("atom-keys", "LAW-2"),
+        ("atom-hyphens", "LAW-3"),
+        ("neg-zero", "LAW-4"),
+        ("big-float", "LAW-4"),
+        ("tuples-kept", "LAW-5"),
+        ("arrival-order", "LAW-6"),
+        ("hint-raw", "LAW-7"),
+    ];
+    for (bug, law) in planted {
+        let dir = std::env::temp_dir().join(format!("ptc-laws-{bug}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = bin()
+            .args([
+                "laws", "--law", law, "--cases", "4000", "--seed", "1", "--emit",
+            ])
+            .arg(&dir)
+            .args(["--adapter", "--", "python3"])
+            .arg(&python)
+            .env("PTC_PY_BUG", bug)
+            .current_dir(repo())
+            .output()
+            .unwrap();
+        let shown = text(&out);
+        assert_eq!(out.status.code(), Some(1), "{bug}: {shown}");
+        let title = LAWS.iter().find(|l| l.id == law).unwrap().title;
+        assert!(
+            shown.contains(&format!("BROKEN {law}: {title}")),
+            "{bug}: {shown}"
+        );
+        assert_eq!(
+            shown.matches("BROKEN").count(),
+            2,
+            "{bug}: one law, one verdict: {shown}"
+        );
+        let first = shown
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("first args:"))
+            .unwrap_or_else(|| panic!("{bug}: no pair: {shown}"));
+        let args = tagged::decode_str(first.trim(), "").unwrap();
+        assert!(size(&args) <= 14, "{bug}: not shrunk: {first}");
+        let corpus = corpus::load(&Sources {
+            roots: vec![dir.clone()],
+            spec: repo().join("spec"),
+        });
+        assert!(corpus.errors.is_empty(), "{bug}: {:?}", corpus.errors);
+        assert_eq!(corpus.cases.len(), 2, "{bug}");
+        let (a, b) = (&corpus.cases[0], &corpus.cases[1]);
+        assert!(
+            a.id.ends_with("-first") && b.id.ends_with("-second"),
+            "{bug}"
+        );
+        for (c, other) in [(a, b), (b, a)] {
+            assert_eq!(c.spec, [law], "{bug}");
+            assert!(
+                c.description.contains(&other.id),
+                "{bug}: {}",
+                c.description
+            );
+        }
+        assert_ne!(
+            a.expect, b.expect,
+            "{bug}: the subject answered the pair alike"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// `--law` runs only the laws named; the reference passes, exit 0, with
+/// the inputs each law got.
+#[test]
+fn law_filter_runs_only_the_laws_named() {
+    let out = bin()
+        .args([
+            "laws", "--law", "LAW-4", "--law", "law-7", "--cases", "300", "--seed", "2",
+        ])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let shown = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{shown}");
+    let rows: Vec<Vec<&str>> = shown
+        .lines()
+        .filter(|l| l.starts_with("LAW-"))
+        .map(|l| l.split_whitespace().take(2).collect())
+        .collect();
+    assert_eq!(rows, [["LAW-4", "300"], ["LAW-7", "300"]], "{shown}");
+    // The inputs are shared out among the law's ops.
+    assert!(
+        shown.contains("native_preview.build: 100 inputs"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("every law checked holds (seed 2)"),
+        "{shown}"
+    );
+}
+
+/// An unknown `--law` is a usage error naming the known ids.
+#[test]
+fn an_unknown_law_is_a_usage_error() {
+    let out = bin()
+        .args(["laws", "--law", "LAW-42"])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let shown = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{shown}");
+    assert!(
+        shown.contains(
+            "\"LAW-42\": no such law (laws: LAW-1, LAW-2, LAW-3, LAW-4, LAW-5, LAW-6, LAW-7"
+        ),
+        "{shown}"
+    );
+}
