@@ -734,6 +734,33 @@ fn fuzz_names_its_ops_and_inputs_per_op() {
     assert!(per_op("term.inspect") > 0);
 }
 
+/// Each op gets its own budget of generated inputs (`--cases-per-op`);
+/// `--cases` caps the total.
+#[test]
+fn fuzz_budgets_inputs_per_op() {
+    let out = bin()
+        .args(["fuzz", "--cases-per-op", "300", "--seed", "5"])
+        .args([
+            "--op",
+            "key_normalizer.normalize_key",
+            "--op",
+            "term.inspect",
+        ])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    for op in ["key_normalizer.normalize_key", "term.inspect"] {
+        assert!(
+            t.lines()
+                .any(|l| l.split_whitespace().collect::<Vec<_>>() == [op, "300", "inputs"]),
+            "{op}: {t}"
+        );
+    }
+    assert!(t.contains("600 inputs checked"), "{t}");
+}
+
 /// AP-13: a failed write is a failure (1), not a usage error (2).
 #[test]
 fn a_failed_write_exits_1() {
@@ -752,26 +779,34 @@ fn a_failed_write_exits_1() {
 }
 
 /// `compare` holds two builds against each other: the reference served as
-/// an adapter (base) and the Python port with a planted bug (head). Ops only
-/// one declares are named; corpus cases and a shrunk generated input they
-/// answer differently are written as case files that base passes and head fails.
+/// an adapter (base) and the Python port with two planted bugs (head). Ops
+/// only one declares are named; the differences of the corpus and of
+/// generated inputs are grouped by kind, each once with its count and its
+/// smallest example (a generated one shrunk), and written as one case file
+/// per kind that base passes and head fails, citing the rules the
+/// difference touches at the level the spec gives them.
 #[test]
-fn compare_reports_what_two_builds_answer_differently() {
+fn compare_groups_what_two_builds_answer_differently_by_kind() {
     let me = env!("CARGO_BIN_EXE_ptc-conformance");
     let python = repo().join("harness/adapters/python/adapter.py");
-    let head = format!("env PTC_PY_BUG=hint-order python3 {}", python.display());
+    let bugs = "PTC_PY_BUG=neg-zero,hint-order";
+    let head = format!("env {bugs} python3 {}", python.display());
     let emit = std::env::temp_dir().join(format!("ptc-cli-compare-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&emit);
-    let out = bin()
-        .args(["compare", "--cases", "3000", "--seed", "3", "--base"])
-        .arg(format!("{me} adapter"))
-        .arg("--head")
-        .arg(&head)
-        .arg("--emit")
-        .arg(&emit)
-        .current_dir(repo())
-        .output()
-        .unwrap();
+    let compare = |format: &str| {
+        bin()
+            .args(["compare", "--cases-per-op", "1500", "--seed", "3"])
+            .args(["--format", format, "--base"])
+            .arg(format!("{me} adapter"))
+            .arg("--head")
+            .arg(&head)
+            .arg("--emit")
+            .arg(&emit)
+            .current_dir(repo())
+            .output()
+            .unwrap()
+    };
+    let out = compare("pretty");
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
     assert!(
@@ -782,20 +817,60 @@ fn compare_reports_what_two_builds_answer_differently() {
         "{t}"
     );
     assert!(t.contains("ONLY BASE DECLARES feature structs"), "{t}");
+    // Two bugs, each once: not one block per differing case or input.
     assert!(
-        t.contains("DIFFERENT native_preview/cache_hint/nested-map (golden/native_preview/cache_hint/nested-map.json)"),
+        t.contains(
+            "KIND 1. key_normalizer.canonical_cache_key at /: integer in base, float in head"
+        ),
         "{t}"
     );
     assert!(
-        t.contains("DISAGREEMENT on native_preview.cache_hint"),
+        t.contains("native_preview.cache_hint at /: binary value changed"),
         "{t}"
+    );
+    let kinds = t.lines().filter(|l| l.starts_with("KIND ")).count();
+    assert!((2..=4).contains(&kinds), "{kinds} kinds: {t}");
+    assert!(t.lines().count() < 120, "a few screens: {t}");
+
+    let out = compare("json");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let all = v["kinds"].as_array().unwrap();
+    let cck = all
+        .iter()
+        .find(|k| k["op"] == "key_normalizer.canonical_cache_key")
+        .unwrap();
+    assert_eq!(cck["path"], "/");
+    assert!(cck["generated"].as_u64().unwrap() > 1, "{cck}");
+    assert_eq!(
+        cck["count"].as_u64().unwrap(),
+        cck["generated"].as_u64().unwrap() + cck["cases"].as_array().unwrap().len() as u64
+    );
+    // The smallest example: the shrunk generated input, or a golden case as small.
+    assert!(
+        cck["example"]["shrink_steps"].as_u64().is_some() || cck["example"]["case"].is_string(),
+        "{cck}"
     );
     assert!(
-        t.contains("1 generated input(s) answered differently; 15 op(s) and 4 feature(s) declared by one side only"),
-        "{t}"
+        cck["example"]["args"].to_string().len() < 60,
+        "shrunk: {}",
+        cck["example"]["args"]
     );
-    let differing = t.lines().filter(|l| l.starts_with("DIFFERENT ")).count();
-    assert!(differing > 5, "{t}");
+    let hint = all
+        .iter()
+        .find(|k| k["op"] == "native_preview.cache_hint")
+        .unwrap();
+    assert!(hint["cases"].as_array().unwrap().len() > 5, "{hint}");
+    // One case per kind, cited as the difference's rule and level: the
+    // golden case of canonical_cache_key that differs alike cites KN-10, a
+    // rule the spec marks Quirk, so the written case is pinned.
+    let written: Vec<&str> = all.iter().filter_map(|k| k["emitted"].as_str()).collect();
+    assert_eq!(written.len(), all.len(), "{v}");
+    let cck_case: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(cck["emitted"].as_str().unwrap()).unwrap())
+            .unwrap();
+    assert_eq!(cck_case["spec"], serde_json::json!(["KN-10"]), "{cck_case}");
+    assert_eq!(cck_case["level"], "pinned", "{cck_case}");
     // The written cases: base passes every one, head fails every one.
     let against = |cmd: &[&str]| {
         let out = bin()
@@ -811,14 +886,134 @@ fn compare_reports_what_two_builds_answer_differently() {
     };
     let python = python.to_str().unwrap();
     let base = against(&[me, "adapter"]);
-    let head = against(&["env", "PTC_PY_BUG=hint-order", "python3", python]);
-    assert_eq!(
-        base["total"],
-        differing + 1,
-        "the corpus cases and the fuzz finding: {base}"
-    );
+    let head = against(&["env", bugs, "python3", python]);
+    assert_eq!(base["total"], all.len(), "{base}");
     assert_eq!(base["passed"], base["total"], "{base}");
     assert_eq!(head["passed"], 0, "{head}");
+}
+
+/// `fuzz --keep-going` counts every disagreement by kind and shrinks the
+/// smallest of each; without it the first disagreement stops the run.
+#[test]
+fn fuzz_keeps_going_and_groups_by_kind() {
+    let python = repo().join("harness/adapters/python/adapter.py");
+    let fuzz = |more: &[&str], env: &[(&str, &str)]| {
+        let bugs = if env.is_empty() {
+            "PTC_PY_BUG=neg-zero,big-float"
+        } else {
+            "PTC_PY_BUG=neg-zero"
+        };
+        let mut cmd = bin();
+        cmd.args(["fuzz", "--op", "key_normalizer.canonical_cache_key"])
+            .args(["--cases-per-op", "1500", "--seed", "3"])
+            .args(more)
+            .args(["--adapter", "--", "env", bugs, "python3"])
+            .arg(&python)
+            .current_dir(repo());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    };
+    let emit = std::env::temp_dir().join(format!("ptc-fuzz-kinds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&emit);
+    let out = fuzz(&["--keep-going", "--emit", emit.to_str().unwrap()], &[]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    // The written case cites the rule of the golden cases the subject gets
+    // wrong in the same kind (KN-10, float collapse), not the op's most
+    // cited rule, and is pinned because the spec marks KN-10 a quirk.
+    let written = t
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("case written to "))
+        .unwrap_or_else(|| panic!("{t}"));
+    let case: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(written).unwrap()).unwrap();
+    assert_eq!(case["spec"][0], "KN-10", "{case}");
+    assert_eq!(case["level"], "pinned", "{case}");
+    assert!(
+        case["notes"]
+            .as_str()
+            .unwrap()
+            .contains("differ in the same kind"),
+        "{case}"
+    );
+    let per_op = |t: &str| -> usize {
+        t.lines()
+            .find(|l| {
+                l.trim_start()
+                    .starts_with("key_normalizer.canonical_cache_key ")
+            })
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no count: {t}"))
+    };
+    assert_eq!(per_op(&t), 1500, "the whole budget: {t}");
+    let line = t
+        .lines()
+        .find(|l| l.contains("disagreement(s) in"))
+        .unwrap_or_else(|| panic!("{t}"));
+    let n: usize = line.split_whitespace().next().unwrap().parse().unwrap();
+    assert!(n > 10, "{t}");
+    assert!(
+        t.contains(
+            "key_normalizer.canonical_cache_key at /: integer in reference, float in subject ("
+        ),
+        "{t}"
+    );
+    // Without --keep-going: stopped at the first.
+    let out = fuzz(&[], &[]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert_eq!(t.matches("DISAGREEMENT on").count(), 1, "{t}");
+    assert!(per_op(&t) < 1500, "{t}");
+
+    // A known kind, written as the report shows the answer, is stepped
+    // over: the README's example file, as it stands there.
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let example = readme
+        .split("```text\n# signed zero")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the README's PTC_FUZZ_KNOWN example");
+    let known = std::env::temp_dir().join(format!("ptc-known-{}.txt", std::process::id()));
+    std::fs::write(&known, format!("# signed zero{example}")).unwrap();
+    let out = fuzz(&[], &[("PTC_FUZZ_KNOWN", known.to_str().unwrap())]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("known disagreement stepped over"), "{t}");
+}
+
+/// A bad `PTC_FUZZ_KNOWN` is a usage error naming the file and line.
+#[test]
+fn a_bad_known_kinds_file_is_a_usage_error() {
+    let known = std::env::temp_dir().join(format!("ptc-known-bad-{}.txt", std::process::id()));
+    std::fs::write(&known, "# fine\nok (unclosed\nfine\n").unwrap();
+    let missing = std::env::temp_dir().join("ptc-no-such-known-file.txt");
+    for (value, says) in [
+        (String::new(), "PTC_FUZZ_KNOWN is set but empty".to_owned()),
+        (
+            missing.display().to_string(),
+            format!("PTC_FUZZ_KNOWN={}: cannot read", missing.display()),
+        ),
+        (
+            known.display().to_string(),
+            format!(
+                "PTC_FUZZ_KNOWN={}:2: not a regex: ok (unclosed",
+                known.display()
+            ),
+        ),
+    ] {
+        let out = bin()
+            .args(["fuzz", "--cases", "10", "--seed", "1"])
+            .env("PTC_FUZZ_KNOWN", &value)
+            .current_dir(repo())
+            .output()
+            .unwrap();
+        let t = text(&out);
+        assert_eq!(out.status.code(), Some(2), "{value:?}: {t}");
+        assert!(t.contains(&says), "{value:?}: {t}");
+    }
 }
 
 /// Two identical builds: nothing differs, status 0.
@@ -826,7 +1021,7 @@ fn compare_reports_what_two_builds_answer_differently() {
 fn compare_of_one_build_with_itself_passes() {
     let me = env!("CARGO_BIN_EXE_ptc-conformance");
     let out = bin()
-        .args(["compare", "--cases", "500", "--seed", "1", "--base"])
+        .args(["compare", "--cases-per-op", "30", "--seed", "1", "--base"])
         .arg(format!("{me} adapter"))
         .arg("--head")
         .arg(format!("{me} adapter"))

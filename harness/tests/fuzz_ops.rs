@@ -25,12 +25,9 @@ fn every_op_has_a_generator_and_fuzzes_clean() {
         );
         let cfg = FuzzConfig {
             ops: vec![op.name.into()],
-            cases: 150,
-            seed: 11,
-            time_limit: None,
+            cases_per_op: 150,
             batch: 50,
-            emit: None,
-            one_per_op: false,
+            ..FuzzConfig::new(11)
         };
         let report = fuzz::run(&mut Reference, &cfg, &corpus.cases, &mut |_| {})
             .unwrap_or_else(|e| panic!("{}: {e}", op.name));

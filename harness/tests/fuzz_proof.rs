@@ -31,12 +31,9 @@ fn prove(bug: &str, op: &str, max_nodes: usize) {
     let _ = std::fs::remove_dir_all(&emit);
     let cfg = FuzzConfig {
         ops: vec![op.into()],
-        cases: 50_000,
-        seed: 7,
-        time_limit: None,
-        batch: 256,
+        cases_per_op: 50_000,
         emit: Some(emit.clone()),
-        one_per_op: false,
+        ..FuzzConfig::new(7)
     };
 
     let mut buggy = Adapter::start(python_port(bug)).expect("the Python port starts");

@@ -5,12 +5,41 @@ use crate::tagged::encode;
 use crate::term::{map_key_cmp, Map, Term};
 use std::fmt;
 
+/// One step of a path into a term.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Segment {
+    /// An element of a list or tuple.
+    Index(usize),
+    /// The value under a map key.
+    Key(Term),
+    /// A field of a struct of `module`.
+    Field {
+        /// The struct's module.
+        module: String,
+        /// The field's name.
+        name: String,
+    },
+}
+
+impl Segment {
+    /// The segment as a path shows it: `1`, `"k"`, `{"$atom":"k"}`, `.field`.
+    pub fn text(&self) -> String {
+        match self {
+            Segment::Index(i) => i.to_string(),
+            Segment::Key(k) => key_segment(k),
+            Segment::Field { name, .. } => format!(".{name}"),
+        }
+    }
+}
+
 /// One place where two terms differ.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Difference {
     /// Where: `/` for the root, `/1` for an index, `/"k"` for a string key,
     /// `/{"$atom":"k"}` for another key, `/.field` for a struct field.
     pub path: String,
+    /// The same place, step by step (for grouping differences by place).
+    pub segments: Vec<Segment>,
     /// What the expectation has there (tagged JSON), `None` when missing.
     pub expected: Option<String>,
     /// What the implementation gave there (tagged JSON), `None` when missing.
@@ -39,8 +68,31 @@ pub const MAX_DIFFERENCES: usize = 20;
 /// The differences between `expected` and `actual` (empty when equal).
 pub fn diff(expected: &Term, actual: &Term) -> Vec<Difference> {
     let mut out = Vec::new();
-    walk(expected, actual, &mut String::new(), &mut out);
+    walk(expected, actual, &mut Vec::new(), &mut out);
     out
+}
+
+/// The term at `path` in `t`, if there is one.
+pub fn at<'t>(t: &'t Term, path: &[Segment]) -> Option<&'t Term> {
+    let Some((first, rest)) = path.split_first() else {
+        return Some(t);
+    };
+    let inner = match (first, t) {
+        (Segment::Index(i), Term::List(xs) | Term::Tuple(xs)) => xs.get(*i),
+        (Segment::Key(k), Term::Map(m)) => value_under(m, k),
+        (Segment::Field { name, .. }, Term::Struct(s)) => s.field(name),
+        _ => None,
+    }?;
+    at(inner, rest)
+}
+
+fn difference(path: &[Segment], expected: Option<&Term>, actual: Option<&Term>) -> Difference {
+    Difference {
+        path: path.iter().map(|s| format!("/{}", s.text())).collect(),
+        segments: path.to_vec(),
+        expected: expected.map(encode),
+        actual: actual.map(encode),
+    }
 }
 
 /// Strings longer than this (in characters, on either side) that differ
@@ -106,62 +158,51 @@ fn same(e: &Term, a: &Term) -> bool {
     e == a && encode(e) == encode(a)
 }
 
-fn walk(e: &Term, a: &Term, path: &mut String, out: &mut Vec<Difference>) {
+fn walk(e: &Term, a: &Term, path: &mut Vec<Segment>, out: &mut Vec<Difference>) {
     if same(e, a) {
         return;
     }
-    let len = path.len();
     match (e, a) {
         (Term::List(xs), Term::List(ys)) | (Term::Tuple(xs), Term::Tuple(ys)) => {
             for (i, (x, y)) in xs.iter().zip(ys).enumerate() {
-                path.push_str(&format!("/{i}"));
+                path.push(Segment::Index(i));
                 walk(x, y, path, out);
-                path.truncate(len);
+                path.pop();
             }
             for (i, x) in xs.iter().enumerate().skip(ys.len()) {
-                out.push(Difference {
-                    path: format!("{path}/{i}"),
-                    expected: Some(encode(x)),
-                    actual: None,
-                });
+                path.push(Segment::Index(i));
+                out.push(difference(path, Some(x), None));
+                path.pop();
             }
             for (i, y) in ys.iter().enumerate().skip(xs.len()) {
-                out.push(Difference {
-                    path: format!("{path}/{i}"),
-                    expected: None,
-                    actual: Some(encode(y)),
-                });
+                path.push(Segment::Index(i));
+                out.push(difference(path, None, Some(y)));
+                path.pop();
             }
         }
         (Term::Map(xm), Term::Map(ym)) => walk_maps(xm, ym, path, out),
         (Term::Struct(xs), Term::Struct(ys)) if xs.module == ys.module => {
+            let field = |name: &str| Segment::Field {
+                module: xs.module.clone(),
+                name: name.to_owned(),
+            };
             for (name, x) in &xs.fields {
-                path.push_str(&format!("/.{name}"));
+                path.push(field(name));
                 match ys.field(name) {
                     Some(y) => walk(x, y, path, out),
-                    None => out.push(Difference {
-                        path: path.clone(),
-                        expected: Some(encode(x)),
-                        actual: None,
-                    }),
+                    None => out.push(difference(path, Some(x), None)),
                 }
-                path.truncate(len);
+                path.pop();
             }
             for (name, y) in &ys.fields {
                 if xs.field(name).is_none() {
-                    out.push(Difference {
-                        path: format!("{path}/.{name}"),
-                        expected: None,
-                        actual: Some(encode(y)),
-                    });
+                    path.push(field(name));
+                    out.push(difference(path, None, Some(y)));
+                    path.pop();
                 }
             }
         }
-        _ => out.push(Difference {
-            path: path.clone(),
-            expected: Some(encode(e)),
-            actual: Some(encode(a)),
-        }),
+        _ => out.push(difference(path, Some(e), Some(a))),
     }
 }
 
@@ -176,28 +217,20 @@ fn value_under<'a>(m: &'a Map, k: &Term) -> Option<&'a Term> {
     same(q, k).then_some(v)
 }
 
-fn walk_maps(xm: &Map, ym: &Map, path: &mut String, out: &mut Vec<Difference>) {
-    let len = path.len();
+fn walk_maps(xm: &Map, ym: &Map, path: &mut Vec<Segment>, out: &mut Vec<Difference>) {
     for (k, x) in xm.iter() {
-        path.push('/');
-        path.push_str(&key_segment(k));
+        path.push(Segment::Key(k.clone()));
         match value_under(ym, k) {
             Some(y) => walk(x, y, path, out),
-            _ => out.push(Difference {
-                path: path.clone(),
-                expected: Some(encode(x)),
-                actual: None,
-            }),
+            _ => out.push(difference(path, Some(x), None)),
         }
-        path.truncate(len);
+        path.pop();
     }
     for (k, y) in ym.iter() {
         if value_under(xm, k).is_none() {
-            out.push(Difference {
-                path: format!("{path}/{}", key_segment(k)),
-                expected: None,
-                actual: Some(encode(y)),
-            });
+            path.push(Segment::Key(k.clone()));
+            out.push(difference(path, None, Some(y)));
+            path.pop();
         }
     }
 }

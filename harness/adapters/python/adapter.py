@@ -53,9 +53,10 @@ VERSION = "0.13.0"
 FEATURES = ("atoms", "binaries", "bigints", "floats", "term-keys", "tuples")
 
 # ---------------------------------------------------------------------------
-# The bug switch: PTC_PY_BUG plants one deliberate bug, for testing the
-# harness's fuzzers and reports. One row per mode, its name and what goes
-# wrong; the code that goes wrong checks `BUG == "<name>"`.
+# The bug switch: PTC_PY_BUG plants deliberate bugs (one mode, or several
+# separated by commas), for testing the harness's fuzzers and reports. One
+# row per mode, its name and what goes wrong; the code that goes wrong
+# checks `"<name>" in BUG`.
 # ---------------------------------------------------------------------------
 
 BUGS = {
@@ -74,7 +75,7 @@ BUGS = {
     "of two colliding keys wins (LAW-6)",
     "hint-raw": "cache_hint renders the raw args, not the canonical ones (LAW-7)",
 }
-BUG = os.environ.get("PTC_PY_BUG", "")
+BUG = frozenset(b for b in os.environ.get("PTC_PY_BUG", "").split(",") if b)
 
 # ---------------------------------------------------------------------------
 # Float texts: Float.to_string/1 is the SDK's short_float; the Lisp
@@ -833,7 +834,7 @@ def normalize_key(k):
     binaries; any other key is returned as it is."""
     name = atom_name(k)
     if name is not None:
-        if BUG == "atom-hyphens":
+        if "atom-hyphens" in BUG:
             return name
         return name.replace("-", "_")
     ty = type(k)
@@ -848,7 +849,7 @@ def _map_new(m, fun):
     """Map.new(m, fun): pairs mapped in m's iteration order, a later pair
     winning over an earlier one with the same key."""
     # arrival-order: the pairs as decoded (a dict in wire order), not in key order.
-    pairs = list(m._entries.values()) if BUG == "arrival-order" else m.items()
+    pairs = list(m._entries.values()) if "arrival-order" in BUG else m.items()
     out = Map.new([fun(k, v) for k, v in pairs])
     if len(out) < len(m) and len(m) > 32:
         raise Unsupported(
@@ -886,22 +887,22 @@ def _canonicalize(t):
     if ty is list:
         return [_canonicalize(x) for x in t]
     if ty is Tuple:
-        if BUG == "tuple-shallow":
+        if "tuple-shallow" in BUG:
             return list(t.items)
-        if BUG == "tuples-kept":
+        if "tuples-kept" in BUG:
             return Tuple(_canonicalize(x) for x in t.items)
         return [_canonicalize(x) for x in t.items]
     if ty is float and t.is_integer():  # trunc(t) == t
-        if BUG == "neg-zero" and t == 0.0 and math.copysign(1.0, t) < 0:
+        if "neg-zero" in BUG and t == 0.0 and math.copysign(1.0, t) < 0:
             return t
-        if BUG == "big-float" and abs(t) >= 2.0**63:
+        if "big-float" in BUG and abs(t) >= 2.0**63:
             return t
         return int(t)
     return t
 
 
 def _stringify_key(k):
-    if BUG == "atom-keys" and type(k) is Atom:
+    if "atom-keys" in BUG and type(k) is Atom:
         return k
     if type(k) in (str, bytes) or atom_name(k) is not None:
         return normalize_key(k)
@@ -919,7 +920,7 @@ def cache_hint(tool_name, args):
     if type(tool_name) not in (str, bytes) or type(args) is not Map:
         raise function_clause(NATIVE_PREVIEW, "cache_hint", 2)
     _, canonical = canonical_cache_key(tool_name, args).items
-    if BUG == "hint-raw":
+    if "hint-raw" in BUG:
         canonical = args
     parts = ["Call lisp_eval and then call (tool/", tool_name, " "]
     _format_ast(canonical, parts)
@@ -1015,7 +1016,7 @@ def _sorted_key_texts(m):
         texts.sort(key=lambda tv: tv[0])
     else:
         texts.sort(key=lambda tv: to_bytes(tv[0]))
-    if BUG == "hint-order":
+    if "hint-order" in BUG:
         texts.reverse()
     return texts
 
@@ -1033,12 +1034,13 @@ OPS = {
 
 
 def main() -> int:
-    if BUG and BUG not in BUGS:
+    if BUG - BUGS.keys():
         known = ", ".join(BUGS)
-        print(f"adapter: unknown PTC_PY_BUG {BUG!r} (known: {known})", file=sys.stderr)
+        unknown = ", ".join(sorted(BUG - BUGS.keys()))
+        print(f"adapter: unknown PTC_PY_BUG {unknown} (known: {known})", file=sys.stderr)
         return 2
-    if BUG:
-        print(f"adapter: deliberate bug {BUG!r} is on: {BUGS[BUG]}", file=sys.stderr)
+    for bug in sorted(BUG):
+        print(f"adapter: deliberate bug {bug!r} is on: {BUGS[bug]}", file=sys.stderr)
     sys.setrecursionlimit(20000)
     return serve(name=NAME, version=VERSION, ops=OPS, features=FEATURES)
 

@@ -220,6 +220,33 @@ pub fn load_rules(
     rules
 }
 
+/// The rules marked **Quirk.** in their paragraph (`spec/README.md`: a
+/// pinned quirk says so), read from the files that define `rules`. A rule's
+/// text runs to the next rule or heading.
+pub fn quirk_rules(rules: &BTreeMap<String, PathBuf>) -> std::collections::BTreeSet<String> {
+    let re = rule_regex();
+    let files: std::collections::BTreeSet<&PathBuf> = rules.values().collect();
+    let mut out = std::collections::BTreeSet::new();
+    for file in files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        let starts: Vec<(usize, String)> = re
+            .captures_iter(&text)
+            .filter_map(|c| Some((c.get(0)?.start(), c[1].to_owned())))
+            .collect();
+        for (i, (start, id)) in starts.iter().enumerate() {
+            let end = starts.get(i + 1).map_or(text.len(), |(s, _)| *s);
+            let body = &text[*start..end];
+            let body = body.find("\n#").map_or(body, |h| &body[..h]);
+            if body.contains("**Quirk") {
+                out.insert(id.clone());
+            }
+        }
+    }
+    out
+}
+
 /// The pattern of a rule definition line.
 pub fn rule_regex() -> regex::Regex {
     regex::Regex::new(r"(?m)^\s*(?:[-*]\s+)?\*\*([A-Z]{2,5}-[0-9]+)\*\*")

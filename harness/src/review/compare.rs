@@ -1,20 +1,23 @@
 //! `ptc-conformance compare`: two builds side by side. The corpus and the
 //! fuzzer run against two subjects (typically two adapters of PtcRunner:
-//! the released build, *base*, and a branch, *head*), and every case and
-//! every shrunk generated input on which they answer differently is
-//! reported and can be written as a case file whose expectation is base's
-//! answer. Ops and features that only one side declares are counted and
-//! named. The Rust reference is not involved, and answers are compared as
-//! answered: a struct field one build has and the other lacks is a
-//! difference (`spec/terms.md` TJ-7), where judging against the corpus
-//! would read the missing field as v0.13.0's default.
+//! the released build, *base*, and a branch, *head*); every difference is
+//! put in a [`Kind`] (op, where, how), and each kind is reported once with
+//! its count, its cases and its smallest example (a generated one shrunk),
+//! and can be written as one case file whose expectation is base's answer.
+//! Ops and features that only one side declares are counted and named. The
+//! Rust reference is not involved, and answers are compared as answered: a
+//! struct field one build has and the other lacks is a difference (its own
+//! kind, `spec/terms.md` TJ-7), where judging against the corpus would read
+//! the missing field as v0.13.0's default.
 
 use crate::corpus::{Case, Expect, Level};
 use crate::judging::judge::{judge_read, Reading};
 use crate::judging::outcome::{Outcome, Strictness};
 use crate::judging::runner::skip_reason;
 use crate::review::fuzz::{self, FuzzConfig, FuzzReport};
+use crate::review::kinds::{classify, weight, Kind};
 use crate::subject::{self, Answer, Request, Subject};
+use ptc_conformance::term::Term;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -40,8 +43,47 @@ pub struct CaseDifference<'c> {
     pub head: Answer,
     /// How head's answer differs from base's.
     pub diff: String,
-    /// The case file written, if any.
+    /// Its kind.
+    pub kind: Kind,
+}
+
+/// A kind of difference, once: its count and its smallest example.
+#[derive(Clone, Debug)]
+pub struct Group<'c> {
+    /// The kind.
+    pub kind: Kind,
+    /// Corpus cases of this kind, in corpus order.
+    pub cases: Vec<&'c Case>,
+    /// Generated inputs of this kind.
+    pub generated: usize,
+    /// The smallest example: the shrunk generated input, or the smallest case.
+    pub example: Example,
+    /// The case file written for this kind, if any.
     pub emitted: Option<PathBuf>,
+}
+
+/// One instance of a kind.
+#[derive(Clone, Debug)]
+pub struct Example {
+    /// The corpus case, when the example is one.
+    pub case: Option<String>,
+    /// Its arguments.
+    pub args: Vec<Term>,
+    /// Base's answer.
+    pub base: Answer,
+    /// Head's answer.
+    pub head: Answer,
+    /// How they differ.
+    pub diff: String,
+    /// Shrinking steps, for a generated example.
+    pub shrink_steps: Option<usize>,
+}
+
+impl Group<'_> {
+    /// Instances of the kind: corpus cases and generated inputs.
+    pub fn count(&self) -> usize {
+        self.cases.len() + self.generated
+    }
 }
 
 /// Something declared by one side only.
@@ -72,6 +114,9 @@ pub struct Comparison<'c> {
     pub skipped: usize,
     /// Cases answered differently, in corpus order.
     pub differences: Vec<CaseDifference<'c>>,
+    /// The kinds of difference of the corpus and the fuzzer: struct fields
+    /// one side only has first, then by op and count.
+    pub groups: Vec<Group<'c>>,
     /// Ops only one side declares.
     pub one_sided_ops: Vec<OneSided>,
     /// Features only one side declares.
@@ -207,6 +252,7 @@ pub fn compare<'c>(
         unanswered: 0,
         skipped: cases.len() - runnable.len(),
         differences: Vec::new(),
+        groups: Vec::new(),
         one_sided_ops,
         one_sided_features,
         faults: Vec::new(),
@@ -217,24 +263,22 @@ pub fn compare<'c>(
             None if matches!(b, Answer::Unsupported(_) | Answer::Error(_)) => out.unanswered += 1,
             None => out.agreed += 1,
             Some(diff) => {
-                let emitted = match &cfg.emit {
-                    Some(dir) => emit_case(dir, case, &b)?,
-                    None => None,
-                };
+                let kind = classify(case.op, &case.args, &b, &h, Reading::AsAnswered);
                 out.differences.push(CaseDifference {
                     case,
                     base: b,
                     head: h,
                     diff,
-                    emitted,
+                    kind,
                 });
             }
         }
     }
     if let Some(fcfg) = &cfg.fuzz {
         let fcfg = FuzzConfig {
-            emit: cfg.emit.clone(),
-            one_per_op: true,
+            emit: None,
+            keep_going: true,
+            labels: ("base", "head"),
             ..fcfg.clone()
         };
         out.fuzz = Some(fuzz::run_between(
@@ -246,12 +290,125 @@ pub fn compare<'c>(
             progress,
         )?);
     }
+    out.groups = group(&out.differences, out.fuzz.as_ref());
+    if let Some(dir) = &cfg.emit {
+        let quirks = cfg
+            .fuzz
+            .as_ref()
+            .map(|f| f.quirks.clone())
+            .unwrap_or_default();
+        let findings = out.fuzz.as_ref().map_or(&[][..], |f| &f.findings[..]);
+        for g in &mut out.groups {
+            g.emitted = match g.example.case.as_ref() {
+                Some(id) => match g.cases.iter().find(|c| &c.id == id) {
+                    Some(case) => emit_case(dir, case, &g.example.base)?,
+                    None => None,
+                },
+                None => match findings
+                    .iter()
+                    .find(|f| f.kind.cause() == g.kind && f.args == g.example.args)
+                {
+                    Some(f) => {
+                        let evidence: Vec<(&Case, Option<Kind>)> = runnable
+                            .iter()
+                            .filter(|c| c.op.name == f.op.name)
+                            .map(|c| {
+                                let k = out.differences.iter().find(|d| d.case.id == c.id);
+                                (*c, k.map(|d| d.kind.clone()))
+                            })
+                            .collect();
+                        Some(fuzz::emit::emit(
+                            dir,
+                            f,
+                            seed_of(cfg),
+                            (&out.base, &out.head),
+                            ("base", "head"),
+                            &evidence,
+                            &quirks,
+                        )?)
+                    }
+                    None => None,
+                },
+            };
+        }
+    }
     for (side, s) in [("base", &*base), ("head", &*head)] {
         let faults = subject::faults_of(s);
         out.faults
             .extend(faults.into_iter().map(|f| format!("{side}: {f}")));
     }
     Ok(out)
+}
+
+fn seed_of(cfg: &CompareConfig) -> u64 {
+    cfg.fuzz.as_ref().map_or(0, |f| f.seed)
+}
+
+/// The kinds of `differences` and of the fuzzer's findings, each once: its
+/// cases, its generated count and its smallest example (the shrunk
+/// generated input when there is one, else the smallest case). Struct
+/// fields only one side has come first, then by op, then by count.
+pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) -> Vec<Group<'c>> {
+    let mut groups: Vec<Group<'c>> = Vec::new();
+    for d in differences {
+        let example = || Example {
+            case: Some(d.case.id.clone()),
+            args: d.case.args.clone(),
+            base: d.base.clone(),
+            head: d.head.clone(),
+            diff: d.diff.clone(),
+            shrink_steps: None,
+        };
+        match groups.iter_mut().find(|g| g.kind == d.kind.cause()) {
+            Some(g) => {
+                g.cases.push(d.case);
+                if weight(&d.case.args) < weight(&g.example.args) {
+                    g.example = example();
+                }
+            }
+            None => groups.push(Group {
+                kind: d.kind.cause(),
+                cases: vec![d.case],
+                generated: 0,
+                example: example(),
+                emitted: None,
+            }),
+        }
+    }
+    for f in fuzz.map_or(&[][..], |f| &f.findings[..]) {
+        let example = Example {
+            case: None,
+            args: f.args.clone(),
+            base: f.expected.clone(),
+            head: f.actual.clone(),
+            diff: f.diff.clone(),
+            shrink_steps: Some(f.shrink_steps),
+        };
+        match groups.iter_mut().find(|g| g.kind == f.kind.cause()) {
+            Some(g) => {
+                g.generated += f.count;
+                if weight(&f.args) < weight(&g.example.args) {
+                    g.example = example;
+                }
+            }
+            None => groups.push(Group {
+                kind: f.kind.cause(),
+                cases: Vec::new(),
+                generated: f.count,
+                example,
+                emitted: None,
+            }),
+        }
+    }
+    groups.sort_by(|a, b| {
+        b.kind
+            .one_sided()
+            .cmp(&a.kind.one_sided())
+            .then(a.kind.op.cmp(b.kind.op))
+            .then(b.count().cmp(&a.count()))
+            .then(a.kind.cmp(&b.kind))
+    });
+    groups
 }
 
 /// Writes `case` with base's answer as its expectation to `dir/<id>.json`
@@ -270,4 +427,84 @@ fn emit_case(dir: &Path, case: &Case, base: &Answer) -> Result<Option<PathBuf>, 
     }
     std::fs::write(&path, new).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
     Ok(Some(path))
+}
+
+impl Comparison<'_> {
+    /// The comparison as data (`compare --format json`): the sides, the
+    /// totals, what only one side declares, each kind once with its count,
+    /// cases and smallest example, and the faults.
+    pub fn to_json(&self) -> serde_json::Value {
+        use crate::review::show::answer_text;
+        use serde_json::json;
+        let labels = ("base", "head");
+        let one_sided = |v: &[OneSided]| -> Vec<serde_json::Value> {
+            v.iter()
+                .map(|o| json!({"name": o.name, "declared_by": o.declared_by, "cases": o.cases}))
+                .collect()
+        };
+        let kinds: Vec<serde_json::Value> = self
+            .groups
+            .iter()
+            .map(|g| {
+                let args: Vec<serde_json::Value> = g
+                    .example
+                    .args
+                    .iter()
+                    .map(|a| {
+                        serde_json::from_str(&ptc_conformance::tagged::encode(a))
+                            .unwrap_or(serde_json::Value::Null)
+                    })
+                    .collect();
+                json!({
+                    "title": g.kind.title(labels),
+                    "op": g.kind.op,
+                    "path": g.kind.path,
+                    "struct": g.kind.structure,
+                    "how": format!("{:?}", g.kind.how),
+                    "count": g.count(),
+                    "cases": g.cases.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+                    "generated": g.generated,
+                    "example": {
+                        "case": g.example.case,
+                        "args": args,
+                        "base": answer_text(&g.example.base),
+                        "head": answer_text(&g.example.head),
+                        "diff": g.example.diff,
+                        "shrink_steps": g.example.shrink_steps,
+                    },
+                    "emitted": g.emitted.as_ref().map(|p| p.display().to_string()),
+                })
+            })
+            .collect();
+        let fuzz = self.fuzz.as_ref().map(|f| {
+            json!({
+                "checked": f.checked,
+                "declined": f.declined,
+                "unanswered": f.unanswered,
+                "elapsed_seconds": f.elapsed.as_secs_f64(),
+                "per_op": f.checked_per_op,
+                "differed": f.findings.iter().map(|x| x.count).sum::<usize>(),
+            })
+        });
+        json!({
+            "base": self.base,
+            "head": self.head,
+            "passed": self.passed(),
+            "totals": {
+                "selected": self.selected,
+                "agreed": self.agreed,
+                "differed": self.differences.len(),
+                "skipped": self.skipped,
+                "unanswered": self.unanswered,
+                "kinds": self.groups.len(),
+            },
+            "one_sided": {
+                "ops": one_sided(&self.one_sided_ops),
+                "features": one_sided(&self.one_sided_features),
+            },
+            "kinds": kinds,
+            "fuzz": fuzz,
+            "faults": self.faults,
+        })
+    }
 }

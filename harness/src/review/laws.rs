@@ -895,6 +895,7 @@ fn emit(
                 op: broken.op,
                 description: &description,
                 spec: &spec,
+                level: crate::corpus::Level::Required,
                 args: &input.args,
                 args_json: &input.wire(),
                 answer,

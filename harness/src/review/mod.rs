@@ -7,4 +7,6 @@ pub mod bless;
 pub mod compare;
 pub mod fuzz;
 pub mod gen;
+pub mod kinds;
 pub mod laws;
+pub mod show;

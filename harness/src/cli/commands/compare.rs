@@ -1,12 +1,14 @@
 //! `ptc-conformance compare`: two builds held against each other.
 
-use super::fuzz::{print_finding, print_fuzz_totals, progress_display};
+use super::fuzz::{fuzz_config, planned, print_diff, print_fuzz_totals, progress_display, Budget};
 use crate::cli::args::{load_clean, seconds, start, CorpusArgs, Filter};
 use crate::exit::Failure;
 use crate::judging::outcome::Strictness;
+use crate::review::compare::{Comparison, Group};
+use crate::review::show::{answer_line, args_line};
 use crate::subject::adapter::AdapterConfig;
 use crate::subject::Subject;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
 /// `compare` arguments.
@@ -28,12 +30,20 @@ pub struct CompareArgs {
     /// `strict` (default) compares rendered JSON byte for byte; `default` as JSON.
     #[arg(long, value_enum, default_value = "strict")]
     pub level: Strictness,
-    /// Write each difference as a case file under DIR (expectation: base's answer).
+    /// Write one case file per kind of difference (its smallest example)
+    /// under DIR (expectation: base's answer).
     #[arg(long, value_name = "DIR")]
     pub emit: Option<PathBuf>,
-    /// Generated inputs at most (0: the corpus only).
-    #[arg(long, default_value = "10000")]
-    pub cases: usize,
+    /// Generated inputs in all at most, taken from the ops in turn (0: the
+    /// corpus only; default: no cap, each op gets --cases-per-op).
+    #[arg(long, value_name = "N")]
+    pub cases: Option<usize>,
+    /// Generated inputs per op.
+    #[command(flatten)]
+    pub budget: Budget,
+    /// Report format.
+    #[arg(long, value_enum, default_value = "pretty")]
+    pub format: CompareFormat,
     /// Generator seed (printed when not given, for replay).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -48,7 +58,17 @@ pub struct CompareArgs {
     pub startup_timeout: f64,
 }
 
-/// Runs the corpus and the fuzzer against base and head and prints every difference.
+/// How `compare` reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CompareFormat {
+    /// Each kind of difference once, for people.
+    Pretty,
+    /// The same as data.
+    Json,
+}
+
+/// Runs the corpus and the fuzzer against base and head and prints each
+/// kind of difference once.
 pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     let corpus = load_clean(&args.corpus)?;
     let selection = args.filter.selection(None);
@@ -71,19 +91,17 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     };
     let (base_cfg, head_cfg) = (side("base", &args.base)?, side("head", &args.head)?);
     let seed = crate::review::fuzz::seed_or_now(args.seed);
-    let fuzz = (args.cases > 0)
-        .then(|| -> Result<crate::review::fuzz::FuzzConfig, Failure> {
-            Ok(crate::review::fuzz::FuzzConfig {
-                ops: args.filter.op.clone(),
-                cases: args.cases,
-                seed,
-                time_limit: args.time.map(|t| seconds("time", t)).transpose()?,
-                batch: 256,
-                emit: None,
-                one_per_op: true,
-            })
-        })
-        .transpose()?;
+    let fuzz = match args.cases {
+        Some(0) => None,
+        cases => Some(fuzz_config(
+            &args.filter.op,
+            cases,
+            &args.budget,
+            seed,
+            args.time,
+            &corpus,
+        )?),
+    };
     let cfg = crate::review::compare::CompareConfig {
         strictness: args.level,
         emit: args.emit.clone(),
@@ -91,16 +109,24 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     };
     let mut base = start(base_cfg)?;
     let mut head = start(head_cfg)?;
-    println!(
-        "{}\nbase: {}\nhead: {}",
-        corpus.describe(),
-        base.name(),
-        head.name()
-    );
-    if args.cases > 0 {
-        println!("fuzz seed {seed} (replay: --seed {seed})");
+    let pretty = args.format == CompareFormat::Pretty;
+    if pretty {
+        println!(
+            "{}\nbase: {}\nhead: {}",
+            corpus.describe(),
+            base.name(),
+            head.name()
+        );
+        if cfg.fuzz.is_some() {
+            println!("fuzz seed {seed} (replay: --seed {seed})");
+        }
     }
-    let (bar, mut progress) = progress_display(args.cases);
+    let total = cfg.fuzz.as_ref().map_or(0, |f| {
+        let both: std::collections::BTreeSet<String> =
+            base.ops().intersection(&head.ops()).cloned().collect();
+        crate::review::fuzz::plan(&f.ops, &both).map_or(0, |ops| planned(f, ops.len()))
+    });
+    let (bar, mut progress) = progress_display(total);
     let c = crate::review::compare::compare(
         &mut base,
         &mut head,
@@ -113,6 +139,31 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    if pretty {
+        print_pretty(&c);
+    } else {
+        let mut v = c.to_json();
+        v["seed"] = serde_json::json!(cfg.fuzz.as_ref().map(|_| seed));
+        v["corpus"] = serde_json::json!(corpus.info());
+        v["spec"] = serde_json::json!(corpus.spec);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| Failure::failed(e.to_string()))?
+        );
+    }
+    if c.passed() {
+        Ok(())
+    } else {
+        Err(Failure::reported())
+    }
+}
+
+/// Case ids shown per kind before the rest are counted.
+const IDS_SHOWN: usize = 4;
+
+/// Prints what only one side declares, each kind once, the fuzzing totals
+/// and the summary.
+fn print_pretty(c: &Comparison<'_>) {
     for o in c.one_sided_ops.iter().chain(&c.one_sided_features) {
         let kind = if c.one_sided_ops.contains(o) {
             "op"
@@ -126,18 +177,6 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
             o.cases
         );
     }
-    for d in &c.differences {
-        println!("\nDIFFERENT {} ({})", d.case.id, d.case.file.display());
-        println!("  spec: {}", d.case.spec.join(", "));
-        println!("  base: {}", crate::review::fuzz::describe(&d.base));
-        println!("  head: {}", crate::review::fuzz::describe(&d.head));
-        for line in d.diff.lines() {
-            println!("  {line}");
-        }
-        if let Some(p) = &d.emitted {
-            println!("  case written to {}", p.display());
-        }
-    }
     if let Some(f) = &c.fuzz {
         println!();
         print_fuzz_totals(f);
@@ -147,32 +186,74 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
                 f.unanswered
             );
         }
-        for finding in &f.findings {
-            println!();
-            print_finding(finding, "base", "head");
-        }
+    }
+    let generated: usize = c.groups.iter().map(|g| g.generated).sum();
+    if !c.groups.is_empty() {
+        println!(
+            "\n{} kind(s) of difference ({} corpus case(s), {generated} generated input(s)), each once with its smallest example:",
+            c.groups.len(),
+            c.differences.len()
+        );
+    }
+    for (i, g) in c.groups.iter().enumerate() {
+        print_group(i + 1, g);
     }
     for fault in &c.faults {
         println!("\nADAPTER FAULT {fault}");
     }
-    let fuzz_found = c.fuzz.as_ref().map_or(0, |f| f.findings.len());
     println!(
-        "\ncompare: {} cases selected, {} answered alike, {} answered differently, {} run on neither side, {} unanswered by both; {} generated input(s) answered differently; {} op(s) and {} feature(s) declared by one side only",
+        "\ncompare: {} cases selected, {} answered alike, {} answered differently, {} run on neither side, {} unanswered by both; {generated} generated input(s) answered differently; {} kind(s) of difference; {} op(s) and {} feature(s) declared by one side only",
         c.selected,
         c.agreed,
         c.differences.len(),
         c.skipped,
         c.unanswered,
-        fuzz_found,
+        c.groups.len(),
         c.one_sided_ops.len(),
         c.one_sided_features.len()
     );
     if c.compared() == 0 {
         println!("compare: nothing was compared: neither the selected cases nor generated inputs were answered by both sides");
     }
-    if c.passed() {
-        Ok(())
-    } else {
-        Err(Failure::reported())
+}
+
+/// Prints one kind: its title, count, cases and smallest example.
+fn print_group(n: usize, g: &Group<'_>) {
+    println!("\nKIND {n}. {}", g.kind.title(("base", "head")));
+    let mut counts = Vec::new();
+    if !g.cases.is_empty() {
+        let ids: Vec<&str> = g
+            .cases
+            .iter()
+            .take(IDS_SHOWN)
+            .map(|c| c.id.as_str())
+            .collect();
+        let more = g.cases.len().saturating_sub(IDS_SHOWN);
+        counts.push(format!(
+            "{} corpus case(s): {}{}",
+            g.cases.len(),
+            ids.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if g.generated > 0 {
+        counts.push(format!("{} generated input(s)", g.generated));
+    }
+    println!("  {}", counts.join("; "));
+    match (&g.example.case, g.example.shrink_steps) {
+        (Some(id), _) => println!("  smallest: {id}"),
+        (None, Some(steps)) => println!("  smallest: generated, shrunk in {steps} steps"),
+        (None, None) => {}
+    }
+    println!("  args: {}", args_line(&g.example.args));
+    println!("  base: {}", answer_line(&g.example.base));
+    println!("  head: {}", answer_line(&g.example.head));
+    print_diff(&g.example.diff);
+    if let Some(p) = &g.emitted {
+        println!("  case written to {}", p.display());
     }
 }

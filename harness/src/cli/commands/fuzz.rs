@@ -18,16 +18,23 @@ pub struct FuzzArgs {
     /// Fuzz only this op (repeatable; default: every op with a generator the subject declares).
     #[arg(long = "op", value_name = "OP")]
     pub op: Vec<String>,
-    /// Generated inputs at most.
-    #[arg(long, default_value = "10000")]
-    pub cases: usize,
+    /// Generated inputs in all at most, taken from the ops in turn (default: no cap).
+    #[arg(long, value_name = "N")]
+    pub cases: Option<usize>,
+    /// Generated inputs per op.
+    #[command(flatten)]
+    pub budget: Budget,
     /// Generator seed (printed when not given, for replay).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Stop after this many seconds.
     #[arg(long, value_name = "SECS")]
     pub time: Option<f64>,
-    /// Write the minimal disagreement as a case file under DIR.
+    /// Go on after a disagreement: count every one by kind and shrink the
+    /// smallest of each kind (default: stop at the first).
+    #[arg(long)]
+    pub keep_going: bool,
+    /// Write the smallest disagreement (of each kind) as a case file under DIR.
     #[arg(long, value_name = "DIR")]
     pub emit: Option<PathBuf>,
     /// Fuzz the adapter given after `--` (default: the reference against itself).
@@ -35,23 +42,65 @@ pub struct FuzzArgs {
     pub adapter: AdapterArgs,
 }
 
-/// Fuzzes the reference or an adapter and prints the first disagreement.
+/// How many generated inputs each op gets.
+#[derive(Args, Debug, Clone)]
+pub struct Budget {
+    /// Generated inputs per op.
+    #[arg(long, value_name = "N", default_value_t = crate::review::fuzz::CASES_PER_OP)]
+    pub cases_per_op: usize,
+    /// Stop generating for an op after this many seconds spent on it.
+    #[arg(long, value_name = "SECS")]
+    pub time_per_op: Option<f64>,
+}
+
+/// The fuzzing settings `fuzz` and `compare` share: the budget, the
+/// seed, the known kinds (`PTC_FUZZ_KNOWN`, a usage error when bad) and
+/// the spec's quirk rules.
+pub(super) fn fuzz_config(
+    ops: &[String],
+    cases: Option<usize>,
+    budget: &Budget,
+    seed: u64,
+    time: Option<f64>,
+    corpus: &crate::corpus::Corpus,
+) -> Result<crate::review::fuzz::FuzzConfig, Failure> {
+    if cases == Some(0) {
+        return Err(Failure::usage("--cases must be at least 1"));
+    }
+    if budget.cases_per_op == 0 {
+        return Err(Failure::usage("--cases-per-op must be at least 1"));
+    }
+    let known = crate::review::fuzz::known_kinds::Known::from_env().map_err(Failure::usage)?;
+    Ok(crate::review::fuzz::FuzzConfig {
+        ops: ops.to_vec(),
+        cases_per_op: budget.cases_per_op,
+        cases,
+        time_limit: time.map(|t| seconds("time", t)).transpose()?,
+        time_per_op: budget
+            .time_per_op
+            .map(|t| seconds("time-per-op", t))
+            .transpose()?,
+        known: std::sync::Arc::new(known),
+        quirks: crate::corpus::quirk_rules(&corpus.rules),
+        ..crate::review::fuzz::FuzzConfig::new(seed)
+    })
+}
+
+/// The inputs a run generates at most: the cap, or every op's budget.
+pub(super) fn planned(cfg: &crate::review::fuzz::FuzzConfig, ops: usize) -> usize {
+    cfg.cases
+        .unwrap_or(usize::MAX)
+        .min(cfg.cases_per_op.saturating_mul(ops))
+}
+
+/// Fuzzes the reference or an adapter and prints the first disagreement,
+/// or with `--keep-going` each kind of disagreement once.
 pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     let corpus = crate::corpus::load(&args.corpus.sources());
     let seed = crate::review::fuzz::seed_or_now(args.seed);
-    let time_limit = args.time.map(|t| seconds("time", t)).transpose()?;
-    if args.cases == 0 {
-        return Err(Failure::usage("--cases must be at least 1"));
-    }
-    let cfg = crate::review::fuzz::FuzzConfig {
-        ops: args.op.clone(),
-        cases: args.cases,
-        seed,
-        time_limit,
-        batch: 256,
-        emit: args.emit.clone(),
-        one_per_op: false,
-    };
+    let mut cfg = fuzz_config(&args.op, args.cases, &args.budget, seed, args.time, &corpus)?;
+    cfg.emit = args.emit.clone();
+    cfg.keep_going = args.keep_going;
     let mut adapter;
     let subject: &mut dyn Subject = match args.adapter.config()? {
         Some(c) => {
@@ -69,7 +118,7 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
         names.len(),
         names.join(", ")
     );
-    let (bar, mut progress) = progress_display(args.cases);
+    let (bar, mut progress) = progress_display(planned(&cfg, names.len()));
     // The ops were checked above; what can go wrong now is writing the case.
     let report = crate::review::fuzz::run(subject, &cfg, &corpus.cases, &mut progress)
         .map_err(|e| Failure::failed(format!("fuzz: {e}")))?;
@@ -81,18 +130,26 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     for f in &faults {
         println!("ADAPTER FAULT {f}");
     }
-    match report.findings.first() {
-        None if faults.is_empty() => {
+    if report.findings.is_empty() {
+        if faults.is_empty() {
             println!("no disagreement found (seed {seed})");
-            Ok(())
+            return Ok(());
         }
-        None => Err(Failure::reported()),
-        Some(f) => {
-            print_finding(f, "reference", "subject");
-            println!("  (seed {seed})");
-            Err(Failure::reported())
-        }
+        return Err(Failure::reported());
     }
+    if args.keep_going {
+        let n: usize = report.findings.iter().map(|f| f.count).sum();
+        println!(
+            "{n} disagreement(s) in {} kind(s), each once with its smallest input shrunk:",
+            report.findings.len()
+        );
+    }
+    for f in &report.findings {
+        println!();
+        print_finding(f, "reference", "subject", args.keep_going);
+    }
+    println!("  (seed {seed})");
+    Err(Failure::reported())
 }
 
 /// A progress display for `total` generated inputs: a bar on a terminal, a
@@ -141,19 +198,34 @@ pub(super) fn print_fuzz_totals(report: &crate::review::fuzz::FuzzReport) {
     }
 }
 
-/// Prints one shrunk disagreement: its arguments, both answers and the diff.
+/// Prints one kind of disagreement: its name (and count when counting),
+/// its smallest input shrunk and abbreviated, both answers and the diff.
 pub(super) fn print_finding(
     f: &crate::review::fuzz::Finding,
-    expected_label: &str,
-    subject_label: &str,
+    expected_label: &'static str,
+    subject_label: &'static str,
+    counted: bool,
 ) {
-    let args_text: Vec<String> = f.args.iter().map(ptc_conformance::tagged::encode).collect();
-    let w = expected_label.len().max(subject_label.len()).max(4);
+    let w = expected_label.len().max(subject_label.len()).max(4) + 1;
     println!(
         "DISAGREEMENT on {}, shrunk in {} steps",
         f.op.name, f.shrink_steps
     );
-    println!("  {:<w$}  [{}]", "args:", args_text.join(", "));
+    println!(
+        "  {:<w$}  {}{}",
+        "kind:",
+        f.kind.title((expected_label, subject_label)),
+        if counted {
+            format!(" ({} inputs)", f.count)
+        } else {
+            String::new()
+        }
+    );
+    println!(
+        "  {:<w$}  {}",
+        "args:",
+        crate::review::show::args_line(&f.args)
+    );
     println!(
         "  {:<w$}  {}",
         format!("{expected_label}:"),
@@ -164,10 +236,22 @@ pub(super) fn print_finding(
         format!("{subject_label}:"),
         crate::review::fuzz::describe(&f.actual)
     );
-    for line in f.diff.lines() {
-        println!("  {line}");
-    }
+    print_diff(&f.diff);
     if let Some(p) = &f.emitted {
         println!("  case written to {}", p.display());
+    }
+}
+
+/// Lines of a diff shown under an example; the rest is counted.
+const DIFF_LINES: usize = 4;
+
+/// Prints the first lines of a diff, abbreviated, indented.
+pub(super) fn print_diff(diff: &str) {
+    let lines: Vec<&str> = diff.lines().collect();
+    for line in lines.iter().take(DIFF_LINES) {
+        println!("  {}", crate::review::show::abbreviate_line(line));
+    }
+    if lines.len() > DIFF_LINES {
+        println!("  ... {} more line(s) of diff", lines.len() - DIFF_LINES);
     }
 }

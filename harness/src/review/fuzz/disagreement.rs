@@ -2,14 +2,15 @@
 //! text that is masked before comparing, and one line per answer for
 //! reports.
 
-use super::known_kinds::known_disagreements;
+use super::known_kinds::Known;
 use crate::corpus::{Case, Expect, Level};
 use crate::judging::judge::{judge_read, Reading};
 use crate::judging::outcome::{Outcome, Strictness};
+use crate::review::kinds::{classify, Kind};
+use crate::review::show::{answer_line, answer_text};
 use crate::subject::Answer;
 use ptc_conformance::loose;
 use ptc_conformance::ops::Op;
-use ptc_conformance::tagged;
 use ptc_conformance::term::Term;
 use std::path::PathBuf;
 
@@ -45,15 +46,18 @@ fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
     })
 }
 
-/// Whether `actual` disagrees with the reference's `expected`, and how.
-pub fn disagreement(
+/// Whether `actual` disagrees with the reference's `expected`, how (the
+/// judge's diff) and in which [`Kind`]; a disagreement `known` matches is
+/// stepped over (and counted there). Structs are read as `reading` says.
+pub fn disagreement_of_kind(
     op: &'static Op,
     args: &[Term],
-    expected: &Answer,
-    actual: &Answer,
+    expected_answer: &Answer,
+    actual_answer: &Answer,
+    known: &Known,
     reading: Reading,
-) -> Option<String> {
-    let (expected, actual) = (&mask_vm_text(expected), &mask_vm_text(actual));
+) -> Option<(String, Kind)> {
+    let (expected, actual) = (&mask_vm_text(expected_answer), &mask_vm_text(actual_answer));
     if truncation_moved_by_vm_text(expected) || truncation_moved_by_vm_text(actual) {
         return None;
     }
@@ -64,17 +68,18 @@ pub fn disagreement(
         Outcome::Error(e) => format!("error: {e}"),
         other => format!("{other:?}"),
     };
-    let known = known_disagreements();
     if !known.is_empty() {
-        let text = format!("{}\n{}\n{}", op.name, describe(expected), describe(actual));
-        if let Some(i) = known.iter().position(|(re, _)| re.is_match(&text)) {
-            known[i]
-                .1
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let text = format!(
+            "{}\n{}\n{}",
+            op.name,
+            answer_text(expected_answer),
+            answer_text(actual_answer)
+        );
+        if known.matches(&text) {
             return None;
         }
     }
-    Some(diff)
+    Some((diff, classify(op, args, expected, actual, reading)))
 }
 
 /// Whether `answer` is a text that holds the VM's text for an opaque term
@@ -115,12 +120,48 @@ fn mask_vm_text(answer: &Answer) -> Answer {
     }
 }
 
-/// One line saying what an answer was.
+/// Whether `actual` disagrees with `expected`, and how (no known kinds
+/// stepped over; `laws` compares a subject's two answers with it).
+pub fn disagreement(
+    op: &'static Op,
+    args: &[Term],
+    expected: &Answer,
+    actual: &Answer,
+    reading: Reading,
+) -> Option<String> {
+    disagreement_of_kind(op, args, expected, actual, &Known::default(), reading).map(|(d, _)| d)
+}
+
+/// One line saying what an answer was, abbreviated ([`answer_line`]).
 pub fn describe(a: &Answer) -> String {
-    match a {
-        Answer::Ok(t) => format!("ok {}", tagged::encode(t)),
-        Answer::Raised(r) => format!("raised {}: {:?}", r.class, r.message),
-        Answer::Unsupported(w) => format!("unsupported: {w}"),
-        Answer::Error(e) => format!("error: {e}"),
+    answer_line(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `PTC_FUZZ_KNOWN` pattern is written as the report shows the
+    /// answer: quotes in a message as they are, not escaped.
+    #[test]
+    fn known_patterns_match_what_a_person_sees() {
+        let file = std::env::temp_dir().join(format!("ptc-known-seen-{}.txt", std::process::id()));
+        std::fs::write(&file, "raised ArgumentError: invalid \"x\"$\n").unwrap_or_default();
+        let known = Known::from_file(&file).unwrap_or_else(|e| panic!("{e}"));
+        let op = ptc_conformance::ops::find("tool.validate").unwrap_or_else(|| panic!("op"));
+        let raised = |m: &str| {
+            Answer::Raised(ptc_conformance::raised::Raised {
+                class: "ArgumentError".into(),
+                message: m.into(),
+            })
+        };
+        let expected = raised("invalid \"y\"");
+        let actual = raised("invalid \"x\"");
+        assert!(describe(&actual).contains("invalid \"x\""));
+        let read = Reading::WithDefaults;
+        assert!(disagreement_of_kind(op, &[], &expected, &actual, &known, read).is_none());
+        assert_eq!(known.counts()[0].1, 1);
+        let other = raised("invalid \"z\"");
+        assert!(disagreement_of_kind(op, &[], &expected, &other, &known, read).is_some());
     }
 }

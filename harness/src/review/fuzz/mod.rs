@@ -1,8 +1,11 @@
 //! `ptc-conformance fuzz`: differential fuzzing of a subject against the
 //! reference (or, for `ptc-conformance compare`, against another subject).
-//! Arguments are generated per op ([`args_for`]), run through both, and on
-//! the first disagreement the input is shrunk (proptest's shrinking) to a
-//! small one, which becomes a ready-to-review case file.
+//! Arguments are generated per op ([`args_for`]), a budget per op, run
+//! through both, and each disagreement is put in a kind
+//! ([`crate::review::kinds`]); the run stops at the first or, keeping
+//! going, counts every kind, and the smallest input of each kind is shrunk
+//! (proptest's shrinking) to a small one, which becomes a ready-to-review
+//! case file.
 //!
 //! [`disagreement`] decides whether two answers differ, [`shrink`] makes a
 //! disagreeing input small, [`emit`] writes it as a case file, and
@@ -20,15 +23,17 @@ pub use shrink::{generate, rng, shrink_with, size, Finding};
 use crate::corpus::Case;
 use crate::judging::judge::Reading;
 use crate::review::gen;
+use crate::review::kinds::{weight, Kind};
 use crate::subject::reference::Reference;
 use crate::subject::{Answer, Request, Subject};
+use disagreement::disagreement_of_kind;
 use emit::emit;
-use known_kinds::print_known_counts;
+use known_kinds::Known;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use ptc_conformance::ops::{self, Op};
 use ptc_conformance::term::Term;
-use shrink::shrink;
+use shrink::{op_seed, shrink};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -45,24 +50,59 @@ pub fn args_for(op: &str, corpus: &[Case]) -> Option<BoxedStrategy<Vec<Term>>> {
     )
 }
 
+/// Generated inputs each op gets by default: enough to find a change of
+/// rare shape in one op (what `fuzz --op X` found within 40,000 inputs).
+pub const CASES_PER_OP: usize = 40_000;
+
 /// How to fuzz.
 #[derive(Clone, Debug)]
 pub struct FuzzConfig {
     /// Ops to fuzz (empty: every op with a generator that the subject declares).
     pub ops: Vec<String>,
-    /// Generated inputs at most.
-    pub cases: usize,
+    /// Generated inputs per op.
+    pub cases_per_op: usize,
+    /// Generated inputs in all at most (taken from the ops in turn).
+    pub cases: Option<usize>,
     /// Seed of the generator.
     pub seed: u64,
     /// Stop generating after this long.
     pub time_limit: Option<Duration>,
+    /// Stop generating for an op after this long spent on it.
+    pub time_per_op: Option<Duration>,
     /// Inputs generated and sent together.
     pub batch: usize,
-    /// Write the minimal disagreement as a case file under this directory.
+    /// Write the smallest disagreement of each kind as a case file under this directory.
     pub emit: Option<PathBuf>,
-    /// Go on after a disagreement: shrink the first one of each op and stop
-    /// fuzzing that op only (`compare`); otherwise stop at the first.
-    pub one_per_op: bool,
+    /// Go on after a disagreement, counting every one by kind (`compare`);
+    /// otherwise stop at the first.
+    pub keep_going: bool,
+    /// Kinds of disagreement to step over (`PTC_FUZZ_KNOWN`).
+    pub known: std::sync::Arc<Known>,
+    /// Spec rules marked **Quirk.** (an emitted case citing one is `pinned`).
+    pub quirks: std::collections::BTreeSet<String>,
+    /// What reports call the expected side and the subject.
+    pub labels: crate::review::kinds::Labels,
+}
+
+impl FuzzConfig {
+    /// The defaults with `seed`: every op, [`CASES_PER_OP`] each, stop at
+    /// the first disagreement, nothing written.
+    pub fn new(seed: u64) -> FuzzConfig {
+        FuzzConfig {
+            ops: Vec::new(),
+            cases_per_op: CASES_PER_OP,
+            cases: None,
+            seed,
+            time_limit: None,
+            time_per_op: None,
+            batch: 256,
+            emit: None,
+            keep_going: false,
+            known: std::sync::Arc::default(),
+            quirks: std::collections::BTreeSet::new(),
+            labels: ("reference", "subject"),
+        }
+    }
 }
 
 /// What a fuzzing run did.
@@ -81,8 +121,9 @@ pub struct FuzzReport {
     /// Inputs the expected side could not answer (`unsupported` or no valid
     /// answer): nothing to compare with, so never a disagreement.
     pub unanswered: usize,
-    /// The disagreements, shrunk: the first only, or the first of each op
-    /// with [`FuzzConfig::one_per_op`].
+    /// The kinds of disagreement, each with its count and its smallest
+    /// instance shrunk, in the order they were first met: the first only
+    /// unless [`FuzzConfig::keep_going`].
     pub findings: Vec<Finding>,
 }
 
@@ -136,6 +177,9 @@ pub fn run(
     )
 }
 
+/// A kind's smallest instance so far: its weight, batch and index there.
+type Smallest = ((usize, usize), usize, usize);
+
 /// Runs the fuzzer with `expected`'s answers as the expectation (the
 /// reference, or the first of two builds being compared, whose answers are
 /// compared as answered: `reading`); only ops both declare are fuzzed.
@@ -158,19 +202,27 @@ pub fn run_between(
     let ops = plan(&cfg.ops, &declared)?;
     let names: Vec<&'static str> = ops.iter().map(|o| o.name).collect();
     let batch = cfg.batch.max(1);
-    let batches = cfg.cases.div_ceil(batch);
+    // Batch `b` is op `b % ops`, its `b / ops`-th batch, generated from the
+    // op's own seed ([`op_seed`]), so runs replay exactly whatever the
+    // number of threads, a total cap only cuts the schedule short, and an
+    // op's inputs do not depend on the other ops fuzzed.
+    let per_op = cfg.cases_per_op;
+    let batches = names.len() * per_op.div_ceil(batch);
+    let cap = cfg.cases.unwrap_or(usize::MAX);
     let started = Instant::now();
     let mut report = FuzzReport {
         ops: names.clone(),
         ..FuzzReport::default()
     };
     let mut done: std::collections::BTreeSet<&'static str> = std::collections::BTreeSet::new();
+    let mut spent: std::collections::BTreeMap<&'static str, Duration> = Default::default();
+    let mut kinds: Vec<(Kind, usize, Smallest)> = Vec::new();
     let stop = std::sync::atomic::AtomicBool::new(false);
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 4);
-    // Batch `b` is op `b % ops` generated from its own seed, so runs replay
-    // exactly whatever the number of threads; workers generate, this thread checks in order.
+    let known = &*cfg.known;
+    // Workers generate, this thread checks in order.
     let outcome: Result<(), String> = std::thread::scope(|scope| {
         let (tx, rx) =
             std::sync::mpsc::sync_channel::<(usize, Result<Vec<Vec<Term>>, String>)>(workers * 2);
@@ -184,8 +236,9 @@ pub fn run_between(
                     if stop.load(std::sync::atomic::Ordering::Relaxed) {
                         return;
                     }
-                    let n = batch.min(cfg.cases - b * batch);
-                    let inputs = generate(&strategies[b % names.len()], cfg.seed, b, n)
+                    let (op, chunk) = (b % names.len(), b / names.len());
+                    let n = batch.min(per_op - chunk * batch);
+                    let inputs = generate(&strategies[op], op_seed(cfg.seed, names[op]), chunk, n)
                         .map(|trees| trees.iter().map(ValueTree::current).collect());
                     if tx.send((b, inputs)).is_err() {
                         return;
@@ -198,11 +251,11 @@ pub fn run_between(
             std::collections::BTreeMap::new();
         let mut next = 0usize;
         let result = (|| {
-            while next < batches {
+            while next < batches && report.checked < cap {
                 if cfg.time_limit.is_some_and(|t| started.elapsed() >= t) {
                     return Ok(());
                 }
-                let inputs = match waiting.remove(&next) {
+                let mut inputs = match waiting.remove(&next) {
                     Some(i) => i,
                     None => match rx.recv() {
                         Ok((b, i)) => {
@@ -212,11 +265,14 @@ pub fn run_between(
                         Err(_) => return Err("the generator threads stopped".to_owned()),
                     },
                 }?;
-                let op = ops[next % ops.len()];
+                let b = next;
+                let op = ops[b % ops.len()];
                 next += 1;
                 if done.contains(op.name) {
                     continue;
                 }
+                inputs.truncate(cap - report.checked);
+                let op_started = Instant::now();
                 let requests: Vec<Request<'_>> =
                     inputs.iter().map(|a| Request::new(op.name, a)).collect();
                 let expected_answers = expected.call_many(&requests);
@@ -232,29 +288,35 @@ pub fn run_between(
                     .filter(|a| matches!(a, Answer::Unsupported(_) | Answer::Error(_)))
                     .count();
                 progress(report.checked);
-                if let Some(i) = (0..inputs.len()).find(|&i| {
-                    disagreement(op, &inputs[i], &expected_answers[i], &actual[i], reading)
-                        .is_some()
-                }) {
-                    // Regenerate the batch's trees from its seed to shrink input `i`.
-                    let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
-                    let tree = generate(&strategy, cfg.seed, next - 1, i + 1)?.swap_remove(i);
-                    let mut finding = shrink(expected, subject, op, tree, reading);
-                    if let Some(dir) = &cfg.emit {
-                        finding.emitted = Some(emit(
-                            dir,
-                            &finding,
-                            cfg.seed,
-                            &expected.name(),
-                            &subject.name(),
-                            corpus,
-                        )?);
+                for i in 0..inputs.len() {
+                    let Some((_, kind)) = disagreement_of_kind(
+                        op,
+                        &inputs[i],
+                        &expected_answers[i],
+                        &actual[i],
+                        known,
+                        reading,
+                    ) else {
+                        continue;
+                    };
+                    let w = weight(&inputs[i]);
+                    match kinds.iter_mut().find(|(k, _, _)| *k == kind) {
+                        Some((_, n, best)) => {
+                            *n += 1;
+                            if w < best.0 {
+                                *best = (w, b, i);
+                            }
+                        }
+                        None => kinds.push((kind, 1, (w, b, i))),
                     }
-                    report.findings.push(finding);
-                    done.insert(op.name);
-                    if !cfg.one_per_op || done.len() == ops.len() {
+                    if !cfg.keep_going {
                         return Ok(());
                     }
+                }
+                let t = spent.entry(op.name).or_default();
+                *t += op_started.elapsed();
+                if cfg.time_per_op.is_some_and(|limit| *t >= limit) {
+                    done.insert(op.name);
                 }
             }
             Ok(())
@@ -264,7 +326,31 @@ pub fn run_between(
         result
     });
     outcome?;
-    print_known_counts();
+    // Shrink the smallest instance of each kind, regenerated from its batch's seed.
+    for (kind, count, (_, b, i)) in kinds {
+        let op = ops[b % ops.len()];
+        let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
+        let tree =
+            generate(&strategy, op_seed(cfg.seed, op.name), b / ops.len(), i + 1)?.swap_remove(i);
+        let mut finding = shrink(expected, subject, op, &kind, known, tree, reading);
+        finding.count = count;
+        if let Some(dir) = &cfg.emit {
+            let evidence = emit::evidence(expected, subject, op, corpus, known, reading);
+            finding.emitted = Some(emit(
+                dir,
+                &finding,
+                cfg.seed,
+                (&expected.name(), &subject.name()),
+                cfg.labels,
+                &evidence,
+                &cfg.quirks,
+            )?);
+        }
+        report.findings.push(finding);
+    }
+    for (pattern, n) in known.counts() {
+        eprintln!("known disagreement stepped over {n} times: {pattern}");
+    }
     report.elapsed = started.elapsed();
     Ok(report)
 }

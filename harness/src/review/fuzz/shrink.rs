@@ -2,9 +2,11 @@
 //! from the seed, proptest's simplify/complicate loop, then hoisting nested
 //! parts out of their containers.
 
-use super::disagreement::disagreement;
+use super::disagreement::disagreement_of_kind;
+use super::known_kinds::Known;
 use crate::judging::judge::Reading;
 use crate::review::gen;
+use crate::review::kinds::Kind;
 use crate::subject::{Answer, Request, Subject};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -13,9 +15,13 @@ use ptc_conformance::ops::Op;
 use ptc_conformance::term::Term;
 use std::path::PathBuf;
 
-/// A disagreement, shrunk.
+/// A kind of disagreement, with its smallest instance shrunk.
 #[derive(Clone, Debug)]
 pub struct Finding {
+    /// The kind.
+    pub kind: Kind,
+    /// Generated inputs found of this kind (before shrinking).
+    pub count: usize,
     /// The op.
     pub op: &'static Op,
     /// The minimal arguments found.
@@ -43,6 +49,15 @@ pub fn rng(seed: u64) -> TestRng {
     TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
+/// The seed of an op's inputs: `seed` and the op's name alone decide
+/// them, so an op gets the same inputs whether it is fuzzed alone (`--op
+/// X`) or among others (its `k`-th batch is [`generate`]'s batch `k`).
+pub fn op_seed(seed: u64, op: &str) -> u64 {
+    seed ^ op.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// The first `n` inputs of batch `b` for `seed`, as value trees.
 pub fn generate<V: std::fmt::Debug>(
     strategy: &BoxedStrategy<V>,
@@ -59,27 +74,40 @@ pub fn generate<V: std::fmt::Debug>(
         .collect()
 }
 
-/// Shrinks a disagreeing input: simplify while the disagreement stays,
-/// complicate when it goes (proptest's shrinking loop), 5000 steps at most.
+/// Shrinks an input that disagrees in `kind`: simplify while a
+/// disagreement of that kind stays, complicate when it goes (proptest's
+/// shrinking loop), then leave out elements and hoist nested parts; 5000
+/// steps at most.
 pub(super) fn shrink(
     expected_side: &mut dyn Subject,
     subject: &mut dyn Subject,
     op: &'static Op,
+    kind: &Kind,
+    known: &Known,
     tree: impl ValueTree<Value = Vec<Term>>,
     reading: Reading,
 ) -> Finding {
     let check = |args: &Vec<Term>| {
         let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
-        disagreement(op, args, &expected, &actual, reading).map(|d| (expected, actual, d))
+        disagreement_of_kind(op, args, &expected, &actual, known, reading)
+            .filter(|(_, k)| k == kind)
+            .map(|(d, _)| (expected, actual, d))
     };
-    let (args, found, steps) = shrink_with(tree, check, |a: &Vec<Term>| gen::mutate::hoists(a));
+    let smaller = |a: &Vec<Term>| {
+        let mut out = gen::mutate::removals(a);
+        out.extend(gen::mutate::hoists(a));
+        out
+    };
+    let (args, found, steps) = shrink_with(tree, check, smaller);
     let (expected, actual, diff) = found.unwrap_or((
         Answer::Error("the disagreement did not reproduce".into()),
         Answer::Error("the disagreement did not reproduce".into()),
         "the disagreement did not reproduce when sent alone".into(),
     ));
     Finding {
+        kind: kind.clone(),
+        count: 1,
         op,
         args,
         expected,
