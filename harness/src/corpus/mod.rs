@@ -56,7 +56,6 @@ impl Corpus {
         CorpusInfo {
             roots: self.provenance.paths.clone(),
             cases: self.cases.len(),
-            digest: self.digest(),
             source: self.provenance.source.clone(),
             embedded: self.provenance.embedded,
             files: self.provenance.files,
@@ -72,16 +71,14 @@ impl Corpus {
 }
 
 /// Which corpus a run took its cases from, as every report names it: where
-/// from (embedded in the binary, or directories), how many cases, and two
-/// hashes (`digest` over the cases as read, `sha256` over the files).
+/// from (embedded in the binary, or directories), how many cases, and the
+/// hash of its files (`sha256`): equal hashes, equal corpora.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CorpusInfo {
     /// The corpus roots as reports show them (`golden` for the embedded one).
     pub roots: Vec<String>,
     /// Cases in the corpus (the selection took some of them).
     pub cases: usize,
-    /// [`Corpus::digest`]: equal digests, equal corpora.
-    pub digest: String,
     /// `embedded in ptc-conformance VERSION` or `directory DIR`
     /// ([`Provenance::source`]; empty in reports written before it).
     #[serde(default)]
@@ -129,7 +126,6 @@ pub fn properties(corpus: &CorpusInfo, spec: Option<&Provenance>) -> Vec<(String
         ("corpus.cases".to_owned(), corpus.cases.to_string()),
         ("corpus.files".to_owned(), corpus.files.to_string()),
         ("corpus.sha256".to_owned(), corpus.sha256.clone()),
-        ("corpus.digest".to_owned(), corpus.digest.clone()),
     ];
     if let Some(p) = spec {
         out.push(("spec.source".to_owned(), p.source.clone()));
@@ -330,8 +326,7 @@ pub fn load(sources: &Sources) -> Corpus {
     corpus
 }
 
-/// FNV-1a, 64-bit: a hash stable across runs and machines (shards, the
-/// corpus digest).
+/// FNV-1a, 64-bit: a hash stable across runs and machines (shards).
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in bytes {
@@ -341,29 +336,6 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
-impl Corpus {
-    /// A digest of every case (id, op, arguments, expectation, level and
-    /// rules), `fnv1a64:` and 16 hex digits: two reports with the same
-    /// digest ran the same corpus, whatever each selected from it.
-    pub fn digest(&self) -> String {
-        let mut text = String::new();
-        for c in &self.cases {
-            let expect = match &c.expect {
-                Expect::Ok(t) => ptc_conformance::tagged::encode(t),
-                Expect::Raised { class, message } => format!("{class}\u{0}{message:?}"),
-            };
-            text.push_str(&format!(
-                "{}\u{0}{}\u{0}{}\u{0}{expect}\u{0}{}\u{0}{}\n",
-                c.id,
-                c.op.name,
-                c.args_json,
-                c.level.as_str(),
-                c.spec.join(",")
-            ));
-        }
-        format!("fnv1a64:{:016x}", fnv1a64(text.as_bytes()))
-    }
-}
 
 /// `root/a/b/c.json` → `a/b/c`.
 pub fn id_from_path(root: &Path, path: &Path) -> Option<String> {

@@ -4,9 +4,9 @@
 //! on that row's cases (coloured), linking to its failures further down the
 //! same page (case id, diff, replay command).
 //!
-//! Reports of different corpora (their digests differ) are refused unless
+//! Reports of different corpora (their `corpus.sha256` differs) are refused unless
 //! allowed, because a pass rate over other cases is not the same figure;
-//! allowed, the page says so. A report without a corpus digest (written
+//! allowed, the page says so. A report without a corpus hash (written
 //! before reports carried one) cannot be checked, and the page says that too.
 
 use super::html::{anchor, escape, failure_block, page, rate_cell, verdict_badge};
@@ -46,22 +46,22 @@ pub fn read(
     let mut warnings = Vec::new();
     let mut first: Option<(&Column, &str)> = None;
     for col in &columns {
-        let Some(corpus) = &col.report.corpus else {
+        let Some(corpus) = col.report.corpus.as_ref().filter(|c| !c.sha256.is_empty()) else {
             warnings.push(format!(
-                "{}: the report names no corpus (written by an older kit); it cannot be checked against the others",
+                "{}: the report names no corpus hash (written by an older kit); it cannot be checked against the others",
                 col.file.display()
             ));
             continue;
         };
         match first {
-            None => first = Some((col, &corpus.digest)),
-            Some((a, digest)) if digest != corpus.digest => {
+            None => first = Some((col, &corpus.sha256)),
+            Some((a, digest)) if digest != corpus.sha256 => {
                 let msg = format!(
                     "{} and {} ran different corpora ({digest}, {} cases, and {}, {} cases): their pass rates are not over the same cases",
                     a.file.display(),
                     col.file.display(),
                     a.report.corpus.as_ref().map_or(0, |c| c.cases),
-                    corpus.digest,
+                    corpus.sha256,
                     corpus.cases
                 );
                 if !allow_mixed_corpora {
@@ -92,10 +92,10 @@ pub fn render(columns: &[Column], warnings: &[String]) -> String {
     if let Some(c) = columns.iter().find_map(|c| c.report.corpus.as_ref()) {
         let _ = writeln!(
             b,
-            "<p id=\"corpus\">corpus: {} ({} cases, {})</p>",
+            "<p id=\"corpus\">corpus: {} ({} cases, sha256 {})</p>",
             escape(&c.roots.join(", ")),
             c.cases,
-            escape(&c.digest)
+            escape(&c.sha256)
         );
     }
     b.push_str("<p>Each cell: passed of the cases the implementation ran (skipped cases are counted apart). Green: all passed; light green: 90% or more; yellow: half or more; red: less; grey: none ran. A cell with failures links to them.</p>\n");
