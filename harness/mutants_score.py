@@ -121,7 +121,9 @@ def update_lines(path):
     """Moves entries of the equivalents file to the line and column where
     their mutant now is; returns the entries it could not place."""
     listed = subprocess.run(
-        ["cargo", "mutants", "--list", "--no-config"],
+        # `-p`: the repository root's package is the harness, which
+        # `--no-config` (no exclude_globs) would list instead.
+        ["cargo", "mutants", "-p", "ptc-conformance", "--list", "--no-config"],
         check=True, capture_output=True, text=True,
     ).stdout.split("\n")
     names = {n.strip() for n in listed if n.strip()}

@@ -500,4 +500,16 @@ mod tests {
             .contains("@derive {Jason.Encoder, only: [....]}"));
         assert_eq!(BAD_MAP.render(&[]), "expected a map, got: {term}");
     }
+
+    #[test]
+    fn render_keeps_empty_and_unclosed_braces_literal() {
+        let t = Template {
+            id: "t",
+            class: None,
+            text: "a {} {key b {key}",
+            placeholders: &[],
+            source: "",
+        };
+        assert_eq!(t.render(&[("key", "K"), ("", "E")]), "a {} {key b K");
+    }
 }
