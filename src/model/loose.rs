@@ -75,12 +75,41 @@ pub fn mask_stacktraces(text: &str) -> std::borrow::Cow<'_, str> {
     .replace_all(text, "Stacktrace:${1}${1}_${2}${2}${3}>")
 }
 
-/// `term` with [`mask_stacktraces`] applied to every string in it.
+/// `term` with [`mask_stacktraces`] applied to every string in it, and to
+/// every binary that is not UTF-8 (an `#Inspect.Error<...>` of an invalid
+/// binary holds its bytes and its stack frames alike).
 pub fn mask_stacktraces_in(term: &Term) -> Term {
-    map_strings(term, &|s| {
+    let masked = map_strings(term, &|s| {
         s.contains("Stacktrace:")
             .then(|| mask_stacktraces(s).into_owned())
+    });
+    map_bytes(&masked, &|b| {
+        static RE: std::sync::OnceLock<regex::bytes::Regex> = std::sync::OnceLock::new();
+        let re = RE.get_or_init(|| {
+            regex::bytes::Regex::new(r"(?s)Stacktrace:(\n|\\n){2}.*?(\n|\\n){2}( *)>")
+                .unwrap_or_else(|e| panic!("{e}"))
+        });
+        re.is_match(b).then(|| {
+            re.replace_all(b, &b"Stacktrace:${1}${1}_${2}${2}${3}>"[..])
+                .into_owned()
+        })
     })
+}
+
+/// `term` with every binary that is not UTF-8 in it (list, tuple and map
+/// values, at any depth) replaced by `f`'s answer where it gives one.
+fn map_bytes(term: &Term, f: &dyn Fn(&[u8]) -> Option<Vec<u8>>) -> Term {
+    match term {
+        Term::Bytes(b) => f(b).map_or_else(|| term.clone(), Term::Bytes),
+        Term::List(items) => Term::List(items.iter().map(|t| map_bytes(t, f)).collect()),
+        Term::Tuple(items) => Term::Tuple(items.iter().map(|t| map_bytes(t, f)).collect()),
+        Term::Map(m) => Term::map(
+            m.iter()
+                .map(|(k, v)| (k.clone(), map_bytes(v, f)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// `term` with every string in it (list, tuple and map values, at any
@@ -134,4 +163,33 @@ pub fn mask_vm_text(text: &str) -> String {
 /// Whether a [`mask_vm_text`] result holds an opaque term's text.
 pub fn holds_vm_text(masked: &str) -> bool {
     MASKED_OPAQUE.iter().any(|m| masked.contains(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stack_frames_are_masked_in_a_binary_that_is_not_utf8() {
+        let frames = |version: &str| {
+            let mut b = b"#Inspect.Error<\n  got ArgumentError: [\xff]\n\n  Stacktrace:\n\n    (ptc_runner "
+                .to_vec();
+            b.extend_from_slice(version.as_bytes());
+            b.extend_from_slice(b") lib/ptc_runner/lisp/format.ex:65: f/2\n\n>");
+            Term::List(vec![Term::Bytes(b)])
+        };
+        let (old, new) = (
+            mask_stacktraces_in(&frames("0.12.0")),
+            mask_stacktraces_in(&frames("0.13.0")),
+        );
+        assert_eq!(old, new);
+        let Term::List(items) = old else {
+            unreachable!()
+        };
+        let Term::Bytes(b) = &items[0] else {
+            panic!("{items:?}")
+        };
+        assert!(b.ends_with(b"Stacktrace:\n\n_\n\n>"), "{b:?}");
+        assert!(b.contains(&0xff), "the bytes before the frames are kept");
+    }
 }

@@ -8,12 +8,16 @@
 //! Rust reference is not involved, and answers are compared as answered: a
 //! struct field one build has and the other lacks is a difference (its own
 //! kind, `spec/terms.md` TJ-7), where judging against the corpus would read
-//! the missing field as v0.13.0's default.
+//! the missing field as v0.13.0's default. A difference such a struct
+//! change explains (the field inside another answer, its text in a message,
+//! a refusal of an input naming it: [`crate::review::attribution`]) is
+//! counted under the struct's kind, not as a kind of its own.
 
 use crate::corpus::{Case, Expect, Level};
 use crate::judging::judge::{judge_read, Reading};
 use crate::judging::outcome::{Outcome, Strictness};
 use crate::judging::runner::skip_reason;
+use crate::review::attribution::{explain, Explanation, ShapeChange, Shapes};
 use crate::review::fuzz::{self, FuzzConfig, FuzzReport};
 use crate::review::kinds::{classify, weight, Kind};
 use crate::subject::{self, Answer, Request, Subject};
@@ -45,6 +49,9 @@ pub struct CaseDifference<'c> {
     pub diff: String,
     /// Its kind.
     pub kind: Kind,
+    /// The struct shape changes that explain it, if they do (it is then
+    /// counted under them, not as a kind of its own).
+    pub explained: Option<Explanation>,
 }
 
 /// A kind of difference, once: its count and its smallest example.
@@ -60,6 +67,23 @@ pub struct Group<'c> {
     pub example: Example,
     /// The case file written for this kind, if any.
     pub emitted: Option<PathBuf>,
+    /// For a struct shape change: the differences it explains elsewhere,
+    /// by op (refusals of inputs naming the field apart).
+    pub also: Vec<AlsoSeen<'c>>,
+}
+
+/// Differences of one op explained by a struct shape change.
+#[derive(Clone, Debug)]
+pub struct AlsoSeen<'c> {
+    /// The op.
+    pub op: &'static str,
+    /// Refusals by the side lacking the field of inputs that name it
+    /// (rather than answers that hold or render the field).
+    pub refused: bool,
+    /// Corpus cases.
+    pub cases: Vec<&'c Case>,
+    /// Generated inputs.
+    pub generated: usize,
 }
 
 /// One instance of a kind.
@@ -112,7 +136,8 @@ pub struct Comparison<'c> {
     pub unanswered: usize,
     /// Cases one side cannot run (an op or feature the other side declares).
     pub skipped: usize,
-    /// Cases answered differently, in corpus order.
+    /// Cases answered differently, in corpus order (those the struct shape
+    /// changes explain included).
     pub differences: Vec<CaseDifference<'c>>,
     /// The kinds of difference of the corpus and the fuzzer: struct fields
     /// one side only has first, then by op and count.
@@ -128,6 +153,20 @@ pub struct Comparison<'c> {
 }
 
 impl Comparison<'_> {
+    /// Differences (corpus cases and generated inputs) the struct shape
+    /// changes explain, each once.
+    pub fn explained(&self) -> (usize, usize) {
+        (
+            self.differences
+                .iter()
+                .filter(|d| d.explained.is_some())
+                .count(),
+            self.fuzz
+                .as_ref()
+                .map_or(0, |f| f.explained.values().sum::<usize>()),
+        )
+    }
+
     /// Cases and generated inputs both sides answered and were compared on.
     pub fn compared(&self) -> usize {
         self.agreed + self.differences.len() + self.fuzz.as_ref().map_or(0, |f| f.checked)
@@ -270,15 +309,22 @@ pub fn compare<'c>(
                     head: h,
                     diff,
                     kind,
+                    explained: None,
                 });
             }
         }
     }
+    let mut shapes: Shapes = out
+        .differences
+        .iter()
+        .filter_map(|d| ShapeChange::of(&d.kind))
+        .collect();
     if let Some(fcfg) = &cfg.fuzz {
         let fcfg = FuzzConfig {
             emit: None,
             keep_going: true,
             labels: ("base", "head"),
+            attribution: Some(shapes.clone()),
             ..fcfg.clone()
         };
         out.fuzz = Some(fuzz::run_between(
@@ -289,6 +335,14 @@ pub fn compare<'c>(
             Reading::AsAnswered,
             progress,
         )?);
+    }
+    if let Some(f) = &out.fuzz {
+        shapes.extend(f.shapes.iter().cloned());
+    }
+    for d in &mut out.differences {
+        if ShapeChange::of(&d.kind).is_none() {
+            d.explained = explain(d.case.op, &d.base, &d.head, &shapes, Reading::AsAnswered);
+        }
     }
     out.groups = group(&out.differences, out.fuzz.as_ref());
     if let Some(dir) = &cfg.emit {
@@ -350,7 +404,7 @@ fn seed_of(cfg: &CompareConfig) -> u64 {
 /// fields only one side has come first, then by op, then by count.
 pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) -> Vec<Group<'c>> {
     let mut groups: Vec<Group<'c>> = Vec::new();
-    for d in differences {
+    for d in differences.iter().filter(|d| d.explained.is_none()) {
         let example = || Example {
             case: Some(d.case.id.clone()),
             args: d.case.args.clone(),
@@ -372,6 +426,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
                 generated: 0,
                 example: example(),
                 emitted: None,
+                also: Vec::new(),
             }),
         }
     }
@@ -397,8 +452,49 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
                 generated: f.count,
                 example,
                 emitted: None,
+                also: Vec::new(),
             }),
         }
+    }
+    // Explained differences, under each shape change that explains them.
+    let explained = differences
+        .iter()
+        .filter_map(|d| Some((d.case.op.name, d.explained.as_ref()?, Some(d.case), 1)))
+        .chain(
+            fuzz.iter()
+                .flat_map(|f| &f.explained)
+                .map(|((op, why), n)| (*op, why, None, *n)),
+        );
+    for (op, why, case, n) in explained {
+        for change in &why.changes {
+            let Some(g) = groups.iter_mut().find(|g| g.kind == change.kind()) else {
+                continue;
+            };
+            let i = match g
+                .also
+                .iter()
+                .position(|a| a.op == op && a.refused == why.refused)
+            {
+                Some(i) => i,
+                None => {
+                    g.also.push(AlsoSeen {
+                        op,
+                        refused: why.refused,
+                        cases: Vec::new(),
+                        generated: 0,
+                    });
+                    g.also.len() - 1
+                }
+            };
+            match case {
+                Some(c) => g.also[i].cases.push(c),
+                None => g.also[i].generated += n,
+            }
+        }
+    }
+    for g in &mut groups {
+        g.also
+            .sort_by(|a, b| a.refused.cmp(&b.refused).then(a.op.cmp(b.op)));
     }
     groups.sort_by(|a, b| {
         b.kind
@@ -473,6 +569,12 @@ impl Comparison<'_> {
                         "shrink_steps": g.example.shrink_steps,
                     },
                     "emitted": g.emitted.as_ref().map(|p| p.display().to_string()),
+                    "also_seen_in": g.also.iter().map(|a| json!({
+                        "op": a.op,
+                        "refused": a.refused,
+                        "cases": a.cases.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
+                        "generated": a.generated,
+                    })).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -497,6 +599,10 @@ impl Comparison<'_> {
                 "skipped": self.skipped,
                 "unanswered": self.unanswered,
                 "kinds": self.groups.len(),
+                "explained_by_structs": {
+                    "cases": self.explained().0,
+                    "generated": self.explained().1,
+                },
             },
             "one_sided": {
                 "ops": one_sided(&self.one_sided_ops),

@@ -237,24 +237,7 @@ pub fn classify(
             },
         ),
         (Answer::Ok(e), Answer::Ok(a)) => {
-            let (e, a) = match (op.output, e, a) {
-                (Output::JsonString, Term::Str(es), Term::Str(as_)) => {
-                    match (
-                        serde_json::from_str::<serde_json::Value>(es),
-                        serde_json::from_str::<serde_json::Value>(as_),
-                    ) {
-                        (Ok(ej), Ok(aj)) => (plain_json_to_term(&ej), plain_json_to_term(&aj)),
-                        _ => (e.clone(), a.clone()),
-                    }
-                }
-                _ => match reading {
-                    Reading::WithDefaults => (
-                        mask_stacktraces_in(&with_defaults(e)),
-                        mask_stacktraces_in(&with_defaults(a)),
-                    ),
-                    Reading::AsAnswered => (mask_stacktraces_in(e), mask_stacktraces_in(a)),
-                },
-            };
+            let (e, a) = comparable(op, e, a, reading);
             let diffs = diff(&e, &a);
             let Some(first) = diffs.first() else {
                 let how = if op.output == Output::JsonString {
@@ -296,6 +279,30 @@ pub fn classify(
                 None => kind(path, None, how),
             }
         }
+    }
+}
+
+/// Two values `op` answered, as they are compared: a JSON text answer as
+/// the JSON it holds, otherwise with stack traces masked (and structs
+/// completed with v0.13.0's defaults when `reading` says so).
+pub fn comparable(op: &Op, e: &Term, a: &Term, reading: Reading) -> (Term, Term) {
+    match (op.output, e, a) {
+        (Output::JsonString, Term::Str(es), Term::Str(as_)) => {
+            match (
+                serde_json::from_str::<serde_json::Value>(es),
+                serde_json::from_str::<serde_json::Value>(as_),
+            ) {
+                (Ok(ej), Ok(aj)) => (plain_json_to_term(&ej), plain_json_to_term(&aj)),
+                _ => (e.clone(), a.clone()),
+            }
+        }
+        _ => match reading {
+            Reading::WithDefaults => (
+                mask_stacktraces_in(&with_defaults(e)),
+                mask_stacktraces_in(&with_defaults(a)),
+            ),
+            Reading::AsAnswered => (mask_stacktraces_in(e), mask_stacktraces_in(a)),
+        },
     }
 }
 

@@ -2,6 +2,7 @@
 //! generators, differential fuzzing, the laws of canonicalization, two
 //! builds side by side, recomputing expectations, and throughput.
 
+pub mod attribution;
 pub mod bench;
 pub mod bless;
 pub mod compare;

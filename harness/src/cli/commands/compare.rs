@@ -1,6 +1,6 @@
 //! `ptc-conformance compare`: two builds held against each other.
 
-use super::fuzz::{fuzz_config, planned, print_diff, print_fuzz_totals, progress_display, Budget};
+use super::fuzz::{fuzz_config, planned, print_fuzz_totals, progress_display, Budget};
 use crate::cli::args::{load_clean, seconds, start, CorpusArgs, Filter};
 use crate::exit::Failure;
 use crate::judging::outcome::Strictness;
@@ -158,8 +158,10 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     }
 }
 
-/// Case ids shown per kind before the rest are counted.
-const IDS_SHOWN: usize = 4;
+/// Characters of an example's line (an answer, a line of diff) shown.
+const LINE_CHARS: usize = 120;
+/// Width the lists of a kind are wrapped at.
+const WRAP: usize = 100;
 
 /// Prints what only one side declares, each kind once, the fuzzing totals
 /// and the summary.
@@ -188,26 +190,34 @@ fn print_pretty(c: &Comparison<'_>) {
         }
     }
     let generated: usize = c.groups.iter().map(|g| g.generated).sum();
+    let (explained_cases, explained_generated) = c.explained();
+    let listed = c.differences.len() - explained_cases;
     if !c.groups.is_empty() {
         println!(
-            "\n{} kind(s) of difference ({} corpus case(s), {generated} generated input(s)), each once with its smallest example:",
+            "\n{} kind(s) of difference ({listed} corpus case(s), {generated} generated input(s)), each once with its smallest example:",
             c.groups.len(),
-            c.differences.len()
         );
     }
     for (i, g) in c.groups.iter().enumerate() {
         print_group(i + 1, g);
     }
+    if explained_cases + explained_generated > 0 {
+        println!(
+            "\n{} differences explained by the struct changes above ({explained_cases} corpus case(s), {explained_generated} generated input(s)): equal once the fields only one side's struct has are removed, with their text, from both answers, or a refusal of an input naming such a field",
+            explained_cases + explained_generated
+        );
+    }
     for fault in &c.faults {
         println!("\nADAPTER FAULT {fault}");
     }
     println!(
-        "\ncompare: {} cases selected, {} answered alike, {} answered differently, {} run on neither side, {} unanswered by both; {generated} generated input(s) answered differently; {} kind(s) of difference; {} op(s) and {} feature(s) declared by one side only",
+        "\ncompare: {} cases selected, {} answered alike, {} answered differently ({explained_cases} explained by struct changes), {} run on neither side, {} unanswered by both; {} generated input(s) answered differently ({explained_generated} explained by struct changes); {} kind(s) of difference; {} op(s) and {} feature(s) declared by one side only",
         c.selected,
         c.agreed,
         c.differences.len(),
         c.skipped,
         c.unanswered,
+        generated + explained_generated,
         c.groups.len(),
         c.one_sided_ops.len(),
         c.one_sided_features.len()
@@ -217,43 +227,104 @@ fn print_pretty(c: &Comparison<'_>) {
     }
 }
 
-/// Prints one kind: its title, count, cases and smallest example.
+/// `n case(s)`, `n input(s)` or both, joined by `+`.
+fn counts(cases: usize, generated: usize) -> String {
+    let mut out = Vec::new();
+    if cases > 0 {
+        out.push(format!("{cases} case(s)"));
+    }
+    if generated > 0 {
+        out.push(format!("{generated} input(s)"));
+    }
+    out.join(" + ")
+}
+
+/// `items` after `label`, comma-separated, wrapped at [`WRAP`] characters.
+fn print_wrapped(label: &str, items: &[String]) {
+    let mut line = format!("  {label}");
+    for (i, item) in items.iter().enumerate() {
+        let piece = if i + 1 < items.len() {
+            format!("{item},")
+        } else {
+            item.clone()
+        };
+        if line.len() + 1 + piece.len() > WRAP && line.trim().len() > label.len() {
+            println!("{line}");
+            line = "   ".to_owned();
+        }
+        line.push(' ');
+        line.push_str(&piece);
+    }
+    println!("{line}");
+}
+
+/// Prints one kind: its title with its counts, its first case, its
+/// smallest example on three short lines with the point where the answers
+/// differ, and what a struct change explains elsewhere.
 fn print_group(n: usize, g: &Group<'_>) {
-    println!("\nKIND {n}. {}", g.kind.title(("base", "head")));
-    let mut counts = Vec::new();
-    if !g.cases.is_empty() {
-        let ids: Vec<&str> = g
-            .cases
-            .iter()
-            .take(IDS_SHOWN)
-            .map(|c| c.id.as_str())
-            .collect();
-        let more = g.cases.len().saturating_sub(IDS_SHOWN);
-        counts.push(format!(
-            "{} corpus case(s): {}{}",
-            g.cases.len(),
-            ids.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        ));
+    println!(
+        "\nKIND {n}. {}: {}",
+        g.kind.title(("base", "head")),
+        counts(g.cases.len(), g.generated)
+    );
+    if let Some(first) = g.cases.first() {
+        let more = g.cases.len() - 1;
+        let more = if more > 0 {
+            format!(" (+{more} more)")
+        } else {
+            String::new()
+        };
+        println!("  cases: {}{more}", first.id);
     }
-    if g.generated > 0 {
-        counts.push(format!("{} generated input(s)", g.generated));
+    let from = match (&g.example.case, g.example.shrink_steps) {
+        (Some(id), _) => format!("case {id}"),
+        (None, Some(steps)) => format!("generated, shrunk in {steps} steps"),
+        (None, None) => String::new(),
+    };
+    println!("  e.g. ({from}) {}", cut(&args_line(&g.example.args)));
+    println!("    base: {}", cut(&answer_line(&g.example.base)));
+    println!("    head: {}", cut(&answer_line(&g.example.head)));
+    let lines: Vec<&str> = g.example.diff.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("first difference at"));
+    let shown = match at {
+        Some(i) => &lines[i..(i + 3).min(lines.len())],
+        None => &lines[..1.min(lines.len())],
+    };
+    for line in shown {
+        println!("    {}", cut(line.trim()));
     }
-    println!("  {}", counts.join("; "));
-    match (&g.example.case, g.example.shrink_steps) {
-        (Some(id), _) => println!("  smallest: {id}"),
-        (None, Some(steps)) => println!("  smallest: generated, shrunk in {steps} steps"),
-        (None, None) => {}
+    let (answers, refusals): (Vec<_>, Vec<_>) = g.also.iter().partition(|a| !a.refused);
+    let list = |v: &[&crate::review::compare::AlsoSeen<'_>]| -> Vec<String> {
+        v.iter()
+            .map(|a| format!("{} {}", a.op, counts(a.cases.len(), a.generated)))
+            .collect()
+    };
+    if !answers.is_empty() {
+        print_wrapped("also seen in:", &list(&answers));
     }
-    println!("  args: {}", args_line(&g.example.args));
-    println!("  base: {}", answer_line(&g.example.base));
-    println!("  head: {}", answer_line(&g.example.head));
-    print_diff(&g.example.diff);
+    if !refusals.is_empty() {
+        let side = match &g.kind.how {
+            crate::review::kinds::How::OnlyIn(crate::review::kinds::Side::Actual) => "base",
+            _ => "head",
+        };
+        print_wrapped(
+            &format!("refused by {side} where args name it:"),
+            &list(&refusals),
+        );
+    }
     if let Some(p) = &g.emitted {
         println!("  case written to {}", p.display());
     }
+}
+
+/// `line` cut to [`LINE_CHARS`] characters, with how many were cut.
+fn cut(line: &str) -> String {
+    let n = line.chars().count();
+    if n <= LINE_CHARS {
+        return line.to_owned();
+    }
+    let head: String = line.chars().take(LINE_CHARS).collect();
+    format!("{head}…(+{} chars)", n - LINE_CHARS)
 }

@@ -98,7 +98,7 @@ fn truncation_moved_by_vm_text(answer: &Answer) -> bool {
 /// masked, in every string and message ([`loose::mask_vm_text`]); a text
 /// that holds one is compared without white space, as its length may move
 /// `inspect`'s line breaks (LOOSE-2).
-fn mask_vm_text(answer: &Answer) -> Answer {
+pub fn mask_vm_text(answer: &Answer) -> Answer {
     let needs = |s: &str| s.contains('#') || s.contains("Stacktrace:");
     match answer {
         Answer::Ok(t) => Answer::Ok(loose::map_strings(t, &|s| {

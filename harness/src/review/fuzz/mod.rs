@@ -16,9 +16,11 @@ pub mod emit;
 pub mod known_kinds;
 pub mod shrink;
 
-pub use disagreement::{describe, disagreement, expectation};
+pub use disagreement::{describe, disagreement, expectation, mask_vm_text};
 pub use emit::{hash_of, write_case, NewCase};
 pub use shrink::{generate, rng, shrink_with, size, Finding};
+
+use crate::review::attribution::{explain, Explanation, ShapeChange, Shapes};
 
 use crate::corpus::Case;
 use crate::judging::judge::Reading;
@@ -82,6 +84,9 @@ pub struct FuzzConfig {
     pub quirks: std::collections::BTreeSet<String>,
     /// What reports call the expected side and the subject.
     pub labels: crate::review::kinds::Labels,
+    /// Attribute differences to struct shape changes (`compare`), starting
+    /// from these (found in the corpus); `None`: every difference is a kind.
+    pub attribution: Option<Shapes>,
 }
 
 impl FuzzConfig {
@@ -101,6 +106,7 @@ impl FuzzConfig {
             known: std::sync::Arc::default(),
             quirks: std::collections::BTreeSet::new(),
             labels: ("reference", "subject"),
+            attribution: None,
         }
     }
 }
@@ -125,6 +131,12 @@ pub struct FuzzReport {
     /// instance shrunk, in the order they were first met: the first only
     /// unless [`FuzzConfig::keep_going`].
     pub findings: Vec<Finding>,
+    /// With [`FuzzConfig::attribution`]: the struct shape changes found
+    /// (those given and those of the findings).
+    pub shapes: Shapes,
+    /// With [`FuzzConfig::attribution`]: inputs whose difference the shape
+    /// changes explain, by op and explanation (not findings).
+    pub explained: std::collections::BTreeMap<(&'static str, Explanation), usize>,
 }
 
 /// The ops a run fuzzes: those asked for (each must exist, have a
@@ -217,6 +229,10 @@ pub fn run_between(
     let mut done: std::collections::BTreeSet<&'static str> = std::collections::BTreeSet::new();
     let mut spent: std::collections::BTreeMap<&'static str, Duration> = Default::default();
     let mut kinds: Vec<(Kind, usize, Smallest)> = Vec::new();
+    let mut shapes = cfg.attribution.clone();
+    // With attribution: differences that are not shape changes, with both
+    // answers, until every shape change is known.
+    let mut pending: Vec<(Kind, Smallest, Answer, Answer)> = Vec::new();
     let stop = std::sync::atomic::AtomicBool::new(false);
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -300,15 +316,22 @@ pub fn run_between(
                         continue;
                     };
                     let w = weight(&inputs[i]);
-                    match kinds.iter_mut().find(|(k, _, _)| *k == kind) {
-                        Some((_, n, best)) => {
-                            *n += 1;
-                            if w < best.0 {
-                                *best = (w, b, i);
-                            }
+                    if let Some(shapes) = &mut shapes {
+                        // A shape change is counted as itself; what it may
+                        // explain is decided once all of them are known.
+                        if let Some(change) = ShapeChange::of(&kind) {
+                            shapes.insert(change);
+                        } else {
+                            pending.push((
+                                kind,
+                                (w, b, i),
+                                expected_answers[i].clone(),
+                                actual[i].clone(),
+                            ));
+                            continue;
                         }
-                        None => kinds.push((kind, 1, (w, b, i))),
                     }
+                    count_kind(&mut kinds, kind, (w, b, i));
                     if !cfg.keep_going {
                         return Ok(());
                     }
@@ -326,13 +349,29 @@ pub fn run_between(
         result
     });
     outcome?;
+    let shapes = shapes.unwrap_or_default();
+    for (kind, at, e, a) in pending {
+        let op = ops[at.1 % ops.len()];
+        match explain(op, &e, &a, &shapes, reading) {
+            Some(why) => *report.explained.entry((op.name, why)).or_default() += 1,
+            None => count_kind(&mut kinds, kind, at),
+        }
+    }
     // Shrink the smallest instance of each kind, regenerated from its batch's seed.
     for (kind, count, (_, b, i)) in kinds {
         let op = ops[b % ops.len()];
         let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
         let tree =
             generate(&strategy, op_seed(cfg.seed, op.name), b / ops.len(), i + 1)?.swap_remove(i);
-        let mut finding = shrink(expected, subject, op, &kind, known, tree, reading);
+        let mut finding = shrink(
+            expected,
+            subject,
+            op,
+            (&kind, &shapes),
+            known,
+            tree,
+            reading,
+        );
         finding.count = count;
         if let Some(dir) = &cfg.emit {
             let evidence = emit::evidence(expected, subject, op, corpus, known, reading);
@@ -352,7 +391,21 @@ pub fn run_between(
         eprintln!("known disagreement stepped over {n} times: {pattern}");
     }
     report.elapsed = started.elapsed();
+    report.shapes = shapes;
     Ok(report)
+}
+
+/// Counts an instance of `kind` at `at`, keeping the smallest.
+fn count_kind(kinds: &mut Vec<(Kind, usize, Smallest)>, kind: Kind, at: Smallest) {
+    match kinds.iter_mut().find(|(k, _, _)| *k == kind) {
+        Some((_, n, best)) => {
+            *n += 1;
+            if at.0 < best.0 {
+                *best = at;
+            }
+        }
+        None => kinds.push((kind, 1, at)),
+    }
 }
 
 /// The seed given, or one from the clock (printed by the caller, for replay).

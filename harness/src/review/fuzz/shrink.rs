@@ -5,6 +5,7 @@
 use super::disagreement::disagreement_of_kind;
 use super::known_kinds::Known;
 use crate::judging::judge::Reading;
+use crate::review::attribution::{explain, ShapeChange, Shapes};
 use crate::review::gen;
 use crate::review::kinds::Kind;
 use crate::subject::{Answer, Request, Subject};
@@ -82,16 +83,22 @@ pub(super) fn shrink(
     expected_side: &mut dyn Subject,
     subject: &mut dyn Subject,
     op: &'static Op,
-    kind: &Kind,
+    (kind, shapes): (&Kind, &Shapes),
     known: &Known,
     tree: impl ValueTree<Value = Vec<Term>>,
     reading: Reading,
 ) -> Finding {
+    // Of the same kind and not explained by the struct shape changes, so
+    // that the example shows what is left.
     let check = |args: &Vec<Term>| {
         let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
         disagreement_of_kind(op, args, &expected, &actual, known, reading)
-            .filter(|(_, k)| k == kind)
+            .filter(|(_, k)| {
+                k == kind
+                    && (ShapeChange::of(k).is_some()
+                        || explain(op, &expected, &actual, shapes, reading).is_none())
+            })
             .map(|(d, _)| (expected, actual, d))
     };
     let smaller = |a: &Vec<Term>| {
