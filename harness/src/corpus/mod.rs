@@ -336,7 +336,6 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
-
 /// `root/a/b/c.json` → `a/b/c`.
 pub fn id_from_path(root: &Path, path: &Path) -> Option<String> {
     let rel = path.strip_prefix(root).ok()?.with_extension("");

@@ -211,7 +211,12 @@ pub fn render(report: &JsonReport) -> String {
         fact(
             "corpus",
             "corpus",
-            format!("{} ({} cases, sha256 {})", c.roots.join(", "), c.cases, c.sha256),
+            format!(
+                "{} ({} cases, sha256 {})",
+                c.roots.join(", "),
+                c.cases,
+                c.sha256
+            ),
         );
         if !c.sha256.is_empty() {
             fact(
