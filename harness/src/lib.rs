@@ -32,6 +32,7 @@
 //!   - [`review::laws`]: the laws of canonicalization (`spec/laws.md`), checked on any subject.
 //!   - [`review::compare`]: two builds side by side, on the corpus and the fuzzer.
 //!   - [`review::kinds`]: differences grouped into kinds (op, where, how).
+//!   - [`review::attribution`]: differences a struct's change of shape explains, counted under it.
 //!   - [`review::show`]: answers and arguments as a report shows them, abbreviated.
 //!   - [`review::bless`]: recomputing expectations, rewriting only `expect`.
 //!   - [`review::bench`]: cases per second through each path.

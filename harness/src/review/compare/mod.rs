@@ -19,12 +19,15 @@ use crate::judging::outcome::{Outcome, Strictness};
 use crate::judging::runner::skip_reason;
 use crate::review::attribution::{explain, Explanation, ShapeChange, Shapes};
 use crate::review::fuzz::{self, FuzzConfig, FuzzReport};
-use crate::review::kinds::{classify, weight, Kind};
+use crate::review::kinds::{classify, Kind};
 use crate::subject::{self, Answer, Request, Subject};
 use ptc_conformance::term::Term;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+mod group;
+mod json;
+pub use group::group;
 /// How to compare.
 #[derive(Clone, Debug)]
 pub struct CompareConfig {
@@ -398,115 +401,6 @@ fn seed_of(cfg: &CompareConfig) -> u64 {
     cfg.fuzz.as_ref().map_or(0, |f| f.seed)
 }
 
-/// The kinds of `differences` and of the fuzzer's findings, each once: its
-/// cases, its generated count and its smallest example (the shrunk
-/// generated input when there is one, else the smallest case). Struct
-/// fields only one side has come first, then by op, then by count.
-pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) -> Vec<Group<'c>> {
-    let mut groups: Vec<Group<'c>> = Vec::new();
-    for d in differences.iter().filter(|d| d.explained.is_none()) {
-        let example = || Example {
-            case: Some(d.case.id.clone()),
-            args: d.case.args.clone(),
-            base: d.base.clone(),
-            head: d.head.clone(),
-            diff: d.diff.clone(),
-            shrink_steps: None,
-        };
-        match groups.iter_mut().find(|g| g.kind == d.kind.cause()) {
-            Some(g) => {
-                g.cases.push(d.case);
-                if weight(&d.case.args) < weight(&g.example.args) {
-                    g.example = example();
-                }
-            }
-            None => groups.push(Group {
-                kind: d.kind.cause(),
-                cases: vec![d.case],
-                generated: 0,
-                example: example(),
-                emitted: None,
-                also: Vec::new(),
-            }),
-        }
-    }
-    for f in fuzz.map_or(&[][..], |f| &f.findings[..]) {
-        let example = Example {
-            case: None,
-            args: f.args.clone(),
-            base: f.expected.clone(),
-            head: f.actual.clone(),
-            diff: f.diff.clone(),
-            shrink_steps: Some(f.shrink_steps),
-        };
-        match groups.iter_mut().find(|g| g.kind == f.kind.cause()) {
-            Some(g) => {
-                g.generated += f.count;
-                if weight(&f.args) < weight(&g.example.args) {
-                    g.example = example;
-                }
-            }
-            None => groups.push(Group {
-                kind: f.kind.cause(),
-                cases: Vec::new(),
-                generated: f.count,
-                example,
-                emitted: None,
-                also: Vec::new(),
-            }),
-        }
-    }
-    // Explained differences, under each shape change that explains them.
-    let explained = differences
-        .iter()
-        .filter_map(|d| Some((d.case.op.name, d.explained.as_ref()?, Some(d.case), 1)))
-        .chain(
-            fuzz.iter()
-                .flat_map(|f| &f.explained)
-                .map(|((op, why), n)| (*op, why, None, *n)),
-        );
-    for (op, why, case, n) in explained {
-        for change in &why.changes {
-            let Some(g) = groups.iter_mut().find(|g| g.kind == change.kind()) else {
-                continue;
-            };
-            let i = match g
-                .also
-                .iter()
-                .position(|a| a.op == op && a.refused == why.refused)
-            {
-                Some(i) => i,
-                None => {
-                    g.also.push(AlsoSeen {
-                        op,
-                        refused: why.refused,
-                        cases: Vec::new(),
-                        generated: 0,
-                    });
-                    g.also.len() - 1
-                }
-            };
-            match case {
-                Some(c) => g.also[i].cases.push(c),
-                None => g.also[i].generated += n,
-            }
-        }
-    }
-    for g in &mut groups {
-        g.also
-            .sort_by(|a, b| a.refused.cmp(&b.refused).then(a.op.cmp(b.op)));
-    }
-    groups.sort_by(|a, b| {
-        b.kind
-            .one_sided()
-            .cmp(&a.kind.one_sided())
-            .then(a.kind.op.cmp(b.kind.op))
-            .then(b.count().cmp(&a.count()))
-            .then(a.kind.cmp(&b.kind))
-    });
-    groups
-}
-
 /// Writes `case` with base's answer as its expectation to `dir/<id>.json`
 /// (every other byte of the case file kept), so that `ptc-conformance run
 /// --corpus DIR` replays it; `None` when base's answer gives no expectation.
@@ -523,94 +417,4 @@ fn emit_case(dir: &Path, case: &Case, base: &Answer) -> Result<Option<PathBuf>, 
     }
     std::fs::write(&path, new).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
     Ok(Some(path))
-}
-
-impl Comparison<'_> {
-    /// The comparison as data (`compare --format json`): the sides, the
-    /// totals, what only one side declares, each kind once with its count,
-    /// cases and smallest example, and the faults.
-    pub fn to_json(&self) -> serde_json::Value {
-        use crate::review::show::answer_text;
-        use serde_json::json;
-        let labels = ("base", "head");
-        let one_sided = |v: &[OneSided]| -> Vec<serde_json::Value> {
-            v.iter()
-                .map(|o| json!({"name": o.name, "declared_by": o.declared_by, "cases": o.cases}))
-                .collect()
-        };
-        let kinds: Vec<serde_json::Value> = self
-            .groups
-            .iter()
-            .map(|g| {
-                let args: Vec<serde_json::Value> = g
-                    .example
-                    .args
-                    .iter()
-                    .map(|a| {
-                        serde_json::from_str(&ptc_conformance::tagged::encode(a))
-                            .unwrap_or(serde_json::Value::Null)
-                    })
-                    .collect();
-                json!({
-                    "title": g.kind.title(labels),
-                    "op": g.kind.op,
-                    "path": g.kind.path,
-                    "struct": g.kind.structure,
-                    "how": format!("{:?}", g.kind.how),
-                    "count": g.count(),
-                    "cases": g.cases.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
-                    "generated": g.generated,
-                    "example": {
-                        "case": g.example.case,
-                        "args": args,
-                        "base": answer_text(&g.example.base),
-                        "head": answer_text(&g.example.head),
-                        "diff": g.example.diff,
-                        "shrink_steps": g.example.shrink_steps,
-                    },
-                    "emitted": g.emitted.as_ref().map(|p| p.display().to_string()),
-                    "also_seen_in": g.also.iter().map(|a| json!({
-                        "op": a.op,
-                        "refused": a.refused,
-                        "cases": a.cases.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
-                        "generated": a.generated,
-                    })).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        let fuzz = self.fuzz.as_ref().map(|f| {
-            json!({
-                "checked": f.checked,
-                "declined": f.declined,
-                "unanswered": f.unanswered,
-                "elapsed_seconds": f.elapsed.as_secs_f64(),
-                "per_op": f.checked_per_op,
-                "differed": f.findings.iter().map(|x| x.count).sum::<usize>(),
-            })
-        });
-        json!({
-            "base": self.base,
-            "head": self.head,
-            "passed": self.passed(),
-            "totals": {
-                "selected": self.selected,
-                "agreed": self.agreed,
-                "differed": self.differences.len(),
-                "skipped": self.skipped,
-                "unanswered": self.unanswered,
-                "kinds": self.groups.len(),
-                "explained_by_structs": {
-                    "cases": self.explained().0,
-                    "generated": self.explained().1,
-                },
-            },
-            "one_sided": {
-                "ops": one_sided(&self.one_sided_ops),
-                "features": one_sided(&self.one_sided_features),
-            },
-            "kinds": kinds,
-            "fuzz": fuzz,
-            "faults": self.faults,
-        })
-    }
 }
