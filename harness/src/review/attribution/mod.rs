@@ -108,8 +108,8 @@ pub fn explain(
         })
     };
     let (expected, actual) = (
-        &crate::review::fuzz::mask_vm_text(expected),
-        &crate::review::fuzz::mask_vm_text(actual),
+        &crate::review::kinds::mask_vm_text(expected),
+        &crate::review::kinds::mask_vm_text(actual),
     );
     let mut used = BTreeSet::new();
     let explained = match (expected, actual) {

@@ -6,7 +6,7 @@ use super::known_kinds::Known;
 use crate::corpus::{Case, Expect, Level};
 use crate::judging::judge::{judge_read, Reading};
 use crate::judging::outcome::{Outcome, Strictness};
-use crate::review::kinds::{classify, Kind};
+use crate::review::kinds::{classify, mask_vm_text, Kind};
 use crate::review::show::{answer_line, answer_text};
 use crate::subject::Answer;
 use ptc_conformance::loose;
@@ -91,33 +91,6 @@ fn truncation_moved_by_vm_text(answer: &Answer) -> bool {
         return false;
     };
     s.contains("(truncatedat") && loose::holds_vm_text(s)
-}
-
-/// `answer` with the text the VM makes up for references, pids, ports and
-/// anonymous functions (`#Reference<0.1.2.3>`, `#Function<0.1/1 in M.f/2>`)
-/// masked, in every string and message ([`loose::mask_vm_text`]); a text
-/// that holds one is compared without white space, as its length may move
-/// `inspect`'s line breaks (LOOSE-2).
-pub fn mask_vm_text(answer: &Answer) -> Answer {
-    let needs = |s: &str| s.contains('#') || s.contains("Stacktrace:");
-    match answer {
-        Answer::Ok(t) => Answer::Ok(loose::map_strings(t, &|s| {
-            needs(s).then(|| {
-                let masked = loose::mask_vm_text(s);
-                if loose::holds_vm_text(&masked) {
-                    masked.split_whitespace().collect()
-                } else {
-                    masked
-                }
-            })
-        })),
-        Answer::Raised(r) if needs(&r.message) => {
-            let mut r = r.clone();
-            r.message = loose::mask_vm_text(&r.message);
-            Answer::Raised(r)
-        }
-        other => other.clone(),
-    }
 }
 
 /// Whether `actual` disagrees with `expected`, and how (no known kinds

@@ -16,9 +16,10 @@ pub mod emit;
 pub mod known_kinds;
 pub mod shrink;
 
-pub use disagreement::{describe, disagreement, expectation, mask_vm_text};
+pub use crate::review::kinds::{mask_vm_text, size};
+pub use disagreement::{describe, disagreement, expectation};
 pub use emit::{hash_of, write_case, NewCase};
-pub use shrink::{generate, rng, shrink_with, size, Finding};
+pub use shrink::{generate, rng, shrink_with, Finding};
 
 use crate::review::attribution::{explain, Explanation, ShapeChange, Shapes};
 

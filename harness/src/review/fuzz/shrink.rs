@@ -184,13 +184,3 @@ pub fn shrink_with<V, W>(
     }
     (best, found, steps)
 }
-
-/// How many nodes a term has (its size, for reports and tests).
-pub fn size(t: &Term) -> usize {
-    1 + match t {
-        Term::List(items) | Term::Tuple(items) => items.iter().map(size).sum(),
-        Term::Map(m) => m.iter().map(|(k, v)| size(k) + size(v)).sum(),
-        Term::Struct(s) => s.fields.iter().map(|(_, v)| size(v)).sum(),
-        _ => 0,
-    }
-}

@@ -10,7 +10,7 @@
 use crate::judging::judge::Reading;
 use crate::subject::Answer;
 use ptc_conformance::diff::{at, diff, plain_json_to_term, Difference, Segment};
-use ptc_conformance::loose::mask_stacktraces_in;
+use ptc_conformance::loose::{self, mask_stacktraces_in};
 use ptc_conformance::ops::{Op, Output};
 use ptc_conformance::structs::with_defaults;
 use ptc_conformance::term::Term;
@@ -466,11 +466,48 @@ impl fmt::Display for Kind {
 /// then the length of its tagged JSON.
 pub fn weight(args: &[Term]) -> (usize, usize) {
     (
-        args.iter().map(crate::review::fuzz::size).sum(),
+        args.iter().map(size).sum(),
         args.iter()
             .map(|a| ptc_conformance::tagged::encode(a).len())
             .sum(),
     )
+}
+
+/// `answer` with the text the VM makes up for references, pids, ports and
+/// anonymous functions (`#Reference<0.1.2.3>`, `#Function<0.1/1 in M.f/2>`)
+/// masked, in every string and message ([`loose::mask_vm_text`]); a text
+/// that holds one is compared without white space, as its length may move
+/// `inspect`'s line breaks (LOOSE-2).
+pub fn mask_vm_text(answer: &Answer) -> Answer {
+    let needs = |s: &str| s.contains('#') || s.contains("Stacktrace:");
+    match answer {
+        Answer::Ok(t) => Answer::Ok(loose::map_strings(t, &|s| {
+            needs(s).then(|| {
+                let masked = loose::mask_vm_text(s);
+                if loose::holds_vm_text(&masked) {
+                    masked.split_whitespace().collect()
+                } else {
+                    masked
+                }
+            })
+        })),
+        Answer::Raised(r) if needs(&r.message) => {
+            let mut r = r.clone();
+            r.message = loose::mask_vm_text(&r.message);
+            Answer::Raised(r)
+        }
+        other => other.clone(),
+    }
+}
+
+/// How many nodes a term has (its size, for reports and tests).
+pub fn size(t: &Term) -> usize {
+    1 + match t {
+        Term::List(items) | Term::Tuple(items) => items.iter().map(size).sum(),
+        Term::Map(m) => m.iter().map(|(k, v)| size(k) + size(v)).sum(),
+        Term::Struct(s) => s.fields.iter().map(|(_, v)| size(v)).sum(),
+        _ => 0,
+    }
 }
 
 #[cfg(test)]
