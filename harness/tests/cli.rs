@@ -761,6 +761,35 @@ fn fuzz_budgets_inputs_per_op() {
     assert!(t.contains("600 inputs checked"), "{t}");
 }
 
+/// `--cases N` alone keeps its old meaning: N inputs in all, shared among
+/// the ops in turn (one op gets all N, even past the per-op default).
+#[test]
+fn fuzz_cases_alone_is_the_total_shared_among_ops() {
+    let out = bin()
+        .args(["fuzz", "--cases", "500", "--seed", "5"])
+        .args(["--op", "key_normalizer.normalize_key"])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("500 inputs checked"), "{t}");
+    let out = bin()
+        .args(["fuzz", "--cases", "600", "--seed", "5"])
+        .args([
+            "--op",
+            "key_normalizer.normalize_key",
+            "--op",
+            "term.inspect",
+        ])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("600 inputs checked"), "{t}");
+}
+
 /// AP-13: a failed write is a failure (1), not a usage error (2).
 #[test]
 fn a_failed_write_exits_1() {

@@ -45,9 +45,10 @@ pub struct FuzzArgs {
 /// How many generated inputs each op gets.
 #[derive(Args, Debug, Clone)]
 pub struct Budget {
-    /// Generated inputs per op.
-    #[arg(long, value_name = "N", default_value_t = crate::review::fuzz::CASES_PER_OP)]
-    pub cases_per_op: usize,
+    /// Generated inputs per op (default 40,000; given `--cases N` alone,
+    /// N is shared among the ops in turn, as before the per-op budget).
+    #[arg(long, value_name = "N")]
+    pub cases_per_op: Option<usize>,
     /// Stop generating for an op after this many seconds spent on it.
     #[arg(long, value_name = "SECS")]
     pub time_per_op: Option<f64>,
@@ -67,13 +68,15 @@ pub(super) fn fuzz_config(
     if cases == Some(0) {
         return Err(Failure::usage("--cases must be at least 1"));
     }
-    if budget.cases_per_op == 0 {
-        return Err(Failure::usage("--cases-per-op must be at least 1"));
-    }
+    let cases_per_op = match (budget.cases_per_op, cases) {
+        (Some(0), _) => return Err(Failure::usage("--cases-per-op must be at least 1")),
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => crate::review::fuzz::CASES_PER_OP,
+    };
     let known = crate::review::fuzz::known_kinds::Known::from_env().map_err(Failure::usage)?;
     Ok(crate::review::fuzz::FuzzConfig {
         ops: ops.to_vec(),
-        cases_per_op: budget.cases_per_op,
+        cases_per_op,
         cases,
         time_limit: time.map(|t| seconds("time", t)).transpose()?,
         time_per_op: budget
