@@ -18,6 +18,34 @@ use crate::Raised;
 /// through `List.to_string/1`, calendar structs print with a space between
 /// date and time. Anything else raises `Protocol.UndefinedError`.
 pub fn to_string(t: &Term) -> Result<Vec<u8>, Raised> {
+    chars_of(t).map_err(Failure::raised)
+}
+
+/// Why `String.Chars.to_string/1` failed: an exception raised on the way,
+/// or the term without an implementation, whose `Protocol.UndefinedError`
+/// the caller builds as text or, for an `Inspect.Error`, as bytes.
+enum Failure<'a> {
+    Raised(Raised),
+    Undefined(&'a Term),
+}
+
+impl Failure<'_> {
+    fn raised(self) -> Raised {
+        match self {
+            Failure::Raised(r) => r,
+            Failure::Undefined(t) => protocol_undefined(Protocol::StringChars, t),
+        }
+    }
+}
+
+impl From<Raised> for Failure<'_> {
+    fn from(r: Raised) -> Self {
+        Failure::Raised(r)
+    }
+}
+
+/// [`to_string`], telling a missing implementation apart.
+fn chars_of(t: &Term) -> Result<Vec<u8>, Failure<'_>> {
     Ok(match t {
         Term::Str(s) => s.as_bytes().to_vec(),
         Term::Bytes(b) => b.clone(),
@@ -28,12 +56,12 @@ pub fn to_string(t: &Term) -> Result<Vec<u8>, Raised> {
         Term::Float(x) => crate::num::short_float(*x).into_bytes(),
         Term::List(items) => list_to_string(items)?,
         Term::Struct(s) if s.module == "URI" => uri_to_string(s, t)?,
-        Term::Struct(s) => match display_struct(s) {
+        Term::Struct(s) => match display_convert(s) {
             Some(text) => text?,
-            None => return Err(protocol_undefined(Protocol::StringChars, t)),
+            None => return Err(Failure::Undefined(t)),
         },
         Term::Temporal(tm) => temporal_to_string(tm.kind, &tm.iso).into_bytes(),
-        other => return Err(protocol_undefined(Protocol::StringChars, other)),
+        other => return Err(Failure::Undefined(other)),
     })
 }
 
@@ -223,6 +251,21 @@ fn temporal_to_string(kind: TemporalKind, iso: &str) -> String {
 /// `String.Chars` of `PtcRunner.Lisp.Format`'s display structs: their
 /// field interpolated into a fixed frame (the same text as their `Inspect`).
 pub fn display_struct(s: &Struct) -> Option<Result<Vec<u8>, Raised>> {
+    display_convert(s).map(|r| r.map_err(Failure::raised))
+}
+
+/// The term, inside display struct `s` (itself or a display struct in its
+/// field), whose missing `String.Chars` makes `s`'s conversion raise
+/// `Protocol.UndefinedError`; `None` when it converts or raises otherwise.
+pub fn display_struct_undefined(s: &Struct) -> Option<&Term> {
+    match display_convert(s) {
+        Some(Err(Failure::Undefined(t))) => Some(t),
+        _ => None,
+    }
+}
+
+/// [`display_struct`], telling a missing implementation apart.
+fn display_convert(s: &Struct) -> Option<Result<Vec<u8>, Failure<'_>>> {
     let (open, field, close): (&str, &str, &str) = match s.module.as_str() {
         "PtcRunner.Lisp.Format.Fn" => ("#fn[", "params", "]"),
         "PtcRunner.Lisp.Format.Builtin" => return Some(Ok(b"#<builtin>".to_vec())),
@@ -231,14 +274,12 @@ pub fn display_struct(s: &Struct) -> Option<Result<Vec<u8>, Raised>> {
         "PtcRunner.Lisp.Format.RegexLiteral" => ("#\"", "source", "\""),
         _ => return None,
     };
-    Some(
-        to_string(s.field(field).unwrap_or(&Term::Nil)).map(|inner| {
-            let mut out = open.as_bytes().to_vec();
-            out.extend(inner);
-            out.extend_from_slice(close.as_bytes());
-            out
-        }),
-    )
+    Some(chars_of(s.field(field).unwrap_or(&Term::Nil)).map(|inner| {
+        let mut out = open.as_bytes().to_vec();
+        out.extend(inner);
+        out.extend_from_slice(close.as_bytes());
+        out
+    }))
 }
 
 /// `String.Chars` of a `URI` (Elixir 1.18.4): `scheme:`, `//` and the

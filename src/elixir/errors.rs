@@ -5,7 +5,7 @@
 //! texts themselves are [`crate::elixir::messages`]' templates.
 
 use crate::elixir::messages as m;
-use crate::inspect::{atom_literal, inspect, inspect_with};
+use crate::inspect::{atom_literal, inspect, inspect_with, inspect_with_bytes};
 use crate::term::{OpaqueKind, Term};
 use crate::Raised;
 
@@ -26,10 +26,12 @@ pub fn key_error(key: &str, term: &Term) -> Raised {
 
 /// The exception of a class-bearing template rendered with `values`.
 pub fn raise(template: &m::Template, values: &[(&str, &str)]) -> Raised {
-    Raised::new(
-        template.class.unwrap_or("RuntimeError"),
-        template.render(values),
-    )
+    Raised::new(class_of(template), template.render(values))
+}
+
+/// The class of the exception a template's text is the message of.
+fn class_of(template: &m::Template) -> &'static str {
+    template.class.unwrap_or("RuntimeError")
 }
 
 /// `UndefinedFunctionError` for a call into the module named by the atom
@@ -101,8 +103,19 @@ impl Protocol {
 
 /// `Protocol.UndefinedError` for `protocol` and `value`: the value's type,
 /// the description (Jason's), the implementations and the value as
-/// `inspect(value, pretty: true)`, each line indented by four spaces.
+/// `inspect(value, pretty: true)`, each line indented by four spaces. The
+/// message is [`protocol_undefined_bytes`] as text.
 pub fn protocol_undefined(protocol: Protocol, value: &Term) -> Raised {
+    Raised::new(
+        class_of(&m::PROTOCOL_UNDEFINED),
+        String::from_utf8_lossy(&protocol_undefined_bytes(protocol, value)),
+    )
+}
+
+/// The message of [`protocol_undefined`] as the binary Elixir builds: a
+/// display struct inside `value` keeps its bytes, invalid UTF-8 included,
+/// as an `Inspect.Error` shows them (IN-15).
+pub fn protocol_undefined_bytes(protocol: Protocol, value: &Term) -> Vec<u8> {
     let description = match (protocol, value) {
         (Protocol::JasonEncoder, Term::Struct(_) | Term::Temporal(_)) => {
             m::JASON_ENCODER_STRUCT_DESCRIPTION.text
@@ -119,29 +132,24 @@ pub fn protocol_undefined(protocol: Protocol, value: &Term) -> Raised {
     } else {
         format!(", {description}")
     };
-    let mut shown = String::new();
-    for (i, line) in inspect_with(value, true, Some(crate::inspect::LIMIT))
-        .split('\n')
-        .enumerate()
-    {
+    let mut shown = Vec::new();
+    let inspected = inspect_with_bytes(value, true, Some(crate::inspect::LIMIT));
+    for (i, line) in inspected.split(|&b| b == b'\n').enumerate() {
         if i > 0 {
-            shown.push('\n');
+            shown.push(b'\n');
         }
         if !line.is_empty() {
-            shown.push_str("    ");
-            shown.push_str(line);
+            shown.extend_from_slice(b"    ");
+            shown.extend_from_slice(line);
         }
     }
-    raise(
-        &m::PROTOCOL_UNDEFINED,
-        &[
-            ("protocol", protocol.name()),
-            ("type", &value_type(value)),
-            ("description", &description),
-            ("implementations", protocol.implementations()),
-            ("value", &shown),
-        ],
-    )
+    m::PROTOCOL_UNDEFINED.render_bytes(&[
+        ("protocol", protocol.name().as_bytes()),
+        ("type", value_type(value).as_bytes()),
+        ("description", description.as_bytes()),
+        ("implementations", protocol.implementations().as_bytes()),
+        ("value", &shown),
+    ])
 }
 
 /// `Protocol.UndefinedError`'s name for the type of a value.
@@ -169,30 +177,44 @@ fn value_type(value: &Term) -> String {
 }
 
 /// `inspect/2` of an `Inspect.Error` (what `Inspect.Algebra.to_doc/2`
-/// prints for a struct whose `Inspect` raised): the exception's class and
-/// message, the struct inspected as a map, and the stack trace, each
-/// indented as `Inspect.Error.pad/2` does. The stack trace's frames depend
-/// on the caller and the build (`spec/README.md`, LOOSE-4).
-pub fn inspect_error(raised: &Raised, inspected_struct: &str, frames: &[String]) -> String {
-    let body = m::INSPECT_ERROR_BODY.render(&[
-        ("class", &raised.class),
-        ("message", &pad(raised.message.trim_end_matches('\n'), 4)),
+/// prints for a struct whose `Inspect` raised): the exception's `class` and
+/// `message`, the struct inspected as a map, and the stack trace, each
+/// indented as `Inspect.Error.pad/2` does. A binary, as message and struct
+/// may hold a display struct's invalid UTF-8 (IN-15). The stack trace's
+/// frames depend on the caller and the build (`spec/README.md`, LOOSE-4).
+pub fn inspect_error(
+    class: &str,
+    message: &[u8],
+    inspected_struct: &[u8],
+    frames: &[String],
+) -> Vec<u8> {
+    let body = m::INSPECT_ERROR_BODY.render_bytes(&[
+        ("class", class.as_bytes()),
+        ("message", &pad(trim_newlines(message), 4)),
         ("struct", &pad(inspected_struct, 4)),
     ]);
     let stacktrace: String = frames.iter().map(|f| format!("    {f}\n")).collect();
-    m::INSPECT_ERROR.render(&[("body", &pad(&body, 2)), ("frames", &stacktrace)])
+    m::INSPECT_ERROR.render_bytes(&[("body", &pad(&body, 2)), ("frames", stacktrace.as_bytes())])
 }
 
 /// `Inspect.Error.pad/2`: every line that is not empty indented by
 /// `n` spaces, trailing newlines dropped.
-fn pad(text: &str, n: usize) -> String {
-    let mut out = String::with_capacity(text.len() + 8 * n);
-    for line in text.split('\n') {
+fn pad(text: &[u8], n: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() + 8 * n);
+    for line in text.split(|&b| b == b'\n') {
         if !line.is_empty() {
-            out.push_str(&" ".repeat(n));
-            out.push_str(line);
+            out.resize(out.len() + n, b' ');
+            out.extend_from_slice(line);
         }
-        out.push('\n');
+        out.push(b'\n');
     }
-    out.trim_end_matches('\n').to_owned()
+    let kept = trim_newlines(&out).len();
+    out.truncate(kept);
+    out
+}
+
+/// `text` without its trailing newlines.
+fn trim_newlines(text: &[u8]) -> &[u8] {
+    let end = text.iter().rposition(|&b| b != b'\n').map_or(0, |i| i + 1);
+    &text[..end]
 }

@@ -10,6 +10,7 @@
 
 use crate::elixir::algebra::{self, Breaks, Doc};
 use crate::elixir::identifier;
+use crate::errors::Protocol;
 use crate::structs;
 use crate::term::{FunSpec, OpaqueKind, Struct, Temporal, TemporalKind, Term};
 
@@ -48,12 +49,25 @@ pub fn inspect_bytes(term: &Term) -> Vec<u8> {
 /// `inspect(term, pretty: pretty, limit: limit)`; a `limit` of `None` is
 /// `:infinity` (as `KeyError` prints its term).
 pub fn inspect_with(term: &Term, pretty: bool, limit: Option<usize>) -> String {
+    let (doc, width) = doc_with(term, pretty, limit);
+    algebra::format(&doc, width)
+}
+
+/// [`inspect_with`] as the binary Elixir returns, byte for byte (see
+/// [`inspect_bytes`]).
+pub fn inspect_with_bytes(term: &Term, pretty: bool, limit: Option<usize>) -> Vec<u8> {
+    let (doc, width) = doc_with(term, pretty, limit);
+    algebra::format_bytes(&doc, width)
+}
+
+/// The document and width of `inspect(term, pretty: pretty, limit: limit)`.
+fn doc_with(term: &Term, pretty: bool, limit: Option<usize>) -> (Doc, Option<usize>) {
     let opts = Opts {
         limit: limit.unwrap_or(usize::MAX),
         ..DEFAULT
     };
     let width = if pretty { Some(PRETTY_WIDTH) } else { None };
-    algebra::format(&Doc::group(to_doc(term, opts)), width)
+    (Doc::group(to_doc(term, opts)), width)
 }
 
 /// `Inspect.Opts`' default `width`, used when `pretty: true`.
@@ -526,16 +540,25 @@ fn failed_struct(s: &Struct, raised: crate::Raised, opts: Opts) -> Doc {
     let _trap = Trap::set();
     // The struct is laid out at `opts.width`, which is 80 even when the
     // outer `inspect/1` is not pretty.
-    let inspected = algebra::format(&Doc::group(map(m.pairs(), "", opts)), Some(PRETTY_WIDTH));
+    let inspected =
+        algebra::format_bytes(&Doc::group(map(m.pairs(), "", opts)), Some(PRETTY_WIDTH));
     // `Protocol.UndefinedError` builds its message (`inspect(value, pretty:
-    // true)`) only now, under the trap; the other exceptions built theirs
-    // when they were raised.
-    let raised = match crate::chars::display_struct(s) {
-        Some(Err(again)) if raised.class == "Protocol.UndefinedError" => again,
-        _ => raised,
+    // true)`) only now, under the trap, as a binary that keeps a display
+    // struct's bytes; the other exceptions built theirs when they were
+    // raised.
+    let message = match crate::chars::display_struct_undefined(s) {
+        Some(value) if raised.class == "Protocol.UndefinedError" => {
+            crate::errors::protocol_undefined_bytes(Protocol::StringChars, value)
+        }
+        _ => raised.message.into_bytes(),
     };
     let frames = crate::chars::display_struct_frames(s, &raised.class);
-    Doc::text(crate::errors::inspect_error(&raised, &inspected, &frames))
+    Doc::text(crate::errors::inspect_error(
+        &raised.class,
+        &message,
+        &inspected,
+        &frames,
+    ))
 }
 
 /// `~D[...]`, `~T[...]`, `~N[...]`, `~U[...]`, or `#DateTime<...>` for a
@@ -608,5 +631,25 @@ mod inspect_error_tests {
         assert!(text.starts_with("#Inspect.Error<\n  got ArgumentError with message:\n\n      \"\"\"\n      cannot convert the given list to a string.\n"), "{text}");
         assert!(text.contains("      [:id]\n      \"\"\"\n\n  while inspecting:\n\n      %{__struct__: PtcRunner.Lisp.Format.Var, name: [:id]}\n\n  Stacktrace:\n\n    (elixir 1.18.4) lib/list.ex:1124: List.to_string/1\n"), "{text}");
         assert!(text.ends_with("adapter.exs:545: (file)\n\n>"), "{text}");
+    }
+
+    /// IN-15: the `Protocol.UndefinedError` message an `Inspect.Error`
+    /// embeds keeps a display struct's invalid UTF-8, as the struct
+    /// inspected as a map does (Elixir 1.18.4 under PtcRunner v0.13.0).
+    #[test]
+    fn inspect_error_keeps_invalid_utf8_of_the_undefined_value() {
+        let var = Term::Struct(Box::new(Struct {
+            module: "PtcRunner.Lisp.Format.Var".into(),
+            fields: vec![("name".into(), Term::Bytes(b"a\xff".to_vec()))],
+        }));
+        let fun = Term::Struct(Box::new(Struct {
+            module: "PtcRunner.Lisp.Format.Fn".into(),
+            fields: vec![("params".into(), Term::map(vec![(Term::atom("a"), var)]))],
+        }));
+        let bytes = inspect_bytes(&fun);
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(text.starts_with("#Inspect.Error<\n  got Protocol.UndefinedError with message:\n\n      \"\"\"\n      protocol String.Chars not implemented for type Map."), "{text}");
+        let message = b"Got value:\n\n          %{a: #'a\xff}\n      \"\"\"\n\n  while inspecting:\n\n      %{__struct__: PtcRunner.Lisp.Format.Fn, params: %{a: #'a\xff}}\n\n  Stacktrace:";
+        assert!(bytes.windows(message.len()).any(|w| w == message), "{text}");
     }
 }

@@ -28,10 +28,19 @@ impl Template {
     /// The text with each `{name}` replaced by its value in `values`; a
     /// placeholder without a value is left as it is.
     pub fn render(&self, values: &[(&str, &str)]) -> String {
-        let mut out = String::with_capacity(self.text.len() + 32);
+        let values: Vec<(&str, &[u8])> = values.iter().map(|(k, v)| (*k, v.as_bytes())).collect();
+        // Text and values are all UTF-8, so nothing is replaced here.
+        String::from_utf8_lossy(&self.render_bytes(&values)).into_owned()
+    }
+
+    /// [`Template::render`] with values that are binaries, kept byte for
+    /// byte: an `Inspect.Error` can embed a display struct's text, which
+    /// need not be UTF-8 (IN-15).
+    pub fn render_bytes(&self, values: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.text.len() + 32);
         let mut rest = self.text;
         while let Some(open) = rest.find('{') {
-            out.push_str(&rest[..open]);
+            out.extend_from_slice(&rest.as_bytes()[..open]);
             let after = &rest[open + 1..];
             let name_len = after
                 .find(|c: char| !(c.is_ascii_lowercase() || c == '_'))
@@ -41,16 +50,16 @@ impl Template {
                 .flatten();
             match value {
                 Some((_, v)) => {
-                    out.push_str(v);
+                    out.extend_from_slice(v);
                     rest = &after[name_len + 1..];
                 }
                 None => {
-                    out.push('{');
+                    out.push(b'{');
                     rest = after;
                 }
             }
         }
-        out.push_str(rest);
+        out.extend_from_slice(rest.as_bytes());
         out
     }
 }
@@ -511,5 +520,13 @@ mod tests {
             source: "",
         };
         assert_eq!(t.render(&[("key", "K"), ("", "E")]), "a {} {key b K");
+    }
+
+    #[test]
+    fn render_bytes_keeps_invalid_utf8_values() {
+        assert_eq!(
+            KEY_ERROR.render_bytes(&[("key", b":a"), ("term", b"#'a\xff")]),
+            b"key :a not found in: #'a\xff".to_vec()
+        );
     }
 }
