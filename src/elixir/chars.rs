@@ -21,12 +21,17 @@ pub fn to_string(t: &Term) -> Result<Vec<u8>, Raised> {
     chars_of(t).map_err(Failure::raised)
 }
 
-/// Why `String.Chars.to_string/1` failed: an exception raised on the way,
-/// or the term without an implementation, whose `Protocol.UndefinedError`
-/// the caller builds as text or, for an `Inspect.Error`, as bytes.
+/// Why `String.Chars.to_string/1` failed: an exception raised on the way;
+/// the term without an implementation, whose `Protocol.UndefinedError` the
+/// caller builds; or a list that is not chardata, whose `ArgumentError`
+/// inspects it. The last two embed an `inspect` that may hold a display
+/// struct's invalid bytes, so an `Inspect.Error` builds them as bytes
+/// ([`display_struct_undefined_message`],
+/// [`display_struct_not_chardata_message`]), an exception's message as text.
 enum Failure<'a> {
     Raised(Raised),
     Undefined(&'a Term),
+    NotChardata(&'a [Term]),
 }
 
 impl Failure<'_> {
@@ -34,8 +39,21 @@ impl Failure<'_> {
         match self {
             Failure::Raised(r) => r,
             Failure::Undefined(t) => protocol_undefined(Protocol::StringChars, t),
+            Failure::NotChardata(items) => Raised::new(
+                "ArgumentError",
+                String::from_utf8_lossy(&not_chardata_message(items)).into_owned(),
+            ),
         }
     }
+}
+
+/// `List.to_string/1`'s `ArgumentError` message for a list that is not
+/// chardata, as a binary (the list inspected, display structs' bytes kept).
+fn not_chardata_message(items: &[Term]) -> Vec<u8> {
+    m::LIST_TO_STRING_NOT_CHARDATA.render_bytes(&[(
+        "list",
+        &crate::inspect::inspect_bytes(&Term::List(items.to_vec())),
+    )])
 }
 
 impl From<Raised> for Failure<'_> {
@@ -54,7 +72,7 @@ fn chars_of(t: &Term) -> Result<Vec<u8>, Failure<'_>> {
         Term::Atom(a) => a.as_bytes().to_vec(),
         Term::Int(i) => i.to_string().into_bytes(),
         Term::Float(x) => crate::num::short_float(*x).into_bytes(),
-        Term::List(items) => list_to_string(items)?,
+        Term::List(items) => list_chars(items)?,
         Term::Struct(s) if s.module == "URI" => uri_to_string(s, t)?,
         Term::Struct(s) => match display_convert(s) {
             Some(text) => text?,
@@ -78,14 +96,13 @@ fn chars_of(t: &Term) -> Result<Vec<u8>, Failure<'_>> {
 /// prefix still carried at the end raises `incomplete encoding starting at
 /// <bytes>` (`spec/lisp_formatter.md`, LF-13).
 pub fn list_to_string(items: &[Term]) -> Result<Vec<u8>, Raised> {
+    list_chars(items).map_err(Failure::raised)
+}
+
+/// [`list_to_string`], telling a list that is not chardata apart.
+fn list_chars(items: &[Term]) -> Result<Vec<u8>, Failure<'_>> {
     if !is_chardata(items) {
-        return Err(raise(
-            &m::LIST_TO_STRING_NOT_CHARDATA,
-            &[(
-                "list",
-                &crate::inspect::inspect(&Term::List(items.to_vec())),
-            )],
-        ));
+        return Err(Failure::NotChardata(items));
     }
     let mut out = Vec::new();
     let mut carried = Vec::new();
@@ -93,9 +110,9 @@ pub fn list_to_string(items: &[Term]) -> Result<Vec<u8>, Raised> {
     if carried.is_empty() {
         Ok(out)
     } else if truncated_sequence(&carried) {
-        Err(conversion_error(&m::UNICODE_INCOMPLETE_ENCODING, &carried))
+        Err(conversion_error(&m::UNICODE_INCOMPLETE_ENCODING, &carried).into())
     } else {
-        Err(conversion_error(&m::UNICODE_INVALID_ENCODING, &carried))
+        Err(conversion_error(&m::UNICODE_INVALID_ENCODING, &carried).into())
     }
 }
 
@@ -254,12 +271,26 @@ pub fn display_struct(s: &Struct) -> Option<Result<Vec<u8>, Raised>> {
     display_convert(s).map(|r| r.map_err(Failure::raised))
 }
 
-/// The term, inside display struct `s` (itself or a display struct in its
-/// field), whose missing `String.Chars` makes `s`'s conversion raise
-/// `Protocol.UndefinedError`; `None` when it converts or raises otherwise.
-pub fn display_struct_undefined(s: &Struct) -> Option<&Term> {
-    match display_convert(s) {
-        Some(Err(Failure::Undefined(t))) => Some(t),
+/// The message, as the binary Elixir builds, of the `Protocol.UndefinedError`
+/// display struct `s`'s conversion raises (`inspect(value, pretty: true)`
+/// of the term without `String.Chars`, built by `Inspect.Error` under its
+/// trap); `None` when it converts or raises otherwise.
+pub fn display_struct_undefined_message(s: &Struct) -> Option<Vec<u8>> {
+    match display_convert(s)? {
+        Err(Failure::Undefined(t)) => Some(crate::errors::protocol_undefined_bytes(
+            Protocol::StringChars,
+            t,
+        )),
+        _ => None,
+    }
+}
+
+/// The message, as the binary Elixir builds, of the `ArgumentError` display
+/// struct `s`'s conversion raises for a list that is not chardata (the list
+/// inspected when it raised, before any trap); `None` otherwise.
+pub fn display_struct_not_chardata_message(s: &Struct) -> Option<Vec<u8>> {
+    match display_convert(s)? {
+        Err(Failure::NotChardata(items)) => Some(not_chardata_message(items)),
         _ => None,
     }
 }

@@ -10,7 +10,6 @@
 
 use crate::elixir::algebra::{self, Breaks, Doc};
 use crate::elixir::identifier;
-use crate::errors::Protocol;
 use crate::structs;
 use crate::term::{FunSpec, OpaqueKind, Struct, Temporal, TemporalKind, Term};
 
@@ -537,21 +536,19 @@ fn failed_struct(s: &Struct, raised: crate::Raised, opts: Opts) -> Doc {
     if TRAP.with(|t| t.get()) {
         return map(m.pairs(), "", opts);
     }
+    // `List.to_string/1` built its message when it raised, before the trap.
+    let raised_message = crate::chars::display_struct_not_chardata_message(s);
     let _trap = Trap::set();
     // The struct is laid out at `opts.width`, which is 80 even when the
     // outer `inspect/1` is not pretty.
     let inspected =
         algebra::format_bytes(&Doc::group(map(m.pairs(), "", opts)), Some(PRETTY_WIDTH));
-    // `Protocol.UndefinedError` builds its message (`inspect(value, pretty:
-    // true)`) only now, under the trap, as a binary that keeps a display
-    // struct's bytes; the other exceptions built theirs when they were
-    // raised.
-    let message = match crate::chars::display_struct_undefined(s) {
-        Some(value) if raised.class == "Protocol.UndefinedError" => {
-            crate::errors::protocol_undefined_bytes(Protocol::StringChars, value)
-        }
-        _ => raised.message.into_bytes(),
-    };
+    // The messages that embed an `inspect` are binaries that keep a display
+    // struct's bytes: `Protocol.UndefinedError` builds its message
+    // (`inspect(value, pretty: true)`) only now, under the trap.
+    let message = raised_message
+        .or_else(|| crate::chars::display_struct_undefined_message(s))
+        .unwrap_or_else(|| raised.message.into_bytes());
     let frames = crate::chars::display_struct_frames(s, &raised.class);
     Doc::text(crate::errors::inspect_error(
         &raised.class,

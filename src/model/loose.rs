@@ -98,7 +98,7 @@ pub fn mask_stacktraces_in(term: &Term) -> Term {
 
 /// `term` with every binary that is not UTF-8 in it (list, tuple and map
 /// values, at any depth) replaced by `f`'s answer where it gives one.
-fn map_bytes(term: &Term, f: &dyn Fn(&[u8]) -> Option<Vec<u8>>) -> Term {
+pub fn map_bytes(term: &Term, f: &dyn Fn(&[u8]) -> Option<Vec<u8>>) -> Term {
     match term {
         Term::Bytes(b) => f(b).map_or_else(|| term.clone(), Term::Bytes),
         Term::List(items) => Term::List(items.iter().map(|t| map_bytes(t, f)).collect()),
@@ -160,6 +160,18 @@ pub fn mask_vm_text(text: &str) -> String {
         .into_owned()
 }
 
+/// [`mask_vm_text`] for a binary that is not UTF-8: each valid UTF-8 run
+/// masked as text (the VM's texts and stack frames are ASCII), every other
+/// byte kept, so masking never blurs an invalid byte into U+FFFD.
+pub fn mask_vm_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        out.extend_from_slice(mask_vm_text(chunk.valid()).as_bytes());
+        out.extend_from_slice(chunk.invalid());
+    }
+    out
+}
+
 /// Whether a [`mask_vm_text`] result holds an opaque term's text.
 pub fn holds_vm_text(masked: &str) -> bool {
     MASKED_OPAQUE.iter().any(|m| masked.contains(m))
@@ -168,6 +180,15 @@ pub fn holds_vm_text(masked: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn vm_text_is_masked_in_a_binary_that_is_not_utf8_keeping_its_bytes() {
+        let a = mask_vm_bytes(b"%{#Reference<0.1.2.3> => #'a\xff}");
+        let b = mask_vm_bytes(b"%{#Reference<0.9.9.9> => #'a\xff}");
+        assert_eq!(a, b);
+        assert_eq!(a, b"%{#Reference<...> => #'a\xff}".to_vec());
+        assert_ne!(a, mask_vm_bytes(b"%{#Reference<0.1.2.3> => #'a\xfe}"));
+    }
 
     #[test]
     fn stack_frames_are_masked_in_a_binary_that_is_not_utf8() {
