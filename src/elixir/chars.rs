@@ -95,11 +95,9 @@ fn chars_of(t: &Term) -> Result<Vec<u8>, Failure<'_>> {
 /// bytes raise `invalid encoding starting at <bytes>`, and a well-formed
 /// prefix still carried at the end raises `incomplete encoding starting at
 /// <bytes>` (`spec/lisp_formatter.md`, LF-13).
-pub fn list_to_string(items: &[Term]) -> Result<Vec<u8>, Raised> {
-    list_chars(items).map_err(Failure::raised)
-}
-
-/// [`list_to_string`], telling a list that is not chardata apart.
+///
+/// A list that is not chardata is told apart ([`Failure::NotChardata`]),
+/// as its message embeds an `inspect`.
 fn list_chars(items: &[Term]) -> Result<Vec<u8>, Failure<'_>> {
     if !is_chardata(items) {
         return Err(Failure::NotChardata(items));
