@@ -426,6 +426,14 @@ def escape(s: str, quote: str, limit=None):
     return "".join(out), False
 
 
+def _valid_prefix(data: bytes) -> str:
+    """The longest prefix of ``data`` that is valid UTF-8, as text."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return data[: e.start].decode("utf-8")
+
+
 def _inspect_binary(b, limit):
     if type(b) is str and _printable(b):
         escaped, more = escape(b, '"', PRINTABLE_LIMIT)
@@ -433,6 +441,13 @@ def _inspect_binary(b, limit):
     data = to_bytes(b)
     if not data:
         return "<<>>"
+    # String.printable?/2 looks at the first PRINTABLE_LIMIT characters
+    # only, so a binary whose invalid bytes come later still prints as a
+    # string, cut with " <> ..." (PP-44).
+    prefix = _valid_prefix(data)
+    if len(prefix) >= PRINTABLE_LIMIT and _printable(prefix):
+        escaped, _ = escape(prefix, '"', PRINTABLE_LIMIT)
+        return f'"{escaped}" <> ...'
     parts = []
     counter = limit
     i = 0

@@ -77,6 +77,11 @@ class InspectTest(unittest.TestCase):
     def test_strings_and_binaries(self):
         self.assertEqual(A.inspect('a"b\\c\n#{x}\u2028'), '"a\\"b\\\\c\\n\\#{x}\\u2028"')
         self.assertEqual(A.inspect("a\u0001"), "<<97, 1>>")
+
+    def test_binary_printable_past_the_limit_then_invalid_reads_as_a_cut_string(self):
+        # PP-44: String.printable?/2 looks at 4096 characters only.
+        self.assertEqual(A.inspect(b"a" * 5000 + b"\xff"), '"' + "a" * 4096 + '" <> ...')
+        self.assertTrue(A.inspect(b"a" * 10 + b"\xff").startswith("<<97, 97,"))
         self.assertEqual(A.inspect(b"\xff"), "<<255>>")
         self.assertEqual(
             A.inspect(bytes(range(128, 180))),
