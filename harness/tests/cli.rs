@@ -3,16 +3,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
 
+mod common;
+
+use common::{bin, case_json, misbehave, repo, text, with_adapter};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ptc-conformance"))
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// How many case files the corpus has under `golden/<dir>` (all of it for
 /// `""`), so that expectations about counts follow the corpus as it grows.
@@ -22,14 +17,6 @@ fn cases_under(dir: &str) -> usize {
         .filter_map(Result::ok)
         .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
         .count()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 /// A scratch corpus: `golden/` holding a copy of one real case plus `extra`
@@ -62,12 +49,6 @@ fn run_on(dir: &Path, cmd: &str, more: &[&str]) -> Output {
         .args(more)
         .output()
         .unwrap()
-}
-
-fn case_json(id: &str, op: &str, spec: &str, arg: &str, expect: &str) -> String {
-    format!(
-        r#"{{"id": "{id}", "op": "{op}", "description": "d", "spec": ["{spec}"], "features": [], "level": "required", "args": [{arg}], "expect": {{"ok": {expect}}}}}"#
-    )
 }
 
 /// A corrupted file, an unknown op, a wrong id, an unknown rule and an undeclared
@@ -377,27 +358,6 @@ fn usage_errors_exit_2() {
         let out = bin().args(args).current_dir(repo()).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
     }
-}
-
-fn misbehave(env: &[(&str, &str)]) -> Vec<String> {
-    let mut cmd = vec!["env".to_owned()];
-    cmd.extend(env.iter().map(|(k, v)| format!("{k}={v}")));
-    cmd.push("python3".into());
-    cmd.push(
-        repo()
-            .join("harness/tests/adapters/misbehave.py")
-            .display()
-            .to_string(),
-    );
-    cmd
-}
-
-fn with_adapter<'a>(more: &[&'a str], cmd: &'a [String]) -> Vec<&'a str> {
-    let mut v: Vec<&str> = more.to_vec();
-    v.push("--adapter");
-    v.push("--");
-    v.extend(cmd.iter().map(String::as_str));
-    v
 }
 
 /// AP-2, AP-11: a handshake naming an op or a feature the kit does not know

@@ -1,4 +1,4 @@
-//! What the report and browser tests share: the binary, the repository,
+//! What the CLI, report and browser tests share: the binary, the repository,
 //! scratch corpora and runs against them.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
