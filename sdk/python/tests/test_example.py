@@ -1,0 +1,65 @@
+"""The README's example port is example_port.py, word for word, runs as it
+is (Python finds ptc_sdk beside the script) and answers over the protocol;
+the package builds with the standard library alone (its own build backend)."""
+
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+import zipfile
+
+from _util import SDK
+
+sys.path.insert(0, str(SDK / "build_backend"))
+import ptc_sdk_build  # noqa: E402
+
+
+class ExamplePort(unittest.TestCase):
+    def test_the_readme_example_is_example_port_and_answers(self):
+        readme = (SDK / "README.md").read_text(encoding="utf-8")
+        block = re.search(r"```python\n(.*?)```", readme, re.S)
+        self.assertIsNotNone(block, "README.md has a python block")
+        example = (SDK / "example_port.py").read_text(encoding="utf-8")
+        self.assertEqual(block.group(1), example)
+        self.assertNotIn("sys.path", example, "the example imports the installed or adjacent package")
+        lines = "\n".join(
+            [
+                '{"id":1,"op":"key_normalizer.normalize_key","args":[{"$atom":"was-improved"}]}',
+                '{"id":2,"op":"key_normalizer.normalize_key","args":[[1]]}',
+                '{"id":3,"op":"bye"}',
+            ]
+        )
+        with tempfile.TemporaryDirectory() as cwd:
+            run = subprocess.run(
+                [sys.executable, str(SDK / "example_port.py")],
+                input=lines,
+                capture_output=True,
+                text=True,
+                cwd=cwd,
+                check=False,
+            )
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, '{"id":1,"ok":"was_improved"}\n{"id":2,"ok":[1]}\n')
+
+
+class Backend(unittest.TestCase):
+    def test_the_wheel_holds_the_package_and_its_record(self):
+        with tempfile.TemporaryDirectory() as out:
+            name = ptc_sdk_build.build_wheel(out)
+            self.assertEqual(name, "ptc_conformance_sdk-0.1.0-py3-none-any.whl")
+            with zipfile.ZipFile(f"{out}/{name}") as z:
+                names = z.namelist()
+                record = z.read("ptc_conformance_sdk-0.1.0.dist-info/RECORD").decode()
+                metadata = z.read("ptc_conformance_sdk-0.1.0.dist-info/METADATA").decode()
+        modules = sorted(f"ptc_sdk/{p.name}" for p in (SDK / "ptc_sdk").glob("*.py"))
+        self.assertEqual(sorted(n for n in names if n.startswith("ptc_sdk/")), modules)
+        self.assertIn("ptc_sdk/__init__.py", modules)
+        for n in names:
+            self.assertIn(f"{n},", record)
+        self.assertIn("Name: ptc-conformance-sdk\n", metadata)
+        self.assertEqual(ptc_sdk_build.get_requires_for_build_wheel(), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
