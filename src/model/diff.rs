@@ -53,7 +53,11 @@ impl fmt::Display for Difference {
         } else {
             &self.path
         };
-        match (&self.expected, &self.actual) {
+        let (e, a) = (
+            self.expected.as_deref().map(short_bytes),
+            self.actual.as_deref().map(short_bytes),
+        );
+        match (e, a) {
             (Some(e), Some(a)) => write!(f, "{path}: expected {e}, got {a}"),
             (Some(e), None) => write!(f, "{path}: missing, expected {e}"),
             (None, Some(a)) => write!(f, "{path}: unexpected, got {a}"),
@@ -108,7 +112,7 @@ pub fn render(diffs: &[Difference]) -> String {
     let mut lines: Vec<String> = diffs
         .iter()
         .take(MAX_DIFFERENCES)
-        .map(|d| match string_window(d) {
+        .map(|d| match string_window(d).or_else(|| bytes_window(d)) {
             Some(window) => format!("{d}\n{window}"),
             None => d.to_string(),
         })
@@ -132,13 +136,82 @@ fn string_window(d: &Difference) -> Option<String> {
     if e.chars().count().max(a.chars().count()) <= SHORT_STRING {
         return None;
     }
-    let text = first_difference(&e, &a);
-    Some(
-        text.lines()
-            .map(|l| format!("  {l}"))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
+    Some(indent(&first_difference(&e, &a)))
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("  {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Where two binaries of a difference first differ, one of them not UTF-8
+/// (a `$bytes`), indented under it: byte by byte, escaped.
+fn bytes_window(d: &Difference) -> Option<String> {
+    let binary = |s: &Option<String>| -> Option<(Vec<u8>, bool)> {
+        match crate::tagged::decode_str(s.as_deref()?, "").ok()? {
+            Term::Bytes(b) => Some((b, true)),
+            Term::Str(s) => Some((s.into_bytes(), false)),
+            _ => None,
+        }
+    };
+    let ((e, e_raw), (a, a_raw)) = (binary(&d.expected)?, binary(&d.actual)?);
+    (e_raw || a_raw).then(|| indent(&first_byte_difference(&e, &a)))
+}
+
+/// Bytes of a binary shown before the rest is cut.
+pub const SHORT_BYTES: usize = 32;
+
+/// A binary that is not UTF-8, as a failure shows it: its length and its
+/// first [`SHORT_BYTES`] bytes, escaped (`\xFF`), instead of its base64.
+///
+/// ```text
+/// $bytes of 40960 bytes: "GIF89a\x01\x00\xFF…"
+/// ```
+pub fn bytes_view(b: &[u8]) -> String {
+    let mut out = String::new();
+    for &byte in b.iter().take(SHORT_BYTES) {
+        out.push_str(&escape_byte(byte));
+    }
+    let more = if b.len() > SHORT_BYTES { "…" } else { "" };
+    format!("$bytes of {} bytes: \"{out}{more}\"", b.len())
+}
+
+/// `text` (tagged JSON) with every `{"$bytes":"..."}` in it shown as
+/// [`bytes_view`]: a failure never prints a binary's base64.
+pub fn short_bytes(text: &str) -> std::borrow::Cow<'_, str> {
+    use base64::Engine as _;
+    if !text.contains("{\"$bytes\":") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let tag = regex::Regex::new(r#"\{"\$bytes":"([A-Za-z0-9+/=]*)"\}"#)
+        .unwrap_or_else(|e| panic!("{e}"));
+    tag.replace_all(text, |c: &regex::Captures<'_>| {
+        match base64::engine::general_purpose::STANDARD.decode(&c[1]) {
+            Ok(b) => bytes_view(&b),
+            Err(_) => c[0].to_owned(),
+        }
+    })
+}
+
+/// A term's tagged JSON as a failure shows it ([`short_bytes`]).
+pub fn shown(t: &Term) -> String {
+    short_bytes(&encode(t)).into_owned()
+}
+
+/// One byte as the byte views show it: printable ASCII as itself (`\` and
+/// `"` escaped), `\n`, `\r`, `\t`, anything else `\xHH`.
+fn escape_byte(b: u8) -> String {
+    match b {
+        b'\n' => "\\n".to_owned(),
+        b'\r' => "\\r".to_owned(),
+        b'\t' => "\\t".to_owned(),
+        b'\\' => "\\\\".to_owned(),
+        b'"' => "\\\"".to_owned(),
+        0x20..=0x7e => char::from(b).to_string(),
+        _ => format!("\\x{b:02X}"),
+    }
 }
 
 fn key_segment(k: &Term) -> String {
@@ -252,11 +325,7 @@ const WINDOW_AFTER: usize = 40;
 ///                     ^
 /// ```
 pub fn first_difference(expected: &str, actual: &str) -> String {
-    let at = expected
-        .bytes()
-        .zip(actual.bytes())
-        .position(|(e, a)| e != a)
-        .unwrap_or(expected.len().min(actual.len()));
+    let at = first_differing_byte(expected.as_bytes(), actual.as_bytes());
     // The window starts and the marker sits on character boundaries; a
     // difference inside a multi-byte character marks that character.
     let mut mark = at;
@@ -268,7 +337,81 @@ pub fn first_difference(expected: &str, actual: &str) -> String {
         .rev()
         .nth(WINDOW_BEFORE - 1)
         .map_or(0, |(i, _)| i);
-    let side = |text: &str| {
+    let units = |text: &str| -> Vec<(usize, String)> {
+        text[start..]
+            .char_indices()
+            .take(WINDOW_BEFORE + WINDOW_AFTER + 1)
+            .map(|(i, c)| (start + i, escape_char(c)))
+            .collect()
+    };
+    window(
+        (&units(expected), expected.len()),
+        (&units(actual), actual.len()),
+        at,
+        mark,
+        start,
+    )
+}
+
+/// [`first_difference`] for two binaries, byte by byte: the offset of the
+/// first differing byte, a window of both with every byte that is not
+/// printable ASCII escaped (`\xFF`), and the marker under it.
+///
+/// ```text
+/// first difference at byte 4 (expected is 6 bytes, got 6):
+///   expected GIF8\xFF\x00
+///   got      GIF8\xFE\x00
+///                ^
+/// ```
+pub fn first_byte_difference(expected: &[u8], actual: &[u8]) -> String {
+    let at = first_differing_byte(expected, actual);
+    let start = at.saturating_sub(WINDOW_BEFORE);
+    let units = |b: &[u8]| -> Vec<(usize, String)> {
+        b.iter()
+            .enumerate()
+            .skip(start)
+            .take(WINDOW_BEFORE + WINDOW_AFTER + 1)
+            .map(|(i, &byte)| (i, escape_byte(byte)))
+            .collect()
+    };
+    window(
+        (&units(expected), expected.len()),
+        (&units(actual), actual.len()),
+        at,
+        at,
+        start,
+    )
+}
+
+fn first_differing_byte(expected: &[u8], actual: &[u8]) -> usize {
+    expected
+        .iter()
+        .zip(actual)
+        .position(|(e, a)| e != a)
+        .unwrap_or(expected.len().min(actual.len()))
+}
+
+fn escape_char(c: char) -> String {
+    match c {
+        '\n' => "\\n".to_owned(),
+        '\r' => "\\r".to_owned(),
+        '\t' => "\\t".to_owned(),
+        c if c.is_control() => c.escape_unicode().to_string(),
+        c => c.to_string(),
+    }
+}
+
+/// The window of [`first_difference`] and [`first_byte_difference`]: each
+/// side's units (offset, shown text) from `start`, the marker under the
+/// unit at `mark`, `at` the first differing byte.
+fn window(
+    expected: (&[(usize, String)], usize),
+    actual: (&[(usize, String)], usize),
+    at: usize,
+    mark: usize,
+    start: usize,
+) -> String {
+    let side = |units: &[(usize, String)]| {
         let mut out = String::new();
         if start > 0 {
             out.push('…');
@@ -276,8 +419,8 @@ pub fn first_difference(expected: &str, actual: &str) -> String {
         let mut col = usize::from(start > 0);
         let mut mark_col = None;
         let mut shown = 0usize;
-        for (i, c) in text[start..].char_indices() {
-            if start + i >= mark && mark_col.is_none() {
+        for (offset, piece) in units {
+            if *offset >= mark && mark_col.is_none() {
                 mark_col = Some(col);
             }
             if mark_col.is_some() {
@@ -287,27 +430,20 @@ pub fn first_difference(expected: &str, actual: &str) -> String {
                     break;
                 }
             }
-            let piece = match c {
-                '\n' => "\\n".to_owned(),
-                '\r' => "\\r".to_owned(),
-                '\t' => "\\t".to_owned(),
-                c if c.is_control() => c.escape_unicode().to_string(),
-                c => c.to_string(),
-            };
             col += piece.chars().count();
-            out.push_str(&piece);
+            out.push_str(piece);
         }
         (out, mark_col.unwrap_or(col))
     };
-    let (e, col) = side(expected);
-    let (a, _) = side(actual);
-    let end = |t: &str| if t.len() == at { " (ends here)" } else { "" };
+    let (e, col) = side(expected.0);
+    let (a, _) = side(actual.0);
+    let end = |len: usize| if len == at { " (ends here)" } else { "" };
     format!(
         "first difference at byte {at} (expected is {} bytes, got {}):\n  expected {e}{}\n  got      {a}{}\n           {}^",
-        expected.len(),
-        actual.len(),
-        end(expected),
-        end(actual),
+        expected.1,
+        actual.1,
+        end(expected.1),
+        end(actual.1),
         " ".repeat(col)
     )
 }
@@ -447,6 +583,57 @@ mod tests {
         // Short strings read whole; no window.
         let short = render(&diff(&Term::Str("ab".into()), &Term::Str("ac".into())));
         assert_eq!(short, r#"/: expected "ab", got "ac""#);
+    }
+
+    /// A binary that is not UTF-8 shows as a short escaped view, never its
+    /// base64, and where it first differs byte by byte.
+    #[test]
+    fn binaries_show_escaped_with_their_first_differing_byte() {
+        let mut e = vec![b'a'; 40_000];
+        e.extend([0xFF, 0x00, b'"']);
+        e.extend(vec![b'z'; 20_000]);
+        let mut a = e.clone();
+        a[40_000] = 0xFE;
+        let text = render(&diff(
+            &Term::List(vec![Term::Bytes(e.clone())]),
+            &Term::List(vec![Term::Bytes(a)]),
+        ));
+        assert!(text.len() < 600, "{} bytes: {text}", text.len());
+        assert!(!text.contains("YWFh"), "no base64: {text}");
+        let lines: Vec<&str> = text.lines().collect();
+        let view = format!("$bytes of 60003 bytes: \"{}…\"", "a".repeat(32));
+        assert_eq!(lines[0], format!("/0: expected {view}, got {view}"));
+        assert_eq!(
+            lines[1],
+            "  first difference at byte 40000 (expected is 60003 bytes, got 60003):"
+        );
+        let col = lines[4].chars().count() - 1;
+        assert_eq!(lines[4].trim(), "^", "{text}");
+        let at = |l: &str| l.chars().skip(col).take(4).collect::<String>();
+        assert_eq!(at(lines[2]), "\\xFF", "{text}");
+        assert_eq!(at(lines[3]), "\\xFE", "{text}");
+        assert!(lines[2].contains("\\xFF\\x00\\\"zzz"), "{text}");
+        assert!(lines[2].starts_with("    expected …aaa") && lines[2].ends_with('…'));
+        // A string against a binary: the string's UTF-8 bytes, the same window.
+        let text = render(&diff(
+            &Term::Str("abc".into()),
+            &Term::Bytes(vec![b'a', b'b', 0xC3]),
+        ));
+        assert_eq!(
+            text,
+            "/: expected \"abc\", got $bytes of 3 bytes: \"ab\\xC3\"\n  \
+             first difference at byte 2 (expected is 3 bytes, got 3):\n    \
+             expected abc\n    got      ab\\xC3\n               ^"
+        );
+        // Nested binaries in a whole term are shown the same way.
+        let t = Term::Tuple(vec![Term::Bytes(vec![0xFF; 100]), Term::Str("s".into())]);
+        assert_eq!(
+            shown(&t),
+            format!(
+                "{{\"$tuple\":[$bytes of 100 bytes: \"{}…\",\"s\"]}}",
+                "\\xFF".repeat(32)
+            )
+        );
     }
 
     #[test]
