@@ -11,7 +11,11 @@ use std::collections::BTreeMap;
 
 /// `list --counts`: op → (cases, required, pinned), and the total line.
 fn counts(more: &[&str]) -> (BTreeMap<String, [usize; 3]>, [usize; 3]) {
-    let out = bin().args(["list", "--counts"]).args(more).output().unwrap();
+    let out = bin()
+        .args(["list", "--counts"])
+        .args(more)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stdout = String::from_utf8(out.stdout).unwrap();
     let mut lines = stdout.lines();
@@ -49,7 +53,10 @@ fn list_counts_cases_per_op() {
             .collect();
         assert_eq!(*n, of.len(), "{op}");
         assert_eq!(*n, required + pinned, "{op}");
-        let p = of.iter().filter(|l| l.split('\t').nth(2) == Some("pinned")).count();
+        let p = of
+            .iter()
+            .filter(|l| l.split('\t').nth(2) == Some("pinned"))
+            .count();
         assert_eq!(*pinned, p, "{op}");
     }
     let sum: usize = ops.values().map(|c| c[0]).sum();
@@ -89,7 +96,9 @@ fn an_unmatched_op_pattern_is_a_usage_error_everywhere() {
         &["list", "--counts", "--op", "nope.*"],
         &["fuzz", "--cases", "10", "--op", "nope.*"],
         &["laws", "--cases", "10", "--op", "nope.*"],
-        &["compare", "--cases", "10", "--op", "nope.*", "--base", &adapter, "--head", &adapter],
+        &[
+            "compare", "--cases", "10", "--op", "nope.*", "--base", &adapter, "--head", &adapter,
+        ],
     ] {
         let out = bin().args(args).output().unwrap();
         let t = text(&out);
@@ -104,7 +113,15 @@ fn an_unmatched_op_pattern_is_a_usage_error_everywhere() {
 #[test]
 fn fuzz_compare_and_laws_take_an_op_glob() {
     let out = bin()
-        .args(["fuzz", "--cases", "300", "--seed", "3", "--op", "key_normalizer.normalize_*"])
+        .args([
+            "fuzz",
+            "--cases",
+            "300",
+            "--seed",
+            "3",
+            "--op",
+            "key_normalizer.normalize_*",
+        ])
         .output()
         .unwrap();
     let t = text(&out);
@@ -116,7 +133,15 @@ fn fuzz_compare_and_laws_take_an_op_glob() {
     // Against an adapter, a glob keeps the ops it declares.
     let python = repo().join("harness/adapters/python/adapter.py");
     let out = bin()
-        .args(["fuzz", "--cases", "100", "--seed", "3", "--op", "*.normalize_key*"])
+        .args([
+            "fuzz",
+            "--cases",
+            "100",
+            "--seed",
+            "3",
+            "--op",
+            "*.normalize_key*",
+        ])
         .args(["--adapter", "--", "node"])
         .arg(repo().join("harness/adapters/js/adapter.js"))
         .output()
@@ -128,7 +153,15 @@ fn fuzz_compare_and_laws_take_an_op_glob() {
     );
     let me = env!("CARGO_BIN_EXE_ptc-conformance");
     let out = bin()
-        .args(["compare", "--cases-per-op", "20", "--seed", "1", "--op", "key_normalizer.*"])
+        .args([
+            "compare",
+            "--cases-per-op",
+            "20",
+            "--seed",
+            "1",
+            "--op",
+            "key_normalizer.*",
+        ])
         .arg("--base")
         .arg(format!("{me} adapter"))
         .arg("--head")
@@ -139,12 +172,23 @@ fn fuzz_compare_and_laws_take_an_op_glob() {
     assert_eq!(out.status.code(), Some(0), "{t}");
     let (_, kn) = counts(&["--op", "key_normalizer.*"]);
     assert!(
-        t.contains(&format!("compare: {n} cases selected, {n} answered alike", n = kn[0])),
+        t.contains(&format!(
+            "compare: {n} cases selected, {n} answered alike",
+            n = kn[0]
+        )),
         "{t}"
     );
     // A glob neither side's ops match fuzzes nothing: a usage error naming them.
     let out = bin()
-        .args(["compare", "--cases-per-op", "20", "--seed", "1", "--op", "tool.*"])
+        .args([
+            "compare",
+            "--cases-per-op",
+            "20",
+            "--seed",
+            "1",
+            "--op",
+            "tool.*",
+        ])
         .arg("--base")
         .arg(format!("{me} adapter"))
         .arg("--head")
@@ -158,7 +202,15 @@ fn fuzz_compare_and_laws_take_an_op_glob() {
         "{t}"
     );
     let out = bin()
-        .args(["laws", "--cases", "200", "--seed", "2", "--op", "native_preview.*"])
+        .args([
+            "laws",
+            "--cases",
+            "200",
+            "--seed",
+            "2",
+            "--op",
+            "native_preview.*",
+        ])
         .output()
         .unwrap();
     let t = text(&out);

@@ -208,7 +208,10 @@ fn a_failing_binary_shows_escaped_bytes_not_base64() {
         "{t}"
     );
     // The JSON report keeps the replay whole.
-    let json = json_report(&run(&golden, &with_adapter(&["--format", "json"], &adapter)));
+    let json = json_report(&run(
+        &golden,
+        &with_adapter(&["--format", "json"], &adapter),
+    ));
     let replay = json["cases"][0]["replay"].as_str().unwrap();
     assert!(replay.contains(&b64), "{}", &replay[..200]);
 }

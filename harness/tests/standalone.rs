@@ -168,7 +168,11 @@ fn porter_env(cmd: &mut Command) -> &mut Command {
 fn an_export_cites_only_itself_and_its_example_ports_run_as_they_are() {
     let bin = copied_binary("export");
     let kit = empty_dir("export");
-    assert!(!kit.starts_with(repo()), "{} is inside the repository", kit.display());
+    assert!(
+        !kit.starts_with(repo()),
+        "{} is inside the repository",
+        kit.display()
+    );
     run(&bin, &kit, &["export", "."]);
 
     let checked = links::check(&kit, links::Tree::Export);
@@ -188,7 +192,15 @@ fn an_export_cites_only_itself_and_its_example_ports_run_as_they_are() {
         (&["python3", "sdk/python/example_port.py"][..], "python"),
         (&["node", "sdk/js/example-port.js"][..], "javascript"),
     ] {
-        let mut args = vec!["run", "--level", "strict", "--format", "json", "--adapter", "--"];
+        let mut args = vec![
+            "run",
+            "--level",
+            "strict",
+            "--format",
+            "json",
+            "--adapter",
+            "--",
+        ];
         args.extend_from_slice(port);
         let out = porter_env(Command::new(&bin).args(&args).current_dir(&kit))
             .output()

@@ -215,7 +215,10 @@ mod tests {
             vec!["tool.private?"]
         );
         let err = expand_ops(&p(&["nope.*"]), None).unwrap_err();
-        assert!(err.contains(r#"--op "nope.*": the pattern matches no op"#), "{err}");
+        assert!(
+            err.contains(r#"--op "nope.*": the pattern matches no op"#),
+            "{err}"
+        );
         let err = expand_ops(&p(&["nope"]), None).unwrap_err();
         assert!(err.contains("no such op"), "{err}");
         // Against a subject, a glob keeps the declared ops and names them
@@ -226,6 +229,9 @@ mod tests {
             vec!["key_normalizer.normalize_key"]
         );
         let err = expand_ops(&p(&["protocol.*"]), Some((&declared, "the subject"))).unwrap_err();
-        assert!(err.contains("none of them declared by the subject"), "{err}");
+        assert!(
+            err.contains("none of them declared by the subject"),
+            "{err}"
+        );
     }
 }

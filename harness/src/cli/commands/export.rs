@@ -32,7 +32,10 @@ pub fn exec(args: ExportArgs) -> Result<(), Failure> {
     if written.iter().any(|(e, _)| *e == Embedded::Sdk) {
         // The example ports run as they are from the export's directory.
         println!("example ports, run from {}:", args.dir.display());
-        for port in ["python3 sdk/python/example_port.py", "node sdk/js/example-port.js"] {
+        for port in [
+            "python3 sdk/python/example_port.py",
+            "node sdk/js/example-port.js",
+        ] {
             println!("  ptc-conformance run --adapter -- {port}");
         }
     }

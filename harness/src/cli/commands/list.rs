@@ -63,8 +63,16 @@ fn print_counts(cases: &[&Case]) {
         .map(|o| o.name)
         .filter(|o| cases.iter().any(|c| c.op.name == *o))
         .collect();
-    let w = ops.iter().map(|o| o.len()).max().unwrap_or(0).max("total".len());
-    println!("{:<w$}  {:>6}  {:>8}  {:>6}", "op", "cases", "required", "pinned");
+    let w = ops
+        .iter()
+        .map(|o| o.len())
+        .max()
+        .unwrap_or(0)
+        .max("total".len());
+    println!(
+        "{:<w$}  {:>6}  {:>8}  {:>6}",
+        "op", "cases", "required", "pinned"
+    );
     for op in &ops {
         let (n, r, p) = count(Some(op));
         println!("{op:<w$}  {n:>6}  {r:>8}  {p:>6}");
