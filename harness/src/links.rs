@@ -35,7 +35,9 @@ pub struct Checked {
 /// Checks every citation under `root`, a checkout or an export.
 pub fn check(root: &Path, tree: Tree) -> Checked {
     let mut out = Checked::default();
-    for (file, docs_only) in sources(root, tree) {
+    let (files, errors) = sources(root, tree);
+    out.missing = errors;
+    for (file, docs_only) in files {
         let Ok(text) = std::fs::read_to_string(&file) else {
             out.missing
                 .push(format!("{}: cannot be read as UTF-8", file.display()));
@@ -57,8 +59,10 @@ pub fn check(root: &Path, tree: Tree) -> Checked {
     out
 }
 
-/// The files whose citations count, and whether only their doc comments do.
-fn sources(root: &Path, tree: Tree) -> Vec<(PathBuf, bool)> {
+/// The files whose citations count, and whether only their doc comments
+/// do; and the directories that could not be read.
+fn sources(root: &Path, tree: Tree) -> (Vec<(PathBuf, bool)>, Vec<String>) {
+    let errors = std::cell::RefCell::new(Vec::new());
     let files = |dir: &str, ext: &str| -> Vec<PathBuf> {
         walkdir::WalkDir::new(root.join(dir))
             .sort_by_file_name()
@@ -67,7 +71,10 @@ fn sources(root: &Path, tree: Tree) -> Vec<(PathBuf, bool)> {
                 let name = e.file_name().to_string_lossy();
                 !(name.starts_with('.') && e.depth() > 0) && name != "node_modules"
             })
-            .filter_map(Result::ok)
+            .filter_map(|e| {
+                e.map_err(|err| errors.borrow_mut().push(format!("{dir}: {err}")))
+                    .ok()
+            })
             .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == ext))
             .map(|e| e.into_path())
             .collect()
@@ -88,7 +95,7 @@ fn sources(root: &Path, tree: Tree) -> Vec<(PathBuf, bool)> {
             out.extend(files(dir, "rs").into_iter().map(|f| (f, true)));
         }
     }
-    out
+    (out, errors.into_inner())
 }
 
 /// The text that counts: all of a Markdown file (less the lint comments in
