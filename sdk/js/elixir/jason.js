@@ -75,7 +75,8 @@ function value(t, out) {
 
 function key(k, out) {
   if (typeof k === "string" || k instanceof Bytes) return stringRaw(rawOf(k), out);
-  if (k === null || k === true || k === false) return stringRaw(String(k), out);
+  if (k === null) return stringRaw("nil", out);
+  if (k === true || k === false) return stringRaw(String(k), out);
   if (k instanceof Atom) return stringRaw(raw(k.name), out);
   // Jason's key rule: String.Chars.to_string/1, whose errors raise through.
   return stringRaw(toStringRaw(k), out);
