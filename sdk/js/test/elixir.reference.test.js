@@ -28,6 +28,7 @@ import { termGen } from "../termgen.js";
 import { Fun, Struct, TermMap, Tuple, atom } from "../terms.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+// A binary named by PTC_CONFORMANCE_BIN (as CI sets it) must be there: the tests then fail rather than skip.
 const bin = process.env.PTC_CONFORMANCE_BIN ?? ["debug", "release"].map((p) => join(repo, "target", p, "ptc-conformance")).find(existsSync);
 const skip = bin ? false : "no ptc-conformance binary (set PTC_CONFORMANCE_BIN or cargo build)";
 const SEED = Number(process.env.PTC_SDK_SEED ?? 27);
@@ -54,15 +55,27 @@ function reference() {
       }
     }
   });
-  const exited = new Promise((res) => child.on("exit", res));
+  // A reference that cannot start or dies fails every request still waiting, with the reason.
+  let failure;
+  const failAll = (why) => {
+    failure ??= why;
+    for (const w of waiting.values()) w(null);
+    waiting.clear();
+  };
+  child.on("error", (e) => failAll(`${bin} adapter: ${e.message}`));
+  const exited = new Promise((res) => child.on("exit", (code, signal) => {
+    failAll(`${bin} adapter exited (${signal ?? code}) before answering`);
+    res(code);
+  }));
   return {
     send(requests) {
-      const answers = requests.map(({ id }) => new Promise((res) => waiting.set(id, res)));
+      if (failure) return Promise.reject(new Error(failure));
+      const answers = requests.map(({ id }) => new Promise((res, rej) => waiting.set(id, (line) => (line === null ? rej(new Error(failure)) : res(line)))));
       child.stdin.write(`${requests.map((r) => r.line).join("\n")}\n`);
       return Promise.all(answers);
     },
     async close() {
-      child.stdin.end('{"id":0,"op":"bye"}\n');
+      if (!failure) child.stdin.end('{"id":0,"op":"bye"}\n');
       return exited;
     },
   };
