@@ -25,14 +25,13 @@ import {
   binary,
   functionClause,
   int,
-  Raised,
   isBinary,
   isMap,
   serve,
   elixir,
 } from "../../../sdk/js/index.js";
 
-const { binaryOfRaw, floatToBinaryCompact10, inspectBinary, mapJoinRaw, rawOf, toStringRaw } = elixir;
+const { binaryOfRaw, floatToBinaryCompact10, inspectBinary, mapJoinRaw, message, rawOf, toStringRaw } = elixir;
 
 const MODULE = "PtcRunner.SubAgent.KeyNormalizer";
 
@@ -130,7 +129,7 @@ function taggedNode(items) {
 }
 
 function pair(p) {
-  if (!(p instanceof Tuple && p.items.length === 2)) throw new Raised("FunctionClauseError", `no function clause matching in anonymous fn/1 in ${FORMATTER}.format_pairs/1`);
+  if (!(p instanceof Tuple && p.items.length === 2)) throw message("function_clause").raise({ function: `anonymous fn/1 in ${FORMATTER}.format_pairs/1` });
   return `${formatRaw(p.items[0])} ${formatRaw(p.items[1])}`;
 }
 

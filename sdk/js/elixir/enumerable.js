@@ -10,6 +10,7 @@ import { Raised } from "../adapter.js";
 import { Atom, Fun, Struct, TermMap, Tuple, tuple } from "../terms.js";
 import { iodataToRaw } from "./chars.js";
 import { badarg, moduleNotAvailable, protocolUndefined } from "./errors.js";
+import { message } from "./messages.js";
 import { binaryOfRaw } from "./raw.js";
 
 /**
@@ -68,7 +69,7 @@ function elem1(t) {
 // :lists.reverse/1, which has no clause for anything but a list.
 function listsReverse(t) {
   if (Array.isArray(t)) return [...t].reverse();
-  throw new Raised("FunctionClauseError", "no function clause matching in :lists.reverse/1");
+  throw message("function_clause").raise({ function: ":lists.reverse/1" });
 }
 
 // Calling the named capture &Mod.fun/2: no module of that name loads (LOOSE-5).

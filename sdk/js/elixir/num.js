@@ -1,8 +1,8 @@
 // The float texts Erlang and Elixir print, and exact truncation. Port of
 // src/elixir/num.rs (and Inspect.Float of src/elixir/inspect.rs).
 
-import { Raised } from "../adapter.js";
 import { shortFloat } from "../tagged.js";
+import { badarg } from "./errors.js";
 
 export { shortFloat };
 
@@ -47,7 +47,7 @@ export function floatToBinaryCompact10(x) {
   if (af > TWO_53) {
     const digits = BigInt(af).toString();
     if (sign.length + digits.length + 11 >= 256) {
-      throw new Raised("ArgumentError", "errors were found at the given arguments:\n\n  * 2nd argument: invalid option in list\n");
+      throw badarg("2nd", "invalid option in list");
     }
     return `${sign}${digits}.0`;
   }
