@@ -13,7 +13,7 @@ import { badarg, protocolUndefined, protocolUndefinedRaw } from "./errors.js";
 import { inspectRaw } from "./inspect.js";
 import { message } from "./messages.js";
 import { shortFloat } from "./num.js";
-import { binaryOfRaw, raw, rawOf, sequenceLen, textOfRaw, validUpTo } from "./raw.js";
+import { binaryOfRaw, integer, raw, rawOf, sequenceLen, textOfRaw, validUpTo } from "./raw.js";
 
 // Why String.Chars failed: an exception raised on the way, the term without
 // an implementation, or a list that is not chardata (the last two embed an
@@ -63,7 +63,8 @@ function charsOf(t) {
   if (t === null) return "";
   if (t === true || t === false) return String(t);
   if (t instanceof Atom) return raw(t.name);
-  if (typeof t === "number" || typeof t === "bigint") return String(t);
+  if (typeof t === "number") return String(integer(t));
+  if (typeof t === "bigint") return String(t);
   if (t instanceof Float) return shortFloat(t.value);
   if (Array.isArray(t)) return listChars(t);
   if (t instanceof Struct && t.module === "URI") return wrap(() => uriToString(t));

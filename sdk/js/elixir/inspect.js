@@ -16,7 +16,7 @@ import { displayStruct, displayStructFrames, displayStructNotChardataMessage, di
 import { inspectErrorRaw } from "./errors.js";
 import { tokenize } from "./identifier.js";
 import { inspectFloat } from "./num.js";
-import { binaryOfRaw, charAt, raw, rawOf, textOfRaw } from "./raw.js";
+import { binaryOfRaw, charAt, integer, raw, rawOf, textOfRaw } from "./raw.js";
 
 /** `Inspect.Opts` defaults. */
 export const LIMIT = 50;
@@ -53,6 +53,7 @@ function toDoc(t, opts) {
   if (t === false) return "false";
   switch (typeof t) {
     case "number":
+      return String(integer(t));
     case "bigint":
       return String(t);
     case "string":

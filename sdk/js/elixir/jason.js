@@ -16,7 +16,7 @@ import { protocolUndefined } from "./errors.js";
 import { inspect } from "./inspect.js";
 import { message } from "./messages.js";
 import { shortFloat } from "./num.js";
-import { binaryOfRaw, raw, rawOf, textOfRaw, validUpTo } from "./raw.js";
+import { binaryOfRaw, integer, raw, rawOf, textOfRaw, validUpTo } from "./raw.js";
 
 /** `Jason.encode!/1`: the JSON text of `term`, or throws the Raised Jason raises (Protocol.UndefinedError, Jason.EncodeError). */
 export function encode(term) {
@@ -40,6 +40,7 @@ function value(t, out) {
   if (t === true || t === false) return void out.push(String(t));
   switch (typeof t) {
     case "number":
+      return void out.push(String(integer(t)));
     case "bigint":
       return void out.push(String(t));
     case "string":

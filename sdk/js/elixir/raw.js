@@ -72,3 +72,9 @@ export function validUpTo(r) {
   }
   return i;
 }
+
+/** A number term is an integer: a float is a Float (terms.js), so any other number is a bug in the caller. */
+export function integer(n) {
+  if (!Number.isInteger(n)) throw new TypeError(`the number ${n} is not a term: a float is written new Float(${n})`);
+  return n;
+}
