@@ -84,8 +84,19 @@ const OPERATORS = new Set([
   ...["|>", "<<<", ">>>", "<~", "~>", "<<~", "~>>", "<~>", "in", "++", "--", "<>", "+++", "---", "*", "/", "**"],
 ]);
 
+const classified = new Map(); // atom names repeat: their class, remembered (bounded)
+
 /** How `Macro.classify_atom/1` sees an atom name: "alias", "identifier", "unquoted" or "quoted". */
 export function classifyAtom(name) {
+  let c = classified.get(name);
+  if (c === undefined) {
+    if (classified.size >= 65536) classified.clear();
+    classified.set(name, (c = classify(name)));
+  }
+  return c;
+}
+
+function classify(name) {
   if (NOT_CALLABLE.has(name)) return "unquoted";
   if (QUOTED_OPERATORS.has(name)) return "quoted";
   if (OPERATORS.has(name)) return "unquoted";
