@@ -280,5 +280,23 @@ export function termGen(seed = 1) {
     return term(depth + 1);
   }
 
-  return { term, jsonish, chardata, atomName, string, float: double, integer, below, pick, chance, text };
+  // ---- grapheme clusters ----------------------------------------------------
+  const gdata = dataFile("unicode/grapheme.json");
+  const CLUSTER_UNITS = [
+    () => "e\u0301", () => "\r\n", () => "\r", () => "\n", () => "🇫🇷", () => "🇫", () => "👩\u200d💻", () => "\u231a\u200d\u{1f3fb}",
+    () => "\u231a\u0e33\ufe0f\u200d\u2640", () => "\u1100\u1161\u11a8", () => "\uac00\u11a8", () => "\uac01", () => "\u1100\uac00",
+    () => "\u0600a", () => "\u0600", () => "\u0915\u094d\u0937", () => "a\u0903", () => "\u{1f44d}\u{1f3fd}", () => "\u200d", () => "©\ufe0f",
+    () => String.fromCodePoint(fromRanges(gdata.extend)), () => String.fromCodePoint(nonSurrogate(fromRanges(gdata.first))),
+    () => String.fromCodePoint(fromRanges(gdata.extended_pictographic)), () => String.fromCodePoint(fromRanges(gdata.control)),
+    () => String.fromCodePoint(pick([...gdata.hangul_l, ...gdata.hangul_v, ...gdata.hangul_t].map(([lo, hi]) => range(lo, hi)))),
+    () => String.fromCodePoint(range(0xac00, 0xd7a3)), () => char(), () => char(),
+  ];
+  /** Text dense in grapheme-cluster boundaries: combining marks, CR LF, flags, ZWJ sequences, Hangul, prepend and spacing marks. */
+  const graphemeText = (max = 10) => {
+    let out = "";
+    for (let i = range(1, max); i > 0; i--) out += pick(CLUSTER_UNITS)();
+    return out;
+  };
+
+  return { term, jsonish, chardata, atomName, graphemeText, string, float: double, integer, below, pick, chance, text };
 }

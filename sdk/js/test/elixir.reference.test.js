@@ -10,10 +10,14 @@
 //   lisp_formatter.format         ":" <> to_string(term) and the other
 //                                 name nodes: String.Chars, chardata,
 //                                 URI, display structs (chars.js)
+//   protocol.render_success_from_step
+//                                 printed text cut at feedback_max_chars
+//                                 grapheme clusters (PP-105): String.length
+//                                 and String.slice (graphemes.js)
 //
 // One test per batch, not per term. PTC_SDK_SEED picks other terms,
-// PTC_SDK_TERMS scales the count (1 = 100,000 inspect terms, 30,000 of each
-// other kind). Needs a built ptc-conformance (PTC_CONFORMANCE_BIN, or
+// PTC_SDK_TERMS scales the count (1 = 100,000 inspect terms, 30,000 Jason
+// payloads, 30,000 formatter names, 20,000 texts to cut). Needs a built ptc-conformance (PTC_CONFORMANCE_BIN, or
 // target/debug or target/release of this repository); skipped without one.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -22,7 +26,8 @@ import { dirname, join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { quote } from "../json.js";
-import { inspectBinary, jasonEncode, toStringRaw, binaryOfRaw } from "../elixir/index.js";
+import { binaryOfRaw, inspectBinary, jasonEncode, length, take, toStringRaw } from "../elixir/index.js";
+import { makeStruct } from "../structs.js";
 import { encode } from "../tagged.js";
 import { termGen } from "../termgen.js";
 import { Fun, Struct, TermMap, Tuple, atom } from "../terms.js";
@@ -140,21 +145,22 @@ async function compare(kind, op, count, seed, make) {
     requests.push({ id, line: `{"id":${id},"op":"${op}","args":[${argsJson}]}`, argsJson, made });
   }
   sent.push(ref.send(requests.slice(sent.length * 1000)));
-  for (const r of requests) r.ours = answer(r.id, r.made.ours);
+  for (const r of requests) r.ours = r.made.theirs ? r.made.ours() : answer(r.id, r.made.ours);
   const theirs = (await Promise.all(sent)).flat();
   const diffs = [];
   requests.forEach((r, i) => {
-    if (theirs[i] !== r.ours) diffs.push([r, theirs[i]]);
+    const t = r.made.theirs ? r.made.theirs(theirs[i]) : theirs[i];
+    if (t !== r.ours) diffs.push([r, t]);
   });
   const show = diffs
     .slice(0, 3)
-    .map(([r, t]) => `\n  args:      ${r.argsJson.slice(0, 600)}\n  reference: ${t.slice(0, 1500)}\n  ours:      ${r.ours.slice(0, 1500)}`)
+    .map(([r, t]) => `\n  args:      ${r.argsJson.slice(0, 600)}\n  reference: ${JSON.stringify(t)?.slice(0, 1500)}\n  ours:      ${JSON.stringify(r.ours).slice(0, 1500)}`)
     .join("\n");
   assert.equal(diffs.length, 0, `${kind}: ${diffs.length} of ${requests.length} answers differ from the reference (seed ${seed}); the first:${show}`);
   assert.ok(loose <= count / 50, `${kind}: ${loose} of ${count} terms left out for LOOSE-3; the generator should rarely make them`);
 }
 
-const KINDS = ["term.inspect", "protocol.render_error", "lisp_formatter.format"];
+const KINDS = ["term.inspect", "protocol.render_error", "lisp_formatter.format", "protocol.render_success_from_step"];
 
 function batches(kind, total, run) {
   for (let start = 0; start < total; start += BATCH) {
@@ -202,5 +208,28 @@ batches("lisp_formatter.format", Math.round(30000 * SCALE), (count, seed) =>
     const [open, close] = NAME_NODES[tag];
     const t = g.chardata();
     return { args: [new Tuple([atom(tag), t])], ours: () => binaryOfRaw(open + toStringRaw(t) + close) };
+  }),
+);
+
+// String.length/1 and String.slice/3 (graphemes.js) through PP-105: the
+// feedback's println block is the printed text cut at feedback_max_chars
+// grapheme clusters, with a note when it was cut.
+const PRINTLN = /<untrusted_ptc_output source="println">\n([\s\S]*)\n<\/untrusted_ptc_output>$/;
+
+batches("protocol.render_success_from_step", Math.round(20000 * SCALE), (count, seed) =>
+  compare("String.length/slice of printed text (PP-105)", "protocol.render_success_from_step", count, seed, (g) => {
+    const text = g.graphemeText(12);
+    const limit = g.below(length(text) + 2);
+    const step = makeStruct("PtcRunner.Step", { return: null, prints: [text] });
+    const opts = [new Tuple([atom("format_options"), [new Tuple([atom("feedback_max_chars"), limit])]])];
+    return {
+      args: [step, opts],
+      ours: () => (length(text) > limit ? `${take(text, limit)}\n... (truncated at ${limit} chars; print specific fields instead)` : text),
+      theirs: (line) => {
+        const ok = /^\{"id":\d+,"ok":(.*)\}$/s.exec(line);
+        const feedback = ok ? JSON.parse(JSON.parse(ok[1])).feedback : undefined;
+        return PRINTLN.exec(feedback ?? "")?.[1] ?? line;
+      },
+    };
   }),
 );
