@@ -236,7 +236,9 @@ export function createAdapter(port) {
     return { ...answer(id, op, request.get("args"), request.has("args")), id, op };
   }
 
-  return { hello: () => helloBody, handleLine };
+  /** Ops whose argument count goes unchecked: their function's `length` is 0 and no `arity` was given. */
+  const uncheckedOps = [...table].filter(([, e]) => !e.arity).map(([op]) => op).sort();
+  return { hello: () => helloBody, handleLine, uncheckedOps };
 }
 
 /** The id at the start of an otherwise unreadable line (`{"id": 12, ...`), as the Rust harness reads it. */
@@ -275,6 +277,9 @@ export function serve(port, io = {}) {
     log.write(`${e.message}\n`);
     if (exit) process.exit(2);
     return Promise.resolve(2);
+  }
+  if (adapter.uncheckedOps.length) {
+    log.write(`${port.name}: the argument count of ${adapter.uncheckedOps.join(", ")} is not checked (no declared parameters, as a (...args) wrapper has none): give {call, arity}\n`);
   }
   return new Promise((resolve) => {
     let pending = Buffer.alloc(0);

@@ -3,7 +3,8 @@
 //
 //   export { termGen, type TermGen, type HookEvent } from "./termgen.js";
 //
-// and its port description gains `hook?: (event: HookEvent) => void`.
+// and its port description gains `hook?: (event: HookEvent) => void`, the
+// adapter createAdapter returns `uncheckedOps: string[]`.
 
 import type { Raised, Term, Unsupported } from "./index.js";
 

@@ -145,6 +145,7 @@ test("serve: the end of input answers a last line without a newline and exits 0"
   assert.equal(status, 0);
   assert.deepEqual(lines, ['{"id":7,"ok":{"$float":-0.0}}']);
   assert.match(err, /ignoring a line without a readable id: cannot decode request: a request is a JSON object/);
+  assert.match(err, /^test-port: the argument count of test\.bug, test\.clause, test\.not_a_term, test\.raise, test\.unsupported is not checked \(no declared parameters, as a \(\.\.\.args\) wrapper has none\): give \{call, arity\}\n/);
 });
 
 test("serve: a bad port description exits 2 with the reason on stderr", async () => {
