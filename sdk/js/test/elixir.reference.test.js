@@ -80,7 +80,8 @@ function reference() {
       return Promise.all(answers);
     },
     async close() {
-      if (!failure) child.stdin.end('{"id":0,"op":"bye"}\n');
+      if (failure) return undefined; // it never started, or is gone
+      child.stdin.end('{"id":0,"op":"bye"}\n');
       return exited;
     },
   };
