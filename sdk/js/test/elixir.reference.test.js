@@ -14,10 +14,14 @@
 //                                 printed text cut at feedback_max_chars
 //                                 grapheme clusters (PP-105): String.length
 //                                 and String.slice (graphemes.js)
+//   protocol.render_success       options without :execution: the KeyError
+//                                 of Keyword.fetch!/2, inspect(opts, pretty:
+//                                 true, limit: :infinity) at width 80
 //
 // One test per batch, not per term. PTC_SDK_SEED picks other terms,
 // PTC_SDK_TERMS scales the count (1 = 100,000 inspect terms, 30,000 Jason
-// payloads, 30,000 formatter names, 20,000 texts to cut). Needs a built ptc-conformance (PTC_CONFORMANCE_BIN, or
+// payloads, 30,000 formatter names, 20,000 texts to cut, 10,000 pretty
+// KeyError texts). Needs a built ptc-conformance (PTC_CONFORMANCE_BIN, or
 // target/debug or target/release of this repository); skipped without one.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -26,7 +30,7 @@ import { dirname, join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { quote } from "../json.js";
-import { binaryOfRaw, inspectBinary, jasonEncode, length, take, toStringRaw } from "../elixir/index.js";
+import { binaryOfRaw, inspectBinary, jasonEncode, keyError, length, take, toStringRaw } from "../elixir/index.js";
 import { makeStruct } from "../structs.js";
 import { encode } from "../tagged.js";
 import { termGen } from "../termgen.js";
@@ -161,7 +165,7 @@ async function compare(kind, op, count, seed, make) {
   assert.ok(loose <= count / 50, `${kind}: ${loose} of ${count} terms left out for LOOSE-3; the generator should rarely make them`);
 }
 
-const KINDS = ["term.inspect", "protocol.render_error", "lisp_formatter.format", "protocol.render_success_from_step"];
+const KINDS = ["term.inspect", "protocol.render_error", "lisp_formatter.format", "protocol.render_success_from_step", "protocol.render_success"];
 
 function batches(kind, total, run) {
   for (let start = 0; start < total; start += BATCH) {
@@ -232,5 +236,20 @@ batches("protocol.render_success_from_step", Math.round(20000 * SCALE), (count, 
         return PRINTLN.exec(feedback ?? "")?.[1] ?? line;
       },
     };
+  }),
+);
+
+// inspect(term, pretty: true, limit: :infinity) at width 80 (algebra.js's
+// breaking layout) and KeyError's text (errors.js): render_success/2 fetches
+// :execution from its options first (Keyword.fetch!/2).
+batches("protocol.render_success", Math.round(10000 * SCALE), (count, seed) =>
+  compare("KeyError of options without :execution (pretty inspect)", "protocol.render_success", count, seed, (g) => {
+    const opts = [];
+    for (let i = g.chance(0.1) ? 30 : g.below(6); i > 0; i--) {
+      let key = g.atomName();
+      if (key === "execution") key = "executions";
+      opts.push(new Tuple([atom(key), g.term(1)]));
+    }
+    return { args: [new TermMap([]), opts], ours: () => { throw keyError("execution", opts); } };
   }),
 );
