@@ -286,6 +286,8 @@ export interface Port {
   language?: string;
   ops: Record<string, OpSpec>;
   features?: string[];
+  /** Sees every line the loop reads, with its outcome and answer (for logging what the port declines or raises). */
+  hook?: (event: HookEvent) => void;
 }
 
 /** What one request line gets: the answer line (null for none), a note for stderr, whether it was `bye`. */
@@ -299,6 +301,8 @@ export interface LineResult {
 export interface Adapter {
   hello(): string;
   handleLine(line: string | Uint8Array): LineResult;
+  /** The ops whose argument count goes unchecked (a function without declared parameters and no `arity`). */
+  uncheckedOps: string[];
 }
 
 /** Streams for `serve` (tests; the defaults are process.stdin, stdout and stderr); `exit: false` keeps the process alive. */
@@ -315,3 +319,10 @@ export declare function createAdapter(port: Port): Adapter;
 export declare function sniffId(text: string): string | undefined;
 /** Serves the port over adapter protocol v1 until `bye` or the end of input; resolves to the exit status. */
 export declare function serve(port: Port, io?: ServeIo): Promise<number>;
+
+// ------------------------------------------------- elixir/ and termgen.js
+
+/** The Elixir layer: inspect, to_string, Jason, float text, graphemes, NFC, templates (elixir.d.ts). */
+export * as elixir from "./elixir.js";
+export { termGen, type TermGen, type HookEvent } from "./termgen.js";
+import type { HookEvent } from "./termgen.js";
