@@ -10,6 +10,7 @@
 
 pub mod args;
 pub mod commands;
+pub mod out;
 
 use crate::exit::{Exit, Failure};
 use args::CorpusArgs;
@@ -24,6 +25,7 @@ use commands::list::ListArgs;
 use commands::matrix::MatrixArgs;
 use commands::run::RunArgs;
 use commands::{adapter, bench, bless, compare, export, fuzz, laws, lint, list, matrix, run};
+use out::errln;
 use std::process::ExitCode;
 
 /// Conformance kit for PtcRunner v0.13.0's tool boundary.
@@ -79,7 +81,7 @@ pub fn main() -> ExitCode {
         Ok(()) => Exit::Passed.into(),
         Err(f) => {
             if !f.message.is_empty() {
-                eprintln!("{}", f.message);
+                errln!("{}", f.message);
             }
             f.exit.into()
         }

@@ -1,6 +1,7 @@
 //! `ptc-conformance export`: the corpus, spec and SDKs the binary carries,
 //! written out for a porter to read.
 
+use crate::cli::out::outln;
 use crate::corpus::{self, embedded, Sources};
 use crate::exit::Failure;
 use clap::Args;
@@ -17,9 +18,9 @@ pub struct ExportArgs {
 /// Writes the embedded trees under DIR and names what was written.
 pub fn exec(args: ExportArgs) -> Result<(), Failure> {
     let written = embedded::export(&args.dir).map_err(Failure::failed)?;
-    println!("{}", corpus::load(&Sources::embedded()).describe());
+    outln!("{}", corpus::load(&Sources::embedded()).describe());
     for (e, n) in written {
-        println!(
+        outln!(
             "wrote {}/ ({n} files)",
             args.dir.join(e.dir_name()).display()
         );

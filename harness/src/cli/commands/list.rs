@@ -1,6 +1,7 @@
 //! `ptc-conformance list`: the selected cases, one a line.
 
 use crate::cli::args::{load_clean, CorpusArgs, Filter};
+use crate::cli::out::{errln, outln};
 use crate::exit::Failure;
 use clap::Args;
 
@@ -24,9 +25,9 @@ pub fn exec(args: ListArgs) -> Result<(), Failure> {
         .apply(&corpus)
         .map_err(Failure::usage)?;
     // Which corpus, on stderr: stdout is one case a line, for pipes.
-    eprintln!("{}", corpus.describe());
+    errln!("{}", corpus.describe());
     for c in cases {
-        println!(
+        outln!(
             "{}\t{}\t{}\t{}",
             c.id,
             c.op.name,
