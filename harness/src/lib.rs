@@ -39,6 +39,7 @@
 //! - [`cli`]: the `ptc-conformance` command line (arguments, dispatch, printing).
 //! - [`exit`]: the exit status of every command.
 //! - [`paths`]: paths as reports show them.
+//! - [`quote`]: another program's output quoted in a message, cut per line and in total.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -48,5 +49,6 @@ pub mod corpus;
 pub mod exit;
 pub mod judging;
 pub mod paths;
+pub mod quote;
 pub mod review;
 pub mod subject;
