@@ -172,7 +172,7 @@ impl JsonReport {
     /// Reads a JSON report written by `run --format json`; the error names
     /// the file and says what is wrong with it.
     pub fn read(path: &Path) -> Result<JsonReport, String> {
-        let shown = crate::paths::relative(path);
+        let shown = crate::paths::shown(path);
         let not_ours = |why: String| {
             format!(
                 "{}: not a JSON report of {KIT} (`run --format json`): {why}",
