@@ -54,10 +54,23 @@ pub struct Tail {
     chars: usize,
 }
 
+/// A line as it was kept: its first bytes, and its length in characters.
 #[derive(Debug)]
 struct Line {
-    quoted: String,
+    head: Vec<u8>,
     chars: usize,
+}
+
+impl Line {
+    /// The line quoted as [`line`] quotes it, the cut counted against the
+    /// whole line, not only the head kept of it.
+    fn quoted(&self) -> String {
+        let text = String::from_utf8_lossy(&self.head);
+        let head: String = text.chars().take(LINE_CHARS).collect();
+        let shown = head.chars().count();
+        let quoted = line(&head);
+        marked(quoted, self.chars.saturating_sub(shown))
+    }
 }
 
 impl Tail {
@@ -70,24 +83,23 @@ impl Tail {
     }
 
     /// Adds a line of `chars` characters of which `head` (its first bytes,
-    /// at least [`LINE_CHARS`] characters' worth when it is longer) was kept.
+    /// at least [`LINE_CHARS`] characters' worth when it is longer) was
+    /// kept. Cheap: a flood is counted as fast as it comes, and quoted only
+    /// when [`Tail::render`] is asked.
     pub fn push(&mut self, head: &[u8], chars: usize) {
-        let text = String::from_utf8_lossy(head);
-        let mut quoted = line(&text);
-        let shown = text.chars().count().min(LINE_CHARS);
-        if chars > text.chars().count() {
-            // The head was cut before `line` saw it: mark the whole cut.
-            let head: String = text.chars().take(shown).collect();
-            quoted = marked(line(&head), chars - shown);
-        }
         self.lines += 1;
         self.chars += chars;
-        if self.kept.len() == self.max_lines {
-            self.kept.pop_front();
+        if self.max_lines == 0 {
+            return;
         }
-        if self.max_lines > 0 {
-            self.kept.push_back(Line { quoted, chars });
-        }
+        let mut kept = if self.kept.len() == self.max_lines {
+            self.kept.pop_front().map(|l| l.head).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        kept.clear();
+        kept.extend_from_slice(head);
+        self.kept.push_back(Line { head: kept, chars });
     }
 
     /// Whether no line was seen.
@@ -100,27 +112,28 @@ impl Tail {
     /// when lines were left out, a first line says how many lines and
     /// characters that was.
     pub fn render(&self) -> String {
-        let mut shown: Vec<&Line> = Vec::new();
+        let mut shown: Vec<(String, usize)> = Vec::new();
         let mut total = 0usize;
         for l in self.kept.iter().rev() {
-            let len = l.quoted.chars().count();
+            let quoted = l.quoted();
+            let len = quoted.chars().count();
             if total + len > TOTAL_CHARS && !shown.is_empty() {
                 break;
             }
             total += len;
-            shown.push(l);
+            shown.push((quoted, l.chars));
         }
         let mut out: Vec<String> = Vec::new();
         let hidden = self.lines - shown.len();
         if hidden > 0 {
-            let chars = self.chars - shown.iter().map(|l| l.chars).sum::<usize>();
+            let chars = self.chars - shown.iter().map(|(_, c)| c).sum::<usize>();
             out.push(format!(
                 "  | …({} earlier line(s), {} chars, left out)",
                 thousands(hidden),
                 thousands(chars)
             ));
         }
-        out.extend(shown.iter().rev().map(|l| format!("  | {}", l.quoted)));
+        out.extend(shown.iter().rev().map(|(q, _)| format!("  | {q}")));
         out.join("\n")
     }
 }

@@ -93,7 +93,9 @@ fn main() -> ExitCode {
                 (None, Some(by)) => Err(Failed::from(format!(
                     "the browser tests must run here ({by}), but {missing}: {INSTALL}"
                 ))),
-                (None, None) => Ok(Completion::ignored_with("needs Chromium: apt-get install -y chromium")),
+                (None, None) => Ok(Completion::ignored_with(
+                    "needs Chromium: apt-get install -y chromium",
+                )),
             })
         })
         .collect();
