@@ -1,13 +1,23 @@
 //! What the commands print, in one place. Everything for stdout goes
 //! through [`out!`] and [`outln!`], so a closed stdout is handled once for
-//! every command: `ptc-conformance list | head` ends the command at once,
-//! quietly, with status 0, as ripgrep does (the reader took what it
-//! wanted). Any other failure to write stdout (a full disk) ends it with
-//! status 1 and says so on stderr. [`errln!`] writes stderr and never
-//! panics: when stderr itself is closed there is no one left to tell.
+//! every command. `ptc-conformance list | head` ends the command at once,
+//! quietly, with status 0, as ripgrep does: the reader took what it
+//! wanted. A command that writes files ([`finish_work`]: `export`, `bless
+//! --write`, `run --update-known-failures`, `--emit`) is not cut short by
+//! its reader: it does all its work, prints nothing more, and ends with
+//! the status it would have had. Any other failure to write stdout (a full
+//! disk) ends the command with status 1 and says so on stderr. [`errln!`]
+//! writes stderr and never panics: when stderr itself is closed there is
+//! no one left to tell.
 
 use std::fmt;
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by [`finish_work`]: a closed stdout does not end the command.
+static FINISH_WORK: AtomicBool = AtomicBool::new(false);
+/// Set once stdout was found closed (under [`finish_work`]).
+static CLOSED: AtomicBool = AtomicBool::new(false);
 
 /// Prints to stdout, as `print!` does, ending the command quietly when
 /// stdout is closed.
@@ -30,12 +40,27 @@ macro_rules! errln {
 
 pub(crate) use {errln, out, outln};
 
-/// Writes `text` to stdout and flushes it; on failure ends the process
+/// Declares that the command writes files: a closed stdout then does not
+/// end it, and what it would still print is dropped.
+pub fn finish_work() {
+    FINISH_WORK.store(true, Ordering::Relaxed);
+}
+
+/// Writes `text` to stdout and flushes it. When stdout is closed, ends
+/// the command quietly with status 0, or, under [`finish_work`], drops
+/// this and all later output; another failure ends the process
 /// ([`stdout_failed`]).
 pub fn stdout(text: fmt::Arguments<'_>) {
+    if CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
     let mut stdout = io::stdout().lock();
-    if let Err(e) = stdout.write_fmt(text).and_then(|()| stdout.flush()) {
-        stdout_failed(&e);
+    match stdout.write_fmt(text).and_then(|()| stdout.flush()) {
+        Ok(()) => {}
+        Err(e) if is_closed(&e) && FINISH_WORK.load(Ordering::Relaxed) => {
+            CLOSED.store(true, Ordering::Relaxed);
+        }
+        Err(e) => stdout_failed(&e),
     }
 }
 
