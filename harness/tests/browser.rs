@@ -42,23 +42,36 @@ const INSTALL: &str = "install Chromium (`apt-get update && apt-get install -y c
 /// Where the browser is, or why there is none.
 enum Browser {
     Found(String),
-    Missing(String),
+    /// Why there is none, and how to get one.
+    Missing(String, &'static str),
 }
 
 impl Browser {
     fn find() -> Browser {
         if std::env::var("PTC_SKIP_BROWSER").as_deref() == Ok("1") {
-            return Browser::Missing("PTC_SKIP_BROWSER=1 leaves them out".into());
+            return Browser::Missing(
+                "PTC_SKIP_BROWSER=1 leaves them out".into(),
+                "unset PTC_SKIP_BROWSER",
+            );
         }
         let bin = std::env::var("PTC_CHROMIUM").unwrap_or_else(|_| "chromium".to_owned());
         match Command::new(&bin).arg("--version").output() {
             Ok(o) if o.status.success() => Browser::Found(bin),
-            Ok(o) => Browser::Missing(format!(
-                "`{bin} --version` failed ({}):\n{}",
-                o.status,
-                ptc_conformance_harness::quote::text(&String::from_utf8_lossy(&o.stderr))
-            )),
-            Err(e) => Browser::Missing(format!("Chromium was not found (`{bin}`: {e})")),
+            Ok(o) => Browser::Missing(
+                format!(
+                    "`{bin} --version` failed ({}){}",
+                    o.status,
+                    match String::from_utf8_lossy(&o.stderr).trim() {
+                        "" => String::new(),
+                        err => format!(
+                            ", its stderr:\n{}",
+                            ptc_conformance_harness::quote::text(err)
+                        ),
+                    }
+                ),
+                INSTALL,
+            ),
+            Err(e) => Browser::Missing(format!("Chromium was not found (`{bin}`: {e})"), INSTALL),
         }
     }
 }
@@ -81,17 +94,18 @@ fn main() -> ExitCode {
     let trials: Vec<Trial> = TESTS
         .iter()
         .map(|&(name, body)| {
-            let (bin, missing, required) = match &browser {
-                Browser::Found(bin) => (Some(bin.clone()), String::new(), required.clone()),
-                Browser::Missing(why) => (None, why.clone(), required.clone()),
+            let (bin, missing, fix) = match &browser {
+                Browser::Found(bin) => (Some(bin.clone()), String::new(), ""),
+                Browser::Missing(why, fix) => (None, why.clone(), *fix),
             };
+            let required = required.clone();
             Trial::ignorable_test(name, move || match (bin, required) {
                 (Some(bin), _) => {
                     body(&bin);
                     Ok(Completion::Completed)
                 }
                 (None, Some(by)) => Err(Failed::from(format!(
-                    "the browser tests must run here ({by}), but {missing}: {INSTALL}"
+                    "the browser tests must run here ({by}), but {missing}: {fix}"
                 ))),
                 (None, None) => Ok(Completion::ignored_with(
                     "needs Chromium: apt-get install -y chromium",
@@ -99,7 +113,7 @@ fn main() -> ExitCode {
             })
         })
         .collect();
-    if let (Browser::Missing(why), None, false) = (&browser, &required, args.list) {
+    if let (Browser::Missing(why, fix), None, false) = (&browser, &required, args.list) {
         let left_out: Vec<&str> = trials
             .iter()
             .filter(|t| !args.is_filtered_out(t))
@@ -107,7 +121,7 @@ fn main() -> ExitCode {
             .collect();
         if !left_out.is_empty() {
             println!(
-                "note: browser tests not run: {}; {why}. To run them, {INSTALL}. \
+                "note: browser tests not run: {}; {why}. To run them, {fix}. \
                  Under CI=true or PTC_REQUIRE_BROWSER=1 they fail instead.",
                 left_out.join(", ")
             );
