@@ -1,8 +1,8 @@
 //! Paths as reports show them: as the user gave them, an absolute path
 //! absolute and a relative one relative to where the user stands, only
 //! tidied: `.` dropped and `dir/..` resolved (lexically), so `--corpus
-//! ./../golden` shows its cases as `../golden/...`, a spec rule's test
-//! `spec/../harness/tests/x.rs` as `harness/tests/x.rs`, and `--corpus
+//! ./../golden` shows its cases under `../golden`, a spec rule's test
+//! `spec/../harness/tests/cli.rs` as `harness/tests/cli.rs`, and `--corpus
 //! /srv/kit/golden` as `/srv/kit/golden/...` wherever it is run from.
 
 use std::path::{Component, Path, PathBuf};
