@@ -24,8 +24,11 @@ use regex::Regex;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-/// The browser tests: name and body (given the Chromium binary).
-const TESTS: [(&str, fn(&str)); 2] = [
+/// A browser test's body, given the Chromium binary.
+type Body = fn(&str);
+
+/// The browser tests, by name.
+const TESTS: [(&str, Body); 2] = [
     (
         "the_html_report_shows_what_the_json_report_says",
         the_html_report_shows_what_the_json_report_says,
