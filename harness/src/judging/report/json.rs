@@ -181,8 +181,8 @@ impl JsonReport {
         };
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("{}: cannot read: {e}", shown.display()))?;
-        let report: JsonReport =
-            serde_json::from_str(&text).map_err(|e| not_ours(e.to_string()))?;
+        let report: JsonReport = serde_json::from_str(&text)
+            .map_err(|e| not_ours(crate::quote::line(&e.to_string())))?;
         if report.format != 1 {
             return Err(not_ours(format!(
                 "format {} (this kit reads 1)",
