@@ -234,22 +234,27 @@ fn a_stderr_flood_does_not_block_the_run() {
 }
 
 /// AP-1, AP-9: a flood is drained whole (every one of its 51,200 lines is
-/// counted) and quoted capped: the error of a hang that follows it quotes
-/// the last lines of stderr within the total, saying what it left out.
+/// counted) and quoted capped: the error of a hang in the same process
+/// quotes the last lines of stderr within the total, saying what it left
+/// out. The adapter floods before its handshake, under the start-up
+/// timeout, so only the hang is held to the cutting one.
 #[test]
 fn a_flood_is_drained_whole_and_quoted_capped() {
-    let mut args = with_fault("flood");
+    let mut args = innocents(10);
     args.push("hang".into());
-    // One at a time: the hang's clock starts once the flood is answered.
-    let cfg = AdapterConfig {
-        window: 1,
-        ..cutting()
-    };
+    let mut cfg = cutting();
+    cfg.command = vec![
+        "env".into(),
+        "MISBEHAVE_FLOOD=50".into(),
+        "python3".into(),
+        script(),
+    ];
     let (results, _, restarts) = run_with(cfg, &strs(&args));
     assert_eq!(restarts, 1);
     let Some((_, Outcome::Error(m))) = results.iter().find(|(a, _)| a == "hang") else {
         panic!("the hang must err: {results:?}")
     };
+    assert_only(&results, "hang", |o| matches!(o, Outcome::Error(_)));
     let (_, tail) = m.split_once("last lines of stderr:\n").expect(m);
     let tail = tail.strip_suffix(')').expect(m);
     // 50 x 1024 lines of 1,023 characters; the last lines that fit are shown.
@@ -275,18 +280,22 @@ fn every_fault_in_one_run_ends_in_bounded_time() {
     let dir = std::env::temp_dir().join(format!("misbehave-all-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut args = innocents(200);
-    // Smaller floods and lines than their own tests use (5 MB and 20 MB,
-    // still over the pipe's buffer and the 16 MiB line limit), so the cases
-    // queued behind them are answered well within the timeout.
+    // A smaller flood and line than their own tests use (2 MB, still 32
+    // times the pipe's buffer; a 2 MB line against a 1 MiB limit), so the
+    // cases queued behind them are answered well within the timeout.
     for (i, f) in [
-        "crash", "hang", "garbage", "wrong-id", "exit", "huge:20", "flood:5", "twice",
+        "crash", "hang", "garbage", "wrong-id", "exit", "huge:2", "flood:2", "twice",
     ]
     .iter()
     .enumerate()
     {
         args.insert(20 * i + 5, (*f).to_owned());
     }
-    let (results, _, _) = run_with(cutting(), &strs(&args));
+    let cfg = AdapterConfig {
+        max_line: 1 << 20,
+        ..cutting()
+    };
+    let (results, _, _) = run_with(cfg, &strs(&args));
     let passed = results.iter().filter(|(_, o)| *o == Outcome::Pass).count();
     assert_eq!(
         passed,

@@ -12,6 +12,7 @@ names a fault:
             (huge:N and flood:N: N MB instead)
   crash-once  crash the first time only (a marker file in $MISBEHAVE_STATE)
 
+MISBEHAVE_FLOOD=N writes N MB to stderr before the handshake is answered.
 MISBEHAVE_HELLO=bad makes the handshake fail (protocol 99);
 MISBEHAVE_HELLO=unknown declares an op and a feature the kit does not know
 (protocol.to_json, atom) besides its own. MISBEHAVE_OPS and
@@ -28,7 +29,15 @@ def answer(obj):
     sys.stdout.flush()
 
 
+def flood(megabytes):
+    chunk = ("e" * 1023 + "\n") * 1024
+    for _ in range(megabytes):
+        sys.stderr.write(chunk)
+    sys.stderr.flush()
+
+
 def main():
+    flood(int(os.environ.get("MISBEHAVE_FLOOD", "0")))
     for line in sys.stdin:
         req = json.loads(line)
         rid, op = req["id"], req["op"]
@@ -76,10 +85,7 @@ def main():
             sys.stdout.flush()
             continue
         if fault == "flood":
-            chunk = ("e" * 1023 + "\n") * 1024
-            for _ in range(int(size or 50)):
-                sys.stderr.write(chunk)
-            sys.stderr.flush()
+            flood(int(size or 50))
         answer({"id": rid, "ok": arg.replace("-", "_")})
         if fault == "twice":
             answer({"id": rid, "ok": arg.replace("-", "_")})
