@@ -41,6 +41,7 @@
 //! - [`paths`]: paths as reports show them.
 //! - [`links`]: the link check: every path the Markdown and doc comments
 //!   cite exists, in a checkout and in an export.
+//! - [`quote`]: another program's output quoted in a message, cut per line and in total.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -51,5 +52,6 @@ pub mod exit;
 pub mod judging;
 pub mod links;
 pub mod paths;
+pub mod quote;
 pub mod review;
 pub mod subject;

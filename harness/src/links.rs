@@ -151,10 +151,12 @@ pub fn exists(root: &Path, cited: &str, dir: &Path) -> bool {
         },
         None => cited,
     };
-    let inside = |p: PathBuf| {
-        let p = crate::paths::normalize(&p);
-        p.starts_with(crate::paths::normalize(root)) && p.exists()
+    // Lexically, from an absolute path, so `..` cannot climb out of `root`.
+    let absolute = |p: &Path| match std::env::current_dir() {
+        Ok(cwd) if p.is_relative() => crate::paths::shown(&cwd.join(p)),
+        _ => crate::paths::shown(p),
     };
+    let inside = |p: PathBuf| absolute(&p).starts_with(absolute(root)) && p.exists();
     inside(root.join(path)) || inside(dir.join(path))
 }
 

@@ -10,6 +10,7 @@
 
 pub mod args;
 pub mod commands;
+pub mod out;
 
 use crate::exit::{Exit, Failure};
 use args::CorpusArgs;
@@ -24,6 +25,7 @@ use commands::list::ListArgs;
 use commands::matrix::MatrixArgs;
 use commands::run::RunArgs;
 use commands::{adapter, bench, bless, compare, export, fuzz, laws, lint, list, matrix, run};
+use out::errln;
 use std::process::ExitCode;
 
 /// Conformance kit for PtcRunner v0.13.0's tool boundary.
@@ -79,7 +81,7 @@ pub fn main() -> ExitCode {
         Ok(()) => Exit::Passed.into(),
         Err(f) => {
             if !f.message.is_empty() {
-                eprintln!("{}", f.message);
+                errln!("{}", f.message);
             }
             f.exit.into()
         }
@@ -88,6 +90,9 @@ pub fn main() -> ExitCode {
 
 /// Runs a parsed command.
 pub fn execute(cli: Cli) -> Result<(), Failure> {
+    if cli.command.writes_files() {
+        out::finish_work();
+    }
     match cli.command {
         Command::Run(args) => run::exec(args),
         Command::List(args) => list::exec(args),
@@ -100,5 +105,22 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Matrix(args) => matrix::exec(args),
         Command::Adapter => adapter::exec(),
         Command::Export(args) => export::exec(args),
+    }
+}
+
+impl Command {
+    /// Whether the command writes files, which a closed stdout must not
+    /// cut short ([`out::finish_work`]).
+    pub fn writes_files(&self) -> bool {
+        match self {
+            Command::Export(_) => true,
+            Command::Bless(a) => a.write,
+            Command::Run(a) => a.update_known_failures.is_some(),
+            Command::Fuzz(a) => a.emit.is_some(),
+            Command::Laws(a) => a.emit.is_some(),
+            Command::Compare(a) => a.emit.is_some(),
+            Command::Matrix(a) => a.output.is_some(),
+            Command::List(_) | Command::Lint(_) | Command::Bench(_) | Command::Adapter => false,
+        }
     }
 }

@@ -196,7 +196,7 @@ pub fn load_rules(
         };
         let tests: Option<Vec<PathBuf>> = marker.captures(text).map(|c| {
             c[1].split_whitespace()
-                .map(|f| crate::paths::relative(&base.join(f)))
+                .map(|f| crate::paths::shown(&base.join(f)))
                 .collect()
         });
         for cap in re.captures_iter(text) {

@@ -69,7 +69,7 @@ impl Tree {
     /// Reads every file under `dir`; each file or directory that cannot be
     /// read is a problem naming it (a missing `dir` is one).
     pub fn read(dir: &Path) -> (Tree, Vec<CorpusError>) {
-        let root = crate::paths::relative(dir);
+        let root = crate::paths::shown(dir);
         let mut tree = Tree {
             origin: Origin::Dir(dir.to_owned()),
             root: root.clone(),

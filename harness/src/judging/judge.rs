@@ -8,6 +8,7 @@
 
 use crate::corpus::{Case, Expect};
 use crate::judging::outcome::{Outcome, Skip, Strictness};
+use crate::quote;
 use crate::subject::Answer;
 use ptc_conformance::diff::{diff, first_difference, plain_json_to_term, render, shown};
 pub use ptc_conformance::loose::{mask_stacktraces, mask_stacktraces_in, messages_match};
@@ -39,7 +40,7 @@ pub fn judge_read(
 ) -> Outcome {
     match (answer, &case.expect) {
         (Answer::Error(e), _) => Outcome::Error(e.clone()),
-        (Answer::Unsupported(why), _) => Outcome::Skip(Skip::Unsupported(why.clone())),
+        (Answer::Unsupported(why), _) => Outcome::Skip(Skip::Unsupported(quote::line(why))),
         (Answer::Ok(actual), Expect::Ok(expected)) => match reading {
             Reading::WithDefaults => compare_ok(
                 case,
@@ -55,24 +56,23 @@ pub fn judge_read(
                 .as_ref()
                 .map(|m| format!(": {m:?}"))
                 .unwrap_or_default(),
-            shown(actual)
+            quote::line(&shown(actual))
         )),
         (Answer::Raised(r), Expect::Ok(expected)) => Outcome::Fail(format!(
-            "expected {}, but it raised {}: {:?}",
+            "expected {}, but it raised {}",
             shown(expected),
-            r.class,
-            r.message
+            quote::line(&format!("{}: {:?}", r.class, r.message))
         )),
         (Answer::Raised(r), Expect::Raised { class, message }) => {
             if &r.class != class {
                 Outcome::Fail(format!(
-                    "expected it to raise {class}, but it raised {}: {:?}",
-                    r.class, r.message
+                    "expected it to raise {class}, but it raised {}",
+                    quote::line(&format!("{}: {:?}", r.class, r.message))
                 ))
             } else if let Some(m) = message.as_ref().filter(|m| !messages_match(m, &r.message)) {
                 Outcome::Fail(format!(
-                    "raised {class} as expected, but the message differs:\n  expected {m:?}\n  got      {:?}\n{}",
-                    r.message,
+                    "raised {class} as expected, but the message differs:\n  expected {m:?}\n  got      {}\n{}",
+                    quote::line(&format!("{:?}", r.message)),
                     first_difference(m, &r.message)
                 ))
             } else {
@@ -107,11 +107,15 @@ fn compare_json_text(expected: &str, actual: &str, strictness: Strictness) -> Ou
         (Ok(e), Ok(a)) => (plain_json_to_term(&e), plain_json_to_term(&a)),
         (Err(err), _) => {
             return Outcome::Fail(format!(
-                "the expected text is not JSON ({err}); expected {expected:?}, got {actual:?}"
+                "the expected text is not JSON ({err}); expected {expected:?}, got {}",
+                quote::line(&format!("{actual:?}"))
             ))
         }
         (_, Err(err)) => {
-            return Outcome::Fail(format!("the answer is not JSON ({err}): {actual:?}"))
+            return Outcome::Fail(format!(
+                "the answer is not JSON ({err}): {}",
+                quote::line(&format!("{actual:?}"))
+            ))
         }
     };
     let d = diff(&e, &a);

@@ -2,6 +2,7 @@
 //! reading answers, shared by the harness's client and the reference's own
 //! adapter.
 
+use crate::quote;
 use crate::subject::Answer;
 use ptc_conformance::tagged::{self, push_json_str};
 use ptc_conformance::{Raised, Term};
@@ -162,7 +163,7 @@ pub fn sniff_id(line: &[u8]) -> Option<u64> {
 pub fn parse_answer(line: &str) -> Result<(u64, Answer), BadLine> {
     let parsed: AnswerLine = serde_json::from_str(line).map_err(|e| BadLine {
         id: sniff_id(line.as_bytes()),
-        message: format!("not a valid answer line: {e}"),
+        message: format!("not a valid answer line: {}", quote::line(&e.to_string())),
     })?;
     let id = parsed.id.ok_or_else(|| BadLine {
         id: None,
@@ -206,12 +207,17 @@ pub fn read_hello(answer: &Answer) -> Result<Hello, String> {
         Answer::Ok(other) => {
             return Err(format!(
                 "hello answer must be an object, got {}",
-                tagged::encode(other)
+                quote::line(&tagged::encode(other))
             ))
         }
-        Answer::Raised(r) => return Err(format!("hello raised {}: {}", r.class, r.message)),
+        Answer::Raised(r) => {
+            return Err(format!(
+                "hello raised {}",
+                quote::line(&format!("{}: {}", r.class, r.message))
+            ))
+        }
         Answer::Unsupported(why) | Answer::Error(why) => {
-            return Err(format!("hello failed: {why}"))
+            return Err(format!("hello failed: {}", quote::line(why)))
         }
     };
     let text = |k: &str| match m.get_str(k) {
@@ -235,7 +241,9 @@ pub fn read_hello(answer: &Answer) -> Result<Hello, String> {
         other => {
             return Err(format!(
                 "adapter speaks protocol {}, this harness speaks {PROTOCOL}",
-                other.map(tagged::encode).unwrap_or_else(|| "(none)".into())
+                other
+                    .map(|t| quote::line(&tagged::encode(t)))
+                    .unwrap_or_else(|| "(none)".into())
             ))
         }
     }

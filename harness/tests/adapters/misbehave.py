@@ -9,8 +9,10 @@ names a fault:
   garbage   write a line that is not JSON      wrong-id  answer with another id
   twice     answer twice                       exit      exit(0) without answering
   huge      answer with a 100 MB line          flood     write 50 MB to stderr, then answer
+            (huge:N and flood:N: N MB instead)
   crash-once  crash the first time only (a marker file in $MISBEHAVE_STATE)
 
+MISBEHAVE_FLOOD=N writes N MB to stderr before the handshake is answered.
 MISBEHAVE_HELLO=bad makes the handshake fail (protocol 99);
 MISBEHAVE_HELLO=unknown declares an op and a feature the kit does not know
 (protocol.to_json, atom) besides its own. MISBEHAVE_OPS and
@@ -27,7 +29,15 @@ def answer(obj):
     sys.stdout.flush()
 
 
+def flood(megabytes):
+    chunk = ("e" * 1023 + "\n") * 1024
+    for _ in range(megabytes):
+        sys.stderr.write(chunk)
+    sys.stderr.flush()
+
+
 def main():
+    flood(int(os.environ.get("MISBEHAVE_FLOOD", "0")))
     for line in sys.stdin:
         req = json.loads(line)
         rid, op = req["id"], req["op"]
@@ -47,7 +57,7 @@ def main():
         if not isinstance(arg, str):
             answer({"id": rid, "unsupported": "strings only"})
             continue
-        fault = arg.split(":")[0]
+        fault, _, size = arg.partition(":")
         if fault == "crash":
             os._exit(3)
         if fault == "crash-once":
@@ -69,16 +79,13 @@ def main():
         if fault == "huge":
             sys.stdout.write('{"id":%d,"ok":"' % rid)
             chunk = "x" * (1 << 20)
-            for _ in range(100):
+            for _ in range(int(size or 100)):
                 sys.stdout.write(chunk)
             sys.stdout.write('"}\n')
             sys.stdout.flush()
             continue
         if fault == "flood":
-            chunk = ("e" * 1023 + "\n") * 1024
-            for _ in range(50):
-                sys.stderr.write(chunk)
-            sys.stderr.flush()
+            flood(int(size or 50))
         answer({"id": rid, "ok": arg.replace("-", "_")})
         if fault == "twice":
             answer({"id": rid, "ok": arg.replace("-", "_")})

@@ -1,6 +1,7 @@
 //! `ptc-conformance bench`: cases per second through each path.
 
 use crate::cli::args::{load_clean, CorpusArgs};
+use crate::cli::out::{out, outln};
 use crate::exit::Failure;
 use clap::Args;
 
@@ -31,7 +32,7 @@ pub fn exec(args: BenchArgs) -> Result<(), Failure> {
     } else {
         vec![args.command.clone()]
     };
-    println!(
+    outln!(
         "{}\nthe corpus repeated to at least {} cases per path, median of {} runs; {} cores",
         corpus.describe(),
         args.cases,
@@ -48,6 +49,6 @@ pub fn exec(args: BenchArgs) -> Result<(), Failure> {
         &others,
     )
     .map_err(|e| Failure::failed(format!("bench: {e}")))?;
-    print!("{}", crate::review::bench::table(&measures));
+    out!("{}", crate::review::bench::table(&measures));
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `ptc-conformance bless`: expectations recomputed from the reference or an adapter.
 
 use crate::cli::args::{load_clean, start, CorpusArgs, Filter};
+use crate::cli::out::outln;
 use crate::exit::Failure;
 use crate::review::bless::{recompute, replace_expect, show, Change};
 use crate::subject::adapter::AdapterConfig;
@@ -43,7 +44,7 @@ pub fn exec(args: BlessArgs) -> Result<(), Failure> {
         )));
     }
     let corpus = load_clean(&args.corpus)?;
-    println!("{}", corpus.describe());
+    outln!("{}", corpus.describe());
     let selection = args.filter.selection(None);
     let cases = selection.apply(&corpus).map_err(Failure::usage)?;
     if cases.is_empty() {
@@ -79,11 +80,11 @@ pub fn exec(args: BlessArgs) -> Result<(), Failure> {
             Change::Same => {}
             Change::Problem(why) => {
                 problems += 1;
-                println!("PROBLEM {} ({}): {why}", case.id, case.file.display());
+                outln!("PROBLEM {} ({}): {why}", case.id, case.file.display());
             }
             Change::Update { old_text, new_text } => {
                 updates += 1;
-                println!(
+                outln!(
                     "CHANGE {} ({})\n{}",
                     case.id,
                     case.file.display(),
@@ -103,12 +104,12 @@ pub fn exec(args: BlessArgs) -> Result<(), Failure> {
     } else {
         "would change"
     };
-    println!(
+    outln!(
         "bless: {} cases, {updates} {verb}, {problems} without an answer",
         cases.len()
     );
     if !args.write && updates > 0 && !args.check {
-        println!("(dry run: --write applies the changes)");
+        outln!("(dry run: --write applies the changes)");
     }
     if args.check && (updates > 0 || problems > 0) {
         return Err(Failure::reported());

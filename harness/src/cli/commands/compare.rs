@@ -2,6 +2,7 @@
 
 use super::fuzz::{fuzz_config, planned, print_fuzz_totals, progress_display, Budget};
 use crate::cli::args::{load_clean, seconds, start, CorpusArgs, Filter};
+use crate::cli::out::outln;
 use crate::exit::Failure;
 use crate::judging::outcome::Strictness;
 use crate::review::compare::{Comparison, Group};
@@ -111,14 +112,14 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     let mut head = start(head_cfg)?;
     let pretty = args.format == CompareFormat::Pretty;
     if pretty {
-        println!(
+        outln!(
             "{}\nbase: {}\nhead: {}",
             corpus.describe(),
             base.name(),
             head.name()
         );
         if cfg.fuzz.is_some() {
-            println!("fuzz seed {seed} (replay: --seed {seed})");
+            outln!("fuzz seed {seed} (replay: --seed {seed})");
         }
     }
     let both: std::collections::BTreeSet<String> =
@@ -154,7 +155,7 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
         v["seed"] = serde_json::json!(cfg.fuzz.as_ref().map(|_| seed));
         v["corpus"] = serde_json::json!(corpus.info());
         v["spec"] = serde_json::json!(corpus.spec);
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&v).map_err(|e| Failure::failed(e.to_string()))?
         );
@@ -180,7 +181,7 @@ fn print_pretty(c: &Comparison<'_>) {
         } else {
             "feature"
         };
-        println!(
+        outln!(
             "ONLY {} DECLARES {kind} {} ({} selected case(s) run on neither side)",
             o.declared_by.to_uppercase(),
             o.name,
@@ -188,10 +189,10 @@ fn print_pretty(c: &Comparison<'_>) {
         );
     }
     if let Some(f) = &c.fuzz {
-        println!();
+        outln!();
         print_fuzz_totals(f);
         if f.unanswered > 0 {
-            println!(
+            outln!(
                 "  ({} inputs base could not answer, not compared)",
                 f.unanswered
             );
@@ -201,7 +202,7 @@ fn print_pretty(c: &Comparison<'_>) {
     let (explained_cases, explained_generated) = c.explained();
     let listed = c.differences.len() - explained_cases;
     if !c.groups.is_empty() {
-        println!(
+        outln!(
             "\n{} kind(s) of difference ({listed} corpus case(s), {generated} generated input(s)), each once with its smallest example:",
             c.groups.len(),
         );
@@ -210,15 +211,15 @@ fn print_pretty(c: &Comparison<'_>) {
         print_group(i + 1, g);
     }
     if explained_cases + explained_generated > 0 {
-        println!(
+        outln!(
             "\n{} differences explained by the struct changes above ({explained_cases} corpus case(s), {explained_generated} generated input(s)): equal once the fields only one side's struct has are removed, with their text, from both answers, or a refusal of an input naming such a field",
             explained_cases + explained_generated
         );
     }
     for fault in &c.faults {
-        println!("\nADAPTER FAULT {fault}");
+        outln!("\nADAPTER FAULT {fault}");
     }
-    println!(
+    outln!(
         "\ncompare: {} cases selected, {} answered alike, {} answered differently ({explained_cases} explained by struct changes), {} run on neither side, {} unanswered by both; {} generated input(s) answered differently ({explained_generated} explained by struct changes); {} kind(s) of difference; {} op(s) and {} feature(s) declared by one side only",
         c.selected,
         c.agreed,
@@ -231,7 +232,7 @@ fn print_pretty(c: &Comparison<'_>) {
         c.one_sided_features.len()
     );
     if c.compared() == 0 {
-        println!("compare: nothing was compared: neither the selected cases nor generated inputs were answered by both sides");
+        outln!("compare: nothing was compared: neither the selected cases nor generated inputs were answered by both sides");
     }
 }
 
@@ -257,20 +258,20 @@ fn print_wrapped(label: &str, items: &[String]) {
             item.clone()
         };
         if line.len() + 1 + piece.len() > WRAP && line.trim().len() > label.len() {
-            println!("{line}");
+            outln!("{line}");
             line = "   ".to_owned();
         }
         line.push(' ');
         line.push_str(&piece);
     }
-    println!("{line}");
+    outln!("{line}");
 }
 
 /// Prints one kind: its title with its counts, its first case, its
 /// smallest example on three short lines with the point where the answers
 /// differ, and what a struct change explains elsewhere.
 fn print_group(n: usize, g: &Group<'_>) {
-    println!(
+    outln!(
         "\nKIND {n}. {}: {}",
         g.kind.title(("base", "head")),
         counts(g.cases.len(), g.generated)
@@ -282,16 +283,16 @@ fn print_group(n: usize, g: &Group<'_>) {
         } else {
             String::new()
         };
-        println!("  cases: {}{more}", first.id);
+        outln!("  cases: {}{more}", first.id);
     }
     let from = match (&g.example.case, g.example.shrink_steps) {
         (Some(id), _) => format!("case {id}"),
         (None, Some(steps)) => format!("generated, shrunk in {steps} steps"),
         (None, None) => String::new(),
     };
-    println!("  e.g. ({from}) {}", cut(&args_line(&g.example.args)));
-    println!("    base: {}", cut(&answer_line(&g.example.base)));
-    println!("    head: {}", cut(&answer_line(&g.example.head)));
+    outln!("  e.g. ({from}) {}", cut(&args_line(&g.example.args)));
+    outln!("    base: {}", cut(&answer_line(&g.example.base)));
+    outln!("    head: {}", cut(&answer_line(&g.example.head)));
     let lines: Vec<&str> = g.example.diff.lines().collect();
     let at = lines
         .iter()
@@ -301,7 +302,7 @@ fn print_group(n: usize, g: &Group<'_>) {
         None => &lines[..1.min(lines.len())],
     };
     for line in shown {
-        println!("    {}", cut(line.trim()));
+        outln!("    {}", cut(line.trim()));
     }
     let (answers, refusals): (Vec<_>, Vec<_>) = g.also.iter().partition(|a| !a.refused);
     let list = |v: &[&crate::review::compare::AlsoSeen<'_>]| -> Vec<String> {
@@ -323,7 +324,7 @@ fn print_group(n: usize, g: &Group<'_>) {
         );
     }
     if let Some(p) = &g.emitted {
-        println!("  case written to {}", p.display());
+        outln!("  case written to {}", p.display());
     }
 }
 

@@ -2,6 +2,7 @@
 //! the fuzz printing `compare` shares.
 
 use crate::cli::args::{seconds, start, AdapterArgs, CorpusArgs};
+use crate::cli::out::{errln, outln};
 use crate::exit::Failure;
 use crate::subject::reference::Reference;
 use crate::subject::Subject;
@@ -124,7 +125,7 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
         .collect();
     let ops = crate::review::fuzz::plan(&cfg.ops, &declared).map_err(Failure::usage)?;
     let names: Vec<&str> = ops.iter().map(|o| o.name).collect();
-    eprintln!(
+    errln!(
         "fuzzing {} with seed {seed} (replay: --seed {seed})\n{}\nops ({}): {}",
         subject.name(),
         corpus.describe(),
@@ -141,27 +142,27 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     print_fuzz_totals(&report);
     let faults = crate::subject::faults_of(subject);
     for f in &faults {
-        println!("ADAPTER FAULT {f}");
+        outln!("ADAPTER FAULT {f}");
     }
     if report.findings.is_empty() {
         if faults.is_empty() {
-            println!("no disagreement found (seed {seed})");
+            outln!("no disagreement found (seed {seed})");
             return Ok(());
         }
         return Err(Failure::reported());
     }
     if args.keep_going {
         let n: usize = report.findings.iter().map(|f| f.count).sum();
-        println!(
+        outln!(
             "{n} disagreement(s) in {} kind(s), each once with its smallest input shrunk:",
             report.findings.len()
         );
     }
     for f in &report.findings {
-        println!();
+        outln!();
         print_finding(f, "reference", "subject", args.keep_going);
     }
-    println!("  (seed {seed})");
+    outln!("  (seed {seed})");
     Err(Failure::reported())
 }
 
@@ -187,7 +188,7 @@ pub(super) fn progress_display(
         Some(b) => b.set_position(n as u64),
         None => {
             if last_line.elapsed() >= Duration::from_secs(2) {
-                eprintln!("{n} inputs checked");
+                errln!("{n} inputs checked");
                 last_line = std::time::Instant::now();
             }
         }
@@ -198,7 +199,7 @@ pub(super) fn progress_display(
 /// Prints how many inputs were checked, in all and per op.
 pub(super) fn print_fuzz_totals(report: &crate::review::fuzz::FuzzReport) {
     let rate = report.checked as f64 / report.elapsed.as_secs_f64().max(1e-9);
-    println!(
+    outln!(
         "{} inputs checked in {:.2}s ({rate:.0}/s), {} declined by the subject",
         report.checked,
         report.elapsed.as_secs_f64(),
@@ -207,7 +208,7 @@ pub(super) fn print_fuzz_totals(report: &crate::review::fuzz::FuzzReport) {
     let w = report.ops.iter().map(|o| o.len()).max().unwrap_or(2);
     for op in &report.ops {
         let n = report.checked_per_op.get(op).copied().unwrap_or(0);
-        println!("  {op:<w$}  {n:>8} inputs");
+        outln!("  {op:<w$}  {n:>8} inputs");
     }
 }
 
@@ -220,11 +221,12 @@ pub(super) fn print_finding(
     counted: bool,
 ) {
     let w = expected_label.len().max(subject_label.len()).max(4) + 1;
-    println!(
+    outln!(
         "DISAGREEMENT on {}, shrunk in {} steps",
-        f.op.name, f.shrink_steps
+        f.op.name,
+        f.shrink_steps
     );
-    println!(
+    outln!(
         "  {:<w$}  {}{}",
         "kind:",
         f.kind.title((expected_label, subject_label)),
@@ -234,24 +236,24 @@ pub(super) fn print_finding(
             String::new()
         }
     );
-    println!(
+    outln!(
         "  {:<w$}  {}",
         "args:",
         crate::review::show::args_line(&f.args)
     );
-    println!(
+    outln!(
         "  {:<w$}  {}",
         format!("{expected_label}:"),
         crate::review::fuzz::describe(&f.expected)
     );
-    println!(
+    outln!(
         "  {:<w$}  {}",
         format!("{subject_label}:"),
         crate::review::fuzz::describe(&f.actual)
     );
     print_diff(&f.diff);
     if let Some(p) = &f.emitted {
-        println!("  case written to {}", p.display());
+        outln!("  case written to {}", p.display());
     }
 }
 
@@ -262,9 +264,9 @@ const DIFF_LINES: usize = 4;
 pub(super) fn print_diff(diff: &str) {
     let lines: Vec<&str> = diff.lines().collect();
     for line in lines.iter().take(DIFF_LINES) {
-        println!("  {}", crate::review::show::abbreviate_line(line));
+        outln!("  {}", crate::review::show::abbreviate_line(line));
     }
     if lines.len() > DIFF_LINES {
-        println!("  ... {} more line(s) of diff", lines.len() - DIFF_LINES);
+        outln!("  ... {} more line(s) of diff", lines.len() - DIFF_LINES);
     }
 }

@@ -3,6 +3,7 @@
 
 use super::fuzz::progress_display;
 use crate::cli::args::{seconds, start, AdapterArgs, CorpusArgs};
+use crate::cli::out::outln;
 use crate::exit::Failure;
 use crate::review::laws::{self, LawsConfig};
 use crate::subject::reference::Reference;
@@ -75,7 +76,7 @@ pub fn exec(args: LawsArgs) -> Result<(), Failure> {
         }
         None => &mut Reference,
     };
-    println!(
+    outln!(
         "checking {} law(s) on {} with seed {seed} (replay: --seed {seed}), {} inputs per law\n{}",
         chosen.len(),
         subject.name(),
@@ -89,7 +90,7 @@ pub fn exec(args: LawsArgs) -> Result<(), Failure> {
         b.finish_and_clear();
     }
     for (law, why) in &report.skipped {
-        println!("SKIPPED {} ({}): {why}", law.id, law.title);
+        outln!("SKIPPED {} ({}): {why}", law.id, law.title);
     }
     // Ops left out of laws that run on others, grouped by why.
     let mut left_out: std::collections::BTreeMap<&str, Vec<&str>> = Default::default();
@@ -99,33 +100,39 @@ pub fn exec(args: LawsArgs) -> Result<(), Failure> {
         }
     }
     for (why, ids) in &left_out {
-        println!("op {why}; left out of {}", ids.join(", "));
+        outln!("op {why}; left out of {}", ids.join(", "));
     }
     for lr in &report.laws {
         let Some(b) = &lr.broken else { continue };
         let pair = &b.breach;
-        println!("\nBROKEN {}: {} (spec/laws.md)", lr.law.id, lr.law.title);
-        println!("  op: {}, shrunk in {} steps", b.op.name, b.shrink_steps);
-        println!("  first args:      {}", pair.first.wire());
-        println!("  second args:     {}", pair.second.wire());
-        println!(
+        outln!("\nBROKEN {}: {} (spec/laws.md)", lr.law.id, lr.law.title);
+        outln!("  op: {}, shrunk in {} steps", b.op.name, b.shrink_steps);
+        outln!("  first args:      {}", pair.first.wire());
+        outln!("  second args:     {}", pair.second.wire());
+        outln!(
             "  first answered:  {}",
             crate::review::fuzz::describe(&pair.first_answer)
         );
-        println!(
+        outln!(
             "  second answered: {}",
             crate::review::fuzz::describe(&pair.second_answer)
         );
         for line in pair.diff.lines() {
-            println!("  {line}");
+            outln!("  {line}");
         }
         for p in &b.emitted {
-            println!("  case written to {}", p.display());
+            outln!("  case written to {}", p.display());
         }
     }
-    println!(
+    outln!(
         "\n{:<6} {:>9} {:>9} {:>8} {:>10} {:>8} {:>8}  verdict",
-        "law", "inputs", "compared", "outside", "unanswered", "seconds", "inputs/s"
+        "law",
+        "inputs",
+        "compared",
+        "outside",
+        "unanswered",
+        "seconds",
+        "inputs/s"
     );
     for lr in &report.laws {
         let secs = lr.elapsed.as_secs_f64();
@@ -137,7 +144,7 @@ pub fn exec(args: LawsArgs) -> Result<(), Failure> {
                 lr.errors.1.as_deref().unwrap_or("")
             ),
         };
-        println!(
+        outln!(
             "{:<6} {:>9} {:>9} {:>8} {:>10} {:>8.1} {:>8.0}  {verdict}",
             lr.law.id,
             lr.total_inputs(),
@@ -148,7 +155,7 @@ pub fn exec(args: LawsArgs) -> Result<(), Failure> {
             lr.total_inputs() as f64 / secs.max(1e-9)
         );
         for (op, n) in &lr.inputs {
-            println!(
+            outln!(
                 "         {op}: {n} inputs, {} compared",
                 lr.compared.get(op).copied().unwrap_or(0)
             );
@@ -156,10 +163,10 @@ pub fn exec(args: LawsArgs) -> Result<(), Failure> {
     }
     let faults = crate::subject::faults_of(subject);
     for f in &faults {
-        println!("ADAPTER FAULT {f}");
+        outln!("ADAPTER FAULT {f}");
     }
     if report.passed() && faults.is_empty() {
-        println!("every law checked holds (seed {seed})");
+        outln!("every law checked holds (seed {seed})");
         Ok(())
     } else {
         Err(Failure::reported())

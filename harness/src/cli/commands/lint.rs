@@ -1,6 +1,7 @@
 //! `ptc-conformance lint`: the corpus checked as a whole.
 
 use crate::cli::args::CorpusArgs;
+use crate::cli::out::outln;
 use crate::corpus;
 use crate::exit::Failure;
 
@@ -8,12 +9,12 @@ use crate::exit::Failure;
 pub fn exec(args: CorpusArgs) -> Result<(), Failure> {
     let corpus = corpus::load(&args.sources());
     let lint = corpus::lint::check(&corpus);
-    println!("{}\n", corpus.describe());
-    println!("{:<10} {:>6}  defined in", "rule", "cases");
+    outln!("{}\n", corpus.describe());
+    outln!("{:<10} {:>6}  defined in", "rule", "cases");
     for r in &lint.rules {
         match r.cases {
-            Some(n) => println!("{:<10} {n:>6}  {}", r.rule, r.file.display()),
-            None => println!(
+            Some(n) => outln!("{:<10} {n:>6}  {}", r.rule, r.file.display()),
+            None => outln!(
                 "{:<10} {:>6}  {} (checked by the harness's tests)",
                 r.rule,
                 "-",
@@ -21,7 +22,7 @@ pub fn exec(args: CorpusArgs) -> Result<(), Failure> {
             ),
         }
     }
-    println!(
+    outln!(
         "\n{} cases in {} files, {} rules, {} ops",
         corpus.cases.len(),
         corpus.files_scanned,
@@ -29,14 +30,14 @@ pub fn exec(args: CorpusArgs) -> Result<(), Failure> {
         ptc_conformance::ops::OPS.len()
     );
     if corpus.spec.embedded && !corpus.tested_by.is_empty() {
-        println!(
+        outln!(
             "({} rules are checked by the harness's tests, which this binary does not carry: \
              `ptc-conformance lint --spec spec` in a checkout checks that those tests name them)",
             corpus.tested_by.len()
         );
     }
     if lint.problems.is_empty() {
-        println!("lint: ok");
+        outln!("lint: ok");
         Ok(())
     } else {
         let mut msg = format!("lint: {} problem(s):\n", lint.problems.len());

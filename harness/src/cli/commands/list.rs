@@ -2,6 +2,7 @@
 //! `--counts` how many each op has.
 
 use crate::cli::args::{load_clean, CorpusArgs, Filter};
+use crate::cli::out::{errln, outln};
 use crate::corpus::{Case, Level};
 use crate::exit::Failure;
 use clap::Args;
@@ -31,13 +32,13 @@ pub fn exec(args: ListArgs) -> Result<(), Failure> {
         .apply(&corpus)
         .map_err(Failure::usage)?;
     // Which corpus, on stderr: stdout is one case (or op) a line, for pipes.
-    eprintln!("{}", corpus.describe());
+    errln!("{}", corpus.describe());
     if args.counts {
         print_counts(&cases);
         return Ok(());
     }
     for c in cases {
-        println!(
+        outln!(
             "{}\t{}\t{}\t{}",
             c.id,
             c.op.name,
@@ -69,14 +70,17 @@ fn print_counts(cases: &[&Case]) {
         .max()
         .unwrap_or(0)
         .max("total".len());
-    println!(
+    outln!(
         "{:<w$}  {:>6}  {:>8}  {:>6}",
-        "op", "cases", "required", "pinned"
+        "op",
+        "cases",
+        "required",
+        "pinned"
     );
     for op in &ops {
         let (n, r, p) = count(Some(op));
-        println!("{op:<w$}  {n:>6}  {r:>8}  {p:>6}");
+        outln!("{op:<w$}  {n:>6}  {r:>8}  {p:>6}");
     }
     let (n, r, p) = count(None);
-    println!("{:<w$}  {n:>6}  {r:>8}  {p:>6}", "total");
+    outln!("{:<w$}  {n:>6}  {r:>8}  {p:>6}", "total");
 }

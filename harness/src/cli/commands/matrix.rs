@@ -1,5 +1,6 @@
 //! `ptc-conformance matrix`: several JSON reports as one HTML page.
 
+use crate::cli::out::{errln, out};
 use crate::exit::Failure;
 use crate::judging::report::matrix;
 use clap::Args;
@@ -27,19 +28,19 @@ pub fn exec(args: MatrixArgs) -> Result<(), Failure> {
     let (columns, warnings) =
         matrix::read(&args.reports, args.allow_mixed_corpora).map_err(Failure::usage)?;
     for w in &warnings {
-        eprintln!("warning: {w}");
+        errln!("warning: {w}");
     }
     let page = matrix::render(&columns, &warnings);
     match &args.output {
         Some(path) => {
             std::fs::write(path, page).map_err(|e| Failure::io(path, "write", e))?;
-            eprintln!(
+            errln!(
                 "wrote the matrix of {} report(s) to {}",
                 columns.len(),
                 path.display()
             );
         }
-        None => print!("{page}"),
+        None => out!("{page}"),
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `ptc-conformance run`: the corpus against a subject, with a report.
 
 use crate::cli::args::{load_clean, start, AdapterArgs, CorpusArgs, Filter};
+use crate::cli::out::{errln, out, outln};
 use crate::corpus;
 use crate::corpus::select::Shard;
 use crate::exit::Failure;
@@ -118,7 +119,7 @@ pub fn exec(args: RunArgs) -> Result<(), Failure> {
     let repro = |c: &corpus::Case| repro_cmd.as_ref().map(|cmd| report::repro_command(cmd, c));
     let json = JsonReport::of(&summary, &repro);
     match args.format {
-        Format::Pretty => print!(
+        Format::Pretty => out!(
             "{}",
             report::pretty::render(
                 &json,
@@ -127,9 +128,9 @@ pub fn exec(args: RunArgs) -> Result<(), Failure> {
                 }
             )
         ),
-        Format::Json => println!("{}", report::json::render(&json)),
-        Format::Junit => print!("{}", report::junit::render(&json)),
-        Format::Html => print!("{}", report::html::render(&json)),
+        Format::Json => outln!("{}", report::json::render(&json)),
+        Format::Junit => out!("{}", report::junit::render(&json)),
+        Format::Html => out!("{}", report::html::render(&json)),
     }
     if let Some(path) = &args.update_known_failures {
         let text = known::updated(
@@ -140,7 +141,7 @@ pub fn exec(args: RunArgs) -> Result<(), Failure> {
         );
         std::fs::write(path, &text).map_err(|e| Failure::io(path, "write", e))?;
         let entries = known::entry_count(&text);
-        eprintln!(
+        errln!(
             "wrote {entries} known-failures entries to {}",
             path.display()
         );

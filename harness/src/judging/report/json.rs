@@ -172,7 +172,7 @@ impl JsonReport {
     /// Reads a JSON report written by `run --format json`; the error names
     /// the file and says what is wrong with it.
     pub fn read(path: &Path) -> Result<JsonReport, String> {
-        let shown = crate::paths::relative(path);
+        let shown = crate::paths::shown(path);
         let not_ours = |why: String| {
             format!(
                 "{}: not a JSON report of {KIT} (`run --format json`): {why}",
@@ -181,8 +181,8 @@ impl JsonReport {
         };
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("{}: cannot read: {e}", shown.display()))?;
-        let report: JsonReport =
-            serde_json::from_str(&text).map_err(|e| not_ours(e.to_string()))?;
+        let report: JsonReport = serde_json::from_str(&text)
+            .map_err(|e| not_ours(crate::quote::line(&e.to_string())))?;
         if report.format != 1 {
             return Err(not_ours(format!(
                 "format {} (this kit reads 1)",

@@ -4,6 +4,7 @@
 
 use super::process::{Event, Process};
 use super::Adapter;
+use crate::quote;
 use crate::subject::wire;
 use crate::subject::{Answer, Flow, Request, Subject};
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
@@ -19,9 +20,9 @@ impl Subject for Adapter {
     fn name(&self) -> String {
         format!(
             "{} {} ({}) via {}",
-            self.hello.name,
-            self.hello.version,
-            self.hello.language,
+            quote::line(&self.hello.name),
+            quote::line(&self.hello.version),
+            quote::line(&self.hello.language),
             self.cfg.command.join(" ")
         )
     }

@@ -3,6 +3,7 @@
 //! bounded tail of its stderr, so a hung or flooding adapter never blocks
 //! the harness.
 
+use crate::quote::Tail;
 use crate::subject::wire;
 use crate::subject::Answer;
 use std::collections::VecDeque;
@@ -47,10 +48,11 @@ impl AdapterConfig {
     }
 }
 
-/// Lines of stderr kept for reports.
+/// Lines of stderr kept for reports (quoted as [`crate::quote`] cuts them).
 pub(super) const STDERR_LINES: usize = 20;
-/// Longest stderr line kept, in characters.
-pub(super) const STDERR_LINE_CHARS: usize = 500;
+/// Bytes kept of one stderr line: enough for [`crate::quote::LINE_CHARS`]
+/// characters of any UTF-8.
+const STDERR_LINE_BYTES: usize = 4 * crate::quote::LINE_CHARS;
 
 pub(super) enum Event {
     Line(Result<(u64, Answer), wire::BadLine>),
@@ -63,7 +65,7 @@ pub(super) struct Process {
     stdin_tx: Option<Sender<String>>,
     events: Receiver<Vec<Event>>,
     queued: VecDeque<Event>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: Arc<Mutex<Tail>>,
 }
 
 impl Process {
@@ -89,7 +91,7 @@ impl Process {
         let (tx, events) = mpsc::channel();
         let max_line = cfg.max_line;
         thread::spawn(move || read_answers(stdout, max_line, tx));
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr = Arc::new(Mutex::new(Tail::new(STDERR_LINES)));
         let tail = Arc::clone(&stderr);
         thread::spawn(move || drain_stderr(stderr_pipe, tail));
         let (stdin_tx, stdin_rx) = mpsc::channel::<String>();
@@ -121,21 +123,9 @@ impl Process {
     }
 
     pub(super) fn stderr_tail(&self) -> String {
-        let tail = self
-            .stderr
-            .lock()
-            .map(|t| t.iter().cloned().collect::<Vec<_>>())
-            .unwrap_or_default();
-        if tail.is_empty() {
-            "(stderr was empty)".into()
-        } else {
-            format!(
-                "last lines of stderr:\n{}",
-                tail.iter()
-                    .map(|l| format!("  | {l}"))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            )
+        match self.stderr.lock() {
+            Ok(t) if !t.is_empty() => format!("last lines of stderr:\n{}", t.render()),
+            _ => "(stderr was empty)".into(),
         }
     }
 
@@ -277,21 +267,24 @@ pub(super) fn read_answers(stdout: impl Read, max_line: usize, tx: Sender<Vec<Ev
     }
 }
 
-pub(super) fn drain_stderr(stderr: impl Read, tail: Arc<Mutex<VecDeque<String>>>) {
+pub(super) fn drain_stderr(stderr: impl Read, tail: Arc<Mutex<Tail>>) {
     let mut reader = BufReader::with_capacity(1 << 16, stderr);
-    let mut current: Vec<u8> = Vec::new();
-    let keep = |line: &[u8]| {
+    // The line so far: its first bytes, and its length in characters.
+    let mut head: Vec<u8> = Vec::new();
+    let mut chars = 0usize;
+    let keep = |head: &mut Vec<u8>, chars: &mut usize| {
         if let Ok(mut t) = tail.lock() {
-            if t.len() == STDERR_LINES {
-                t.pop_front();
-            }
-            t.push_back(
-                String::from_utf8_lossy(line)
-                    .chars()
-                    .take(STDERR_LINE_CHARS)
-                    .collect(),
-            );
+            t.push(head, *chars);
         }
+        head.clear();
+        *chars = 0;
+    };
+    // Bytes only: a flood is read as fast as it comes, keeping line heads.
+    let take = |bytes: &[u8], head: &mut Vec<u8>, chars: &mut usize| {
+        let room = STDERR_LINE_BYTES.saturating_sub(head.len());
+        head.extend_from_slice(&bytes[..bytes.len().min(room)]);
+        // UTF-8 continuation bytes do not start a character.
+        *chars += bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
     };
     loop {
         let buf = match reader.fill_buf() {
@@ -300,19 +293,15 @@ pub(super) fn drain_stderr(stderr: impl Read, tail: Arc<Mutex<VecDeque<String>>>
         };
         let n = buf.len();
         let mut rest = buf;
-        // Bytes only: a flood is read as fast as it comes, keeping line heads.
         while let Some(i) = rest.iter().position(|&b| b == b'\n') {
-            let room = (STDERR_LINE_CHARS * 4).saturating_sub(current.len());
-            current.extend_from_slice(&rest[..i.min(room)]);
-            keep(&current);
-            current.clear();
+            take(&rest[..i], &mut head, &mut chars);
+            keep(&mut head, &mut chars);
             rest = &rest[i + 1..];
         }
-        let room = (STDERR_LINE_CHARS * 4).saturating_sub(current.len());
-        current.extend_from_slice(&rest[..rest.len().min(room)]);
+        take(rest, &mut head, &mut chars);
         reader.consume(n);
     }
-    if !current.is_empty() {
-        keep(&current);
+    if !head.is_empty() || chars > 0 {
+        keep(&mut head, &mut chars);
     }
 }
