@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""A from-scratch Python port of four PtcRunner 0.13.0 functions (and
-``term.inspect``), served over ptc-conformance adapter protocol v1.
+"""A from-scratch Python port of five PtcRunner 0.13.0 functions, served
+over ptc-conformance adapter protocol v1.
 
     python3 harness/adapters/python/adapter.py < requests.jsonl
 
@@ -11,12 +11,12 @@ Ported (see README.md next to this file):
 * ``native_preview.cache_hint`` (PtcRunner.SubAgent.Loop.NativePreview), with
   the bits of PtcRunner.Lisp.Formatter it needs to render an argument
   fragment;
-* ``term.inspect`` (``Kernel.inspect/1``), the SDK's.
+* ``lisp_formatter.format`` (PtcRunner.Lisp.Formatter.format/1).
 
 Built on the Python porter SDK (``sdk/python/ptc_sdk``: term model, term
 order, tagged term JSON, the adapter loop, and the Elixir layer: float
 texts, ``to_string/1`` and chardata, ``inspect``, exception messages), so
-this file holds only what is PtcRunner's: the four functions, and the bug
+this file holds only what is PtcRunner's: the five functions, and the bug
 switch.
 
 Standard library only, Python >= 3.11.
@@ -33,7 +33,8 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(_HERE, os.pardir, os.pardir, os.pardir, "sdk", "python"))
 
 from ptc_sdk import Atom, Map, Raised, Tuple, Unsupported, atom_name, binary, serve, to_bytes  # noqa: E402
-from ptc_sdk.elixir import float_to_binary_compact_10, inspect, to_string  # noqa: E402
+from ptc_sdk.elixir import float_to_binary_compact_10, to_string  # noqa: E402
+from ptc_sdk.elixir.enumerable import map_join  # noqa: E402
 from ptc_sdk.elixir.errors import function_clause  # noqa: E402
 
 NAME = "ptc_runner-python-port"
@@ -267,6 +268,72 @@ def _sorted_key_texts(m):
 
 
 # ---------------------------------------------------------------------------
+# PtcRunner.Lisp.Formatter.format/1 (spec/lisp_formatter.md)
+# ---------------------------------------------------------------------------
+
+FORMATTER = "PtcRunner.Lisp.Formatter"
+_SPECIAL_ATOMS = {"infinity": "##Inf", "negative_infinity": "##-Inf", "nan": "##NaN"}
+_FRAMES = {
+    "string": ('"', '"'), "regex_literal": ('#"', '"'), "keyword": (":", ""), "symbol": ("", ""),
+    "quoted_symbol": ("'", ""), "var": ("#'", ""), "turn_history": ("*", ""), "vector": ("[", "]"),
+    "map": ("{", "}"), "set": ("#{", "}"), "list": ("(", ")"), "short_fn": ("#(", ")"),
+}
+
+
+def lisp_format(ast):
+    """The source text of a PTC-Lisp AST node, a binary: literals, the
+    special float atoms, and the tagged tuples; anything else matches no
+    clause. Names go through to_string/1, element lists through Enum (an
+    arity-2 function is a reducer, LF-14), floats through the compact text."""
+    return binary(_node(ast))
+
+
+def _node(ast) -> bytes:
+    ty = type(ast)
+    if ast is None or ty is bool:
+        return atom_name(ast).encode()
+    if ty is int:
+        return str(ast).encode()
+    if ty is float:
+        return float_to_binary_compact_10(ast).encode()
+    if ty is Atom and ast.name in _SPECIAL_ATOMS:
+        return _SPECIAL_ATOMS[ast.name].encode()
+    if ty is not Tuple or not ast.items or type(ast.items[0]) is not Atom:
+        raise function_clause(f"{FORMATTER}.format/1")
+    tag, args = ast.items[0].name, ast.items[1:]
+    if tag == "ns_symbol" and len(args) == 2:
+        return to_bytes(to_string(args[0])) + b"/" + to_bytes(to_string(args[1]))
+    if len(args) != 1 or tag not in _FRAMES:
+        raise function_clause(f"{FORMATTER}.format/1")
+    arg = args[0]
+    if tag in ("string", "regex_literal"):
+        body = _escape_string(arg)
+    elif tag in ("keyword", "symbol", "quoted_symbol", "var", "turn_history"):
+        body = to_bytes(to_string(arg))
+    elif tag == "map":
+        body = to_bytes(map_join(arg, " ", _pair))
+    else:
+        body = to_bytes(map_join(arg, " ", _node))
+    open_, close = _FRAMES[tag]
+    return open_.encode() + body + close.encode()
+
+
+def _pair(p) -> bytes:
+    if type(p) is not Tuple or len(p.items) != 2:
+        raise function_clause(f"anonymous fn/1 in {FORMATTER}.format_pairs/1")
+    return _node(p.items[0]) + b" " + _node(p.items[1])
+
+
+def _escape_string(s) -> bytes:
+    if type(s) not in (str, bytes):
+        raise function_clause("String.replace/4")
+    b = to_bytes(s)
+    for old, new in ((b"\\", b"\\\\"), (b'"', b'\\"'), (b"\n", b"\\n"), (b"\t", b"\\t"), (b"\r", b"\\r")):
+        b = b.replace(old, new)
+    return b
+
+
+# ---------------------------------------------------------------------------
 # Served over adapter protocol v1 by the SDK
 # ---------------------------------------------------------------------------
 
@@ -274,8 +341,8 @@ OPS = {
     "key_normalizer.canonical_cache_key": canonical_cache_key,
     "key_normalizer.normalize_key": normalize_key,
     "key_normalizer.normalize_keys": normalize_keys,
+    "lisp_formatter.format": lisp_format,
     "native_preview.cache_hint": cache_hint,
-    "term.inspect": inspect,
 }
 
 

@@ -213,6 +213,29 @@ class CacheHintTest(unittest.TestCase):
                 self.assertIn(text, cm.exception.message)
 
 
+class LispFormatterTest(unittest.TestCase):
+    def test_nodes(self):
+        t = lambda tag, arg: Tuple((Atom(tag), arg))  # noqa: E731
+        for ast, text in [
+            (None, "nil"),
+            (1.5, "1.5"),
+            (Atom("infinity"), "##Inf"),
+            (t("string", 'a"b\n'), '"a\\"b\\n"'),
+            (t("keyword", Atom("k")), ":k"),
+            (t("vector", [1, t("symbol", "x")]), "[1 x]"),
+            (t("map", [Tuple((1, t("string", "v")))]), '{1 "v"}'),
+            (Tuple((Atom("ns_symbol"), "ns", 1)), "ns/1"),
+        ]:
+            with self.subTest(ast=ast):
+                self.assertEqual(A.lisp_format(ast), text)
+
+    def test_no_clause(self):
+        for ast in (Atom("x"), Tuple(()), Tuple((Atom("nope"), 1)), Tuple((Atom("string"), 1))):
+            with self.subTest(ast=ast), self.assertRaises(Raised) as cm:
+                A.lisp_format(ast)
+            self.assertEqual(cm.exception.cls, "FunctionClauseError")
+
+
 class BugSwitchTest(unittest.TestCase):
     def with_bug(self, bug, fun, *args):
         saved = A.BUG

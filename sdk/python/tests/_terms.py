@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import struct as _struct
 
-from ptc_sdk import Atom, Fun, Map, Opaque, Temporal, Tuple, atom, structs
+from ptc_sdk import Fun, Map, Opaque, Temporal, Tuple, atom, structs
 
 _SCRIPTS = [
     "abcxyz", "ABCXYZ", "éèçñøßÿ", "ÉÇÑØ", "ĀăĿŉſĳ", "αβγδωάΐ", "ΑΒΓΩ", "абвгдяё", "АБВЯ", "աբգ",
