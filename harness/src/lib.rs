@@ -39,6 +39,8 @@
 //! - [`cli`]: the `ptc-conformance` command line (arguments, dispatch, printing).
 //! - [`exit`]: the exit status of every command.
 //! - [`paths`]: paths as reports show them.
+//! - [`links`]: the link check: every path the Markdown and doc comments
+//!   cite exists, in a checkout and in an export.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -47,6 +49,7 @@ pub mod cli;
 pub mod corpus;
 pub mod exit;
 pub mod judging;
+pub mod links;
 pub mod paths;
 pub mod review;
 pub mod subject;

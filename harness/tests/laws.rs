@@ -24,6 +24,7 @@ fn repo() -> PathBuf {
 fn config(laws: &[&str], cases: usize) -> LawsConfig {
     LawsConfig {
         laws: laws.iter().map(|l| (*l).to_owned()).collect(),
+        ops: Vec::new(),
         cases,
         time_limit: None,
         seed: 20,
@@ -301,4 +302,26 @@ fn an_unknown_law_is_a_usage_error() {
         ),
         "{shown}"
     );
+}
+
+/// `--op` narrows every law to the ops asked for and leaves out the laws
+/// about none of them.
+#[test]
+fn laws_check_only_the_ops_asked_for() {
+    let mut cfg = config(&[], 64);
+    cfg.ops = vec!["native_preview.cache_hint".to_owned()];
+    let report = check(&mut Reference, &cfg);
+    assert!(!report.laws.is_empty());
+    for lr in &report.laws {
+        assert_eq!(lr.ops, vec!["native_preview.cache_hint"], "{}", lr.law.id);
+        assert!(lr.law.ops.contains(&"native_preview.cache_hint"));
+        assert!(lr.broken.is_none(), "{}", lr.law.id);
+    }
+    let about = ptc_conformance_harness::review::laws::select(&[])
+        .unwrap()
+        .into_iter()
+        .filter(|l| l.ops.contains(&"native_preview.cache_hint"))
+        .count();
+    assert_eq!(report.laws.len(), about);
+    assert!(report.skipped.is_empty(), "{:?}", report.skipped.len());
 }

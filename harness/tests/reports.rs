@@ -1,5 +1,5 @@
 //! The pretty report reads on one screen for a passing run, groups skips by
-//! reason, and marks where a failing string first differs; the matrix
+//! reason, and marks where a failing string or binary first differs; the matrix
 //! refuses files that are not reports of this kit and reports of different
 //! corpora.
 
@@ -145,6 +145,75 @@ fn a_failing_long_string_is_marked_at_the_default_level() {
     assert_eq!(marker.trim(), "^", "{t}");
     assert_eq!(exp.chars().nth(col), Some('-'), "{t}");
     assert_eq!(got.chars().nth(col), Some('_'), "{t}");
+}
+
+/// A failing `$bytes` expectation of tens of kilobytes shows as a short
+/// escaped view of each side with the first differing byte marked, never
+/// as base64, and its replay command is described rather than printed.
+#[test]
+fn a_failing_binary_shows_escaped_bytes_not_base64() {
+    let dir = scratch_dir("long-bytes");
+    let mut bytes = vec![0xFF_u8];
+    bytes.extend(vec![b'a'; 30_000]);
+    bytes.push(b'-');
+    bytes.extend(vec![b'z'; 10_000]);
+    let tagged = ptc_conformance::tagged::encode(&ptc_conformance::Term::Bytes(bytes));
+    let b64 = tagged["{\"$bytes\":\"".len()..tagged.len() - 2].to_owned();
+    // The reference replaces the `-`: the answer differs at byte 30001.
+    let golden = corpus(
+        &dir,
+        &[],
+        &[(
+            "key_normalizer/normalize_key/long-bytes.json",
+            case_json(
+                "key_normalizer/normalize_key/long-bytes",
+                "key_normalizer.normalize_key",
+                "KN-2",
+                &tagged,
+                &tagged,
+            )
+            .replace(r#""features": []"#, r#""features": ["binaries"]"#),
+        )],
+    );
+    let adapter = [
+        env!("CARGO_BIN_EXE_ptc-conformance").to_owned(),
+        "adapter".to_owned(),
+    ];
+    let out = run(&golden, &with_adapter(&[], &adapter));
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(t.len() < 3000, "{} bytes of report:\n{t}", t.len());
+    assert!(!t.contains(&b64[..64]), "no base64 in the report:\n{t}");
+    let view = format!("$bytes of 40002 bytes: \"\\xFF{}…\"", "a".repeat(31));
+    assert!(
+        t.contains(&format!("/: expected {view}, got {view}\n")),
+        "{t}"
+    );
+    assert!(
+        t.contains("first difference at byte 30001 (expected is 40002 bytes, got 40002):"),
+        "{t}"
+    );
+    let lines: Vec<&str> = t.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("expected …"))
+        .expect("a window");
+    let (exp, got, marker) = (lines[at], lines[at + 1], lines[at + 2]);
+    let col = marker.chars().count() - 1;
+    assert_eq!(marker.trim(), "^", "{t}");
+    assert_eq!(exp.chars().nth(col), Some('-'), "{t}");
+    assert_eq!(got.chars().nth(col), Some('_'), "{t}");
+    assert!(
+        t.contains("`--id 'key_normalizer/normalize_key/long-bytes'` reruns this case alone"),
+        "{t}"
+    );
+    // The JSON report keeps the replay whole.
+    let json = json_report(&run(
+        &golden,
+        &with_adapter(&["--format", "json"], &adapter),
+    ));
+    let replay = json["cases"][0]["replay"].as_str().unwrap();
+    assert!(replay.contains(&b64), "{}", &replay[..200]);
 }
 
 /// The matrix names a file that is not a JSON report of this kit, and

@@ -2,10 +2,13 @@
 //! another one outside the repository, with no `CARGO_MANIFEST_DIR`, it runs
 //! the whole corpus it carries and every report names that corpus
 //! (embedded, how many cases, the hash of the repository's `golden/`).
+//! Its export stands alone too: it cites only what it carries, and the
+//! SDKs' example ports run from it as they are.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
 
 use ptc_conformance_harness::corpus::tree::{self, Tree};
+use ptc_conformance_harness::links;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -21,9 +24,10 @@ fn empty_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// The built binary, copied alone into an empty directory.
-fn copied_binary() -> PathBuf {
-    let dir = empty_dir("bin");
+/// The built binary, copied alone into an empty directory of its own
+/// (`test`, so that tests running at once do not share it).
+fn copied_binary(test: &str) -> PathBuf {
+    let dir = empty_dir(&format!("bin-{test}"));
     let bin = dir.join("ptc-conformance");
     std::fs::copy(env!("CARGO_BIN_EXE_ptc-conformance"), &bin).unwrap();
     bin
@@ -63,7 +67,7 @@ fn repository_corpus() -> (usize, String) {
 
 #[test]
 fn a_copied_binary_runs_and_names_the_corpus_it_carries() {
-    let bin = copied_binary();
+    let bin = copied_binary("run");
     let cwd = empty_dir("cwd");
     assert!(
         !cwd.starts_with(repo()),
@@ -143,4 +147,77 @@ fn a_copied_binary_runs_and_names_the_corpus_it_carries() {
 
     let _ = std::fs::remove_dir_all(bin.parent().unwrap());
     let _ = std::fs::remove_dir_all(&cwd);
+}
+
+/// `PATH` with nothing from the repository on it and the variables that
+/// could point back into it removed, as a porter's shell has it.
+fn porter_env(cmd: &mut Command) -> &mut Command {
+    cmd.env_remove("CARGO_MANIFEST_DIR")
+        .env_remove("CARGO")
+        .env_remove("PTC_CONFORMANCE_DATA")
+        .env_remove("PTC_CONFORMANCE_BIN")
+        .env_remove("PYTHONPATH")
+        .env_remove("NODE_PATH")
+}
+
+/// An export stands alone: written by a copied binary into a directory
+/// outside the repository, every path its spec and SDK READMEs cite
+/// resolves inside it (the kit's link check), and each SDK's example port
+/// runs as it is from there against the same binary and passes.
+#[test]
+fn an_export_cites_only_itself_and_its_example_ports_run_as_they_are() {
+    let bin = copied_binary("export");
+    let kit = empty_dir("export");
+    assert!(
+        !kit.starts_with(repo()),
+        "{} is inside the repository",
+        kit.display()
+    );
+    run(&bin, &kit, &["export", "."]);
+
+    let checked = links::check(&kit, links::Tree::Export);
+    assert!(
+        checked.files >= 10 && checked.citations > 50,
+        "only {} citations in {} files of the export: is the scan broken?",
+        checked.citations,
+        checked.files
+    );
+    assert!(
+        checked.missing.is_empty(),
+        "the export cites what it does not carry:\n{}",
+        checked.missing.join("\n")
+    );
+
+    for (port, language) in [
+        (&["python3", "sdk/python/example_port.py"][..], "python"),
+        (&["node", "sdk/js/example-port.js"][..], "javascript"),
+    ] {
+        let mut args = vec![
+            "run",
+            "--level",
+            "strict",
+            "--format",
+            "json",
+            "--adapter",
+            "--",
+        ];
+        args.extend_from_slice(port);
+        let out = porter_env(Command::new(&bin).args(&args).current_dir(&kit))
+            .output()
+            .unwrap_or_else(|e| panic!("{language} example port: cannot run {port:?}: {e}"));
+        assert!(
+            out.status.success(),
+            "{language} example port {port:?} from the export failed ({:?}):\n{}\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let totals = &report["totals"];
+        assert!(totals["passed"].as_u64() > Some(10), "{language}: {totals}");
+        assert_eq!(totals["failed"], 0, "{language}: {totals}");
+        assert_eq!(report["corpus"]["embedded"], true);
+    }
+    let _ = std::fs::remove_dir_all(bin.parent().unwrap());
+    let _ = std::fs::remove_dir_all(&kit);
 }

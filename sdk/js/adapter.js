@@ -93,7 +93,8 @@ function opEntry(op, spec) {
  * Throws a TypeError naming what is wrong with the description.
  */
 export function createAdapter(port) {
-  const { name, version, language = "javascript", ops = {}, features = [] } = port ?? {};
+  const { name, version, language = "javascript", ops = {}, features = [], hook } = port ?? {};
+  if (hook !== undefined && typeof hook !== "function") throw new TypeError('serve: "hook" must be a function');
   for (const [k, v] of Object.entries({ name, version, language })) {
     if (typeof v !== "string" || v === "") throw new TypeError(`serve: "${k}" must be a non-empty string`);
   }
@@ -123,27 +124,28 @@ export function createAdapter(port) {
   function answer(id, op, rawArgs, hasArgs) {
     const line = (key, body) => `{"id":${id},"${key}":${body}}`;
     const unsupported = (why) => line("unsupported", quote(why));
-    if (op === "hello") return { answer: line("ok", helloBody) };
-    if (op === "bye") return { answer: null, bye: true };
-    if (!hasArgs) return { answer: unsupported('cannot decode request: no "args"') };
-    if (!Array.isArray(rawArgs)) return { answer: unsupported('cannot decode request: "args" is not an array') };
+    const declined = (why, error) => ({ answer: unsupported(why), outcome: "unsupported", error });
+    if (op === "hello") return { answer: line("ok", helloBody), outcome: "hello" };
+    if (op === "bye") return { answer: null, bye: true, outcome: "bye" };
+    if (!hasArgs) return declined('cannot decode request: no "args"');
+    if (!Array.isArray(rawArgs)) return declined('cannot decode request: "args" is not an array');
     const entry = table.get(op);
-    if (!entry) return { answer: unsupported(`unknown op ${quote(op)}`) };
+    if (!entry) return declined(`unknown op ${quote(op)}`);
     if (entry.arity && !entry.arity.includes(rawArgs.length)) {
-      return { answer: unsupported(`${op} takes ${entry.arity.join(" or ")} argument(s), got ${rawArgs.length}`) };
+      return declined(`${op} takes ${entry.arity.join(" or ")} argument(s), got ${rawArgs.length}`);
     }
     let args;
     try {
       args = rawArgs.map((a, i) => decodeValue(a, `/args/${i}`));
     } catch (e) {
-      if (e instanceof TermDecodeError) return { answer: unsupported(`cannot decode request: ${e.message}`) };
+      if (e instanceof TermDecodeError) return declined(`cannot decode request: ${e.message}`, e);
       return bug(e);
     }
     try {
-      return { answer: line("ok", encode(entry.call(...args))) };
+      return { answer: line("ok", encode(entry.call(...args))), outcome: "ok", args };
     } catch (e) {
-      if (e instanceof Raised) return { answer: line("raised", `{"class":${quote(e.class)},"message":${quote(e.message)}}`) };
-      if (e instanceof Unsupported) return { answer: unsupported(e.message) };
+      if (e instanceof Raised) return { answer: line("raised", `{"class":${quote(e.class)},"message":${quote(e.message)}}`), outcome: "raised", args, error: e };
+      if (e instanceof Unsupported) return { ...declined(e.message, e), args };
       return bug(e);
     }
 
@@ -152,6 +154,9 @@ export function createAdapter(port) {
       return {
         answer: line("raised", `{"class":${quote(cls)},"message":${quote(String(e?.message ?? e))}}`),
         log: note(`${op} (id ${id}) threw: ${e?.stack ?? e}`),
+        outcome: "bug",
+        args,
+        error: e,
       };
     }
   }
@@ -159,16 +164,48 @@ export function createAdapter(port) {
   /** A line that is no readable request: answered when its id can be read, else a note for stderr (AP-5). */
   function reject(text, id, why) {
     const readable = id ?? sniffId(text);
-    if (readable === undefined) return { answer: null, log: note(`ignoring a line without a readable id: ${why}`) };
-    return { answer: `{"id":${readable},"unsupported":${quote(why)}}` };
+    if (readable === undefined) return { answer: null, log: note(`ignoring a line without a readable id: ${why}`), outcome: "rejected", why };
+    return { answer: `{"id":${readable},"unsupported":${quote(why)}}`, outcome: "rejected", id: readable, why };
   }
 
   /**
    * Answers one request line (a string or bytes, without its newline):
    * `{answer, bye, log}` where `answer` is the line to write (or null),
-   * `bye` ends the session and `log` goes to stderr.
+   * `bye` ends the session and `log` goes to stderr. The port's `hook`, if
+   * any, sees the request and its answer first (see README § Watching
+   * requests); what it throws is logged, never answered.
    */
   function handleLine(line) {
+    const r = respond(line);
+    if (hook) {
+      const event = {
+        id: r.id,
+        op: r.op,
+        args: r.args,
+        outcome: r.outcome,
+        answer: r.answer,
+        error: r.error ?? (r.outcome === "rejected" ? r.why : undefined),
+        line: typeof line === "string" ? line : Buffer.from(line).toString("utf8"),
+      };
+      try {
+        hook(event);
+      } catch (e) {
+        const hookNote = note(`hook threw: ${e?.stack ?? e}`);
+        return reply(r, r.log ? `${r.log}\n${hookNote}` : hookNote);
+      }
+    }
+    return reply(r, r.log);
+  }
+
+  // What handleLine gives: the answer, and bye and log only when set.
+  function reply(r, log) {
+    const out = { answer: r.answer };
+    if (r.bye) out.bye = true;
+    if (log) out.log = log;
+    return out;
+  }
+
+  function respond(line) {
     let text = line;
     if (typeof line !== "string") {
       try {
@@ -196,10 +233,12 @@ export function createAdapter(port) {
     }
     const op = request.get("op");
     if (typeof op !== "string") return reject(text, id, `cannot decode request: ${request.has("op") ? '"op" is not a string' : 'no "op"'}`);
-    return answer(id, op, request.get("args"), request.has("args"));
+    return { ...answer(id, op, request.get("args"), request.has("args")), id, op };
   }
 
-  return { hello: () => helloBody, handleLine };
+  /** Ops whose argument count goes unchecked: their function's `length` is 0 and no `arity` was given. */
+  const uncheckedOps = [...table].filter(([, e]) => !e.arity).map(([op]) => op).sort();
+  return { hello: () => helloBody, handleLine, uncheckedOps };
 }
 
 /** The id at the start of an otherwise unreadable line (`{"id": 12, ...`), as the Rust harness reads it. */
@@ -238,6 +277,9 @@ export function serve(port, io = {}) {
     log.write(`${e.message}\n`);
     if (exit) process.exit(2);
     return Promise.resolve(2);
+  }
+  if (adapter.uncheckedOps.length) {
+    log.write(`${port.name}: the argument count of ${adapter.uncheckedOps.join(", ")} is not checked (no declared parameters, as a (...args) wrapper has none): give {call, arity}\n`);
   }
   return new Promise((resolve) => {
     let pending = Buffer.alloc(0);

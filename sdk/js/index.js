@@ -6,7 +6,10 @@
 //   order.js    Erlang term order, map key order, exact equality
 //   tagged.js   tagged term JSON: decode with JSON-pointer errors, canonical encode
 //   structs.js  the boundary's structs, from spec/data/structs.json
-//   adapter.js  the adapter protocol v1 loop: serve({name, version, ops, features})
+//   adapter.js  the adapter protocol v1 loop: serve({name, version, ops, features, hook})
+//   elixir/     the Elixir layer: inspect, to_string, Jason, float text,
+//               graphemes, NFC, message templates (exported as `elixir`)
+//   termgen.js  seeded random terms, for differential tests against the reference
 
 export { JsonError, JsonNumber, MAX_DEPTH, parse, pointerSegment, quote, stringify } from "./json.js";
 export {
@@ -50,3 +53,5 @@ export {
   structTable,
 } from "./structs.js";
 export { FEATURES, PROTOCOL, Raised, Unsupported, createAdapter, functionClause, serve, sniffId } from "./adapter.js";
+export * as elixir from "./elixir/index.js";
+export { termGen } from "./termgen.js";

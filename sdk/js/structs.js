@@ -5,7 +5,9 @@
 //
 // The table is found through the environment variable PTC_CONFORMANCE_DATA
 // (a directory holding structs.json), else at ../../spec/data/ from this
-// file, where it sits in a checkout of ptc-conformance.
+// file, where it sits in a checkout of ptc-conformance (and in the kit
+// `ptc-conformance export` writes), else in the copy the package ships in
+// data/ (held equal to spec/data by test/data.test.js).
 
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -39,6 +41,7 @@ export function dataCandidates() {
   if (env) out.push([join(resolve(env), "structs.json"), "PTC_CONFORMANCE_DATA"]);
   const here = dirname(fileURLToPath(import.meta.url));
   out.push([resolve(here, "..", "..", "spec", "data", "structs.json"), "the repository layout"]);
+  out.push([join(here, "data", "structs.json"), "the package's own copy"]);
   return out;
 }
 

@@ -1,9 +1,16 @@
 //! Path-level differences between an expected and an actual term, the way
-//! a failing case explains itself: `/1/"n": expected 1, got {"$float":1.0}`.
+//! a failing case explains itself: `/1/"n": expected 1, got {"$float":1.0}`;
+//! under a difference of long strings or binaries, where they first differ
+//! (`window`, whose functions are re-exported here).
 
 use crate::tagged::encode;
 use crate::term::{map_key_cmp, Map, Term};
 use std::fmt;
+
+mod window;
+pub use window::{
+    bytes_view, first_byte_difference, first_difference, short_bytes, shown, SHORT_BYTES,
+};
 
 /// One step of a path into a term.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,7 +60,11 @@ impl fmt::Display for Difference {
         } else {
             &self.path
         };
-        match (&self.expected, &self.actual) {
+        let (e, a) = (
+            self.expected.as_deref().map(short_bytes),
+            self.actual.as_deref().map(short_bytes),
+        );
+        match (e, a) {
             (Some(e), Some(a)) => write!(f, "{path}: expected {e}, got {a}"),
             (Some(e), None) => write!(f, "{path}: missing, expected {e}"),
             (None, Some(a)) => write!(f, "{path}: unexpected, got {a}"),
@@ -108,7 +119,7 @@ pub fn render(diffs: &[Difference]) -> String {
     let mut lines: Vec<String> = diffs
         .iter()
         .take(MAX_DIFFERENCES)
-        .map(|d| match string_window(d) {
+        .map(|d| match string_window(d).or_else(|| bytes_window(d)) {
             Some(window) => format!("{d}\n{window}"),
             None => d.to_string(),
         })
@@ -132,13 +143,28 @@ fn string_window(d: &Difference) -> Option<String> {
     if e.chars().count().max(a.chars().count()) <= SHORT_STRING {
         return None;
     }
-    let text = first_difference(&e, &a);
-    Some(
-        text.lines()
-            .map(|l| format!("  {l}"))
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
+    Some(indent(&first_difference(&e, &a)))
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("  {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Where two binaries of a difference first differ, one of them not UTF-8
+/// (a `$bytes`), indented under it: byte by byte, escaped.
+fn bytes_window(d: &Difference) -> Option<String> {
+    let binary = |s: &Option<String>| -> Option<(Vec<u8>, bool)> {
+        match crate::tagged::decode_str(s.as_deref()?, "").ok()? {
+            Term::Bytes(b) => Some((b, true)),
+            Term::Str(s) => Some((s.into_bytes(), false)),
+            _ => None,
+        }
+    };
+    let ((e, e_raw), (a, a_raw)) = (binary(&d.expected)?, binary(&d.actual)?);
+    (e_raw || a_raw).then(|| indent(&first_byte_difference(&e, &a)))
 }
 
 fn key_segment(k: &Term) -> String {
@@ -235,83 +261,6 @@ fn walk_maps(xm: &Map, ym: &Map, path: &mut Vec<Segment>, out: &mut Vec<Differen
     }
 }
 
-/// Characters of context shown before and after the first difference.
-const WINDOW_BEFORE: usize = 24;
-const WINDOW_AFTER: usize = 40;
-
-/// The byte offset of the first difference between two texts and a short
-/// window of each around it, with a marker under the first differing byte
-/// (control characters escaped so the marker lines up). The one home of
-/// this window: the strict level's byte comparison of rendered JSON and
-/// [`render`]'s long strings both use it.
-///
-/// ```text
-/// first difference at byte 9 of 14 (expected) and 17 (got):
-///   expected {"a":1,"b":2.0}
-///   got      {"a":1,"b":2.00001}
-///                     ^
-/// ```
-pub fn first_difference(expected: &str, actual: &str) -> String {
-    let at = expected
-        .bytes()
-        .zip(actual.bytes())
-        .position(|(e, a)| e != a)
-        .unwrap_or(expected.len().min(actual.len()));
-    // The window starts and the marker sits on character boundaries; a
-    // difference inside a multi-byte character marks that character.
-    let mut mark = at;
-    while !expected.is_char_boundary(mark) || !actual.is_char_boundary(mark) {
-        mark -= 1;
-    }
-    let start = expected[..mark]
-        .char_indices()
-        .rev()
-        .nth(WINDOW_BEFORE - 1)
-        .map_or(0, |(i, _)| i);
-    let side = |text: &str| {
-        let mut out = String::new();
-        if start > 0 {
-            out.push('…');
-        }
-        let mut col = usize::from(start > 0);
-        let mut mark_col = None;
-        let mut shown = 0usize;
-        for (i, c) in text[start..].char_indices() {
-            if start + i >= mark && mark_col.is_none() {
-                mark_col = Some(col);
-            }
-            if mark_col.is_some() {
-                shown += 1;
-                if shown > WINDOW_AFTER {
-                    out.push('…');
-                    break;
-                }
-            }
-            let piece = match c {
-                '\n' => "\\n".to_owned(),
-                '\r' => "\\r".to_owned(),
-                '\t' => "\\t".to_owned(),
-                c if c.is_control() => c.escape_unicode().to_string(),
-                c => c.to_string(),
-            };
-            col += piece.chars().count();
-            out.push_str(&piece);
-        }
-        (out, mark_col.unwrap_or(col))
-    };
-    let (e, col) = side(expected);
-    let (a, _) = side(actual);
-    let end = |t: &str| if t.len() == at { " (ends here)" } else { "" };
-    format!(
-        "first difference at byte {at} (expected is {} bytes, got {}):\n  expected {e}{}\n  got      {a}{}\n           {}^",
-        expected.len(),
-        actual.len(),
-        end(expected),
-        end(actual),
-        " ".repeat(col)
-    )
-}
-
 /// Reads plain JSON (not tagged) as a term: objects become string-keyed
 /// maps, integers integers and other numbers floats. Used to compare
 /// rendered JSON payloads structurally.
@@ -340,51 +289,6 @@ pub fn plain_json_to_term(v: &serde_json::Value) -> Term {
 mod tests {
     use super::*;
     use crate::tagged::decode_str;
-
-    #[test]
-    fn the_first_difference_is_marked_in_a_window() {
-        let e = format!(
-            "{{\"pad\":\"{}\",\"v\":1.0e4,\"tail\":\"{}\"}}",
-            "x".repeat(100),
-            "y".repeat(100)
-        );
-        let a = e.replace("1.0e4", "10000.0");
-        let text = first_difference(&e, &a);
-        let at = e.find("1.0e4").unwrap() + 1;
-        assert!(
-            text.starts_with(&format!("first difference at byte {at} ")),
-            "{text}"
-        );
-        let lines: Vec<&str> = text.lines().collect();
-        let (exp, got, marker) = (lines[1], lines[2], lines[3]);
-        assert!(
-            exp.starts_with("  expected …") && exp.ends_with('…'),
-            "{text}"
-        );
-        assert!(exp.chars().count() < 90, "the window is short: {text}");
-        let col = marker.chars().count() - 1;
-        assert_eq!(marker.trim(), "^");
-        assert_eq!(exp.chars().nth(col), Some('.'), "{text}");
-        assert_eq!(got.chars().nth(col), Some('0'), "{text}");
-        let before = |l: &str| l.chars().skip(11).take(col - 11).collect::<String>();
-        assert_eq!(before(exp), before(got), "the same text up to the marker");
-    }
-
-    #[test]
-    fn escapes_and_multibyte_characters_keep_the_marker_aligned() {
-        let text = first_difference("a\nbé1", "a\nbé2");
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[1], "  expected a\\nbé1");
-        assert_eq!(lines[3].chars().count() - 1, lines[1].chars().count() - 1);
-        // A difference inside a multi-byte character marks the character.
-        let text = first_difference("é", "è");
-        assert!(text.starts_with("first difference at byte 1 "), "{text}");
-        assert_eq!(text.lines().nth(3), Some("           ^"));
-        // One text is a prefix of the other.
-        let text = first_difference("abc", "abcd");
-        assert!(text.contains("expected abc (ends here)"), "{text}");
-        assert_eq!(text.lines().nth(3), Some("              ^"));
-    }
 
     fn d(e: &str, a: &str) -> Vec<String> {
         let e = decode_str(e, "").unwrap();
@@ -447,6 +351,57 @@ mod tests {
         // Short strings read whole; no window.
         let short = render(&diff(&Term::Str("ab".into()), &Term::Str("ac".into())));
         assert_eq!(short, r#"/: expected "ab", got "ac""#);
+    }
+
+    /// A binary that is not UTF-8 shows as a short escaped view, never its
+    /// base64, and where it first differs byte by byte.
+    #[test]
+    fn binaries_show_escaped_with_their_first_differing_byte() {
+        let mut e = vec![b'a'; 40_000];
+        e.extend([0xFF, 0x00, b'"']);
+        e.extend(vec![b'z'; 20_000]);
+        let mut a = e.clone();
+        a[40_000] = 0xFE;
+        let text = render(&diff(
+            &Term::List(vec![Term::Bytes(e.clone())]),
+            &Term::List(vec![Term::Bytes(a)]),
+        ));
+        assert!(text.len() < 600, "{} bytes: {text}", text.len());
+        assert!(!text.contains("YWFh"), "no base64: {text}");
+        let lines: Vec<&str> = text.lines().collect();
+        let view = format!("$bytes of 60003 bytes: \"{}…\"", "a".repeat(32));
+        assert_eq!(lines[0], format!("/0: expected {view}, got {view}"));
+        assert_eq!(
+            lines[1],
+            "  first difference at byte 40000 (expected is 60003 bytes, got 60003):"
+        );
+        let col = lines[4].chars().count() - 1;
+        assert_eq!(lines[4].trim(), "^", "{text}");
+        let at = |l: &str| l.chars().skip(col).take(4).collect::<String>();
+        assert_eq!(at(lines[2]), "\\xFF", "{text}");
+        assert_eq!(at(lines[3]), "\\xFE", "{text}");
+        assert!(lines[2].contains("\\xFF\\x00\\\"zzz"), "{text}");
+        assert!(lines[2].starts_with("    expected …aaa") && lines[2].ends_with('…'));
+        // A string against a binary: the string's UTF-8 bytes, the same window.
+        let text = render(&diff(
+            &Term::Str("abc".into()),
+            &Term::Bytes(vec![b'a', b'b', 0xC3]),
+        ));
+        assert_eq!(
+            text,
+            "/: expected \"abc\", got $bytes of 3 bytes: \"ab\\xC3\"\n  \
+             first difference at byte 2 (expected is 3 bytes, got 3):\n    \
+             expected abc\n    got      ab\\xC3\n               ^"
+        );
+        // Nested binaries in a whole term are shown the same way.
+        let t = Term::Tuple(vec![Term::Bytes(vec![0xFF; 100]), Term::Str("s".into())]);
+        assert_eq!(
+            shown(&t),
+            format!(
+                "{{\"$tuple\":[$bytes of 100 bytes: \"{}…\",\"s\"]}}",
+                "\\xFF".repeat(32)
+            )
+        );
     }
 
     #[test]

@@ -40,7 +40,7 @@ impl CorpusArgs {
 /// Which cases to take.
 #[derive(Args, Debug, Clone, Default)]
 pub struct Filter {
-    /// Only cases of this op (repeatable).
+    /// Only cases of this op, or of every op a glob matches (`protocol.*`; repeatable).
     #[arg(long = "op", value_name = "OP")]
     pub op: Vec<String>,
     /// Only cases whose id matches this glob (repeatable; `*` stays within a `/` segment, `**` crosses them).

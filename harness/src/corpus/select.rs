@@ -1,6 +1,6 @@
-//! Which cases a command takes: filters by op, id glob, feature and level,
-//! and stable shards of the result, so a large run can be spread over CI
-//! jobs.
+//! Which cases a command takes: filters by op (a name or a glob over op
+//! names), id glob, feature and level, and stable shards of the result, so
+//! a large run can be spread over CI jobs.
 
 use crate::corpus::{Case, Corpus, Level};
 use std::fmt;
@@ -47,10 +47,71 @@ impl Shard {
     }
 }
 
+/// Whether an `--op` value is a glob rather than an op's name.
+fn is_glob(pattern: &str) -> bool {
+    pattern.contains(['*', '?', '[', '{'])
+}
+
+/// The ops that `--op` values name, in registry order, each once: an op's
+/// name, or a glob over op names (`protocol.*`, `*.normalize_*`). A name
+/// that is no op, a glob that does not parse or matches no op, is an error
+/// naming it. Given the ops declared (and by whom, for the message: "the
+/// subject", "both sides"), a glob keeps only those and names what it
+/// matched when it keeps none; a name is kept as given, so that the caller
+/// can say it is not declared.
+pub fn expand_ops(
+    patterns: &[String],
+    declared: Option<(&std::collections::BTreeSet<String>, &str)>,
+) -> Result<Vec<&'static str>, String> {
+    let all = ptc_conformance::ops::OPS;
+    let mut wanted = std::collections::BTreeSet::new();
+    for p in patterns {
+        // An op's own name is never a glob (`tool.private?` has a `?`).
+        if let Some(op) = ptc_conformance::ops::find(p) {
+            wanted.insert(op.name);
+            continue;
+        }
+        if !is_glob(p) {
+            return Err(format!(
+                "--op {p:?}: no such op (see `ptc-conformance list --counts`)"
+            ));
+        }
+        let glob = globset::Glob::new(p)
+            .map_err(|e| format!("--op {p:?}: {e}"))?
+            .compile_matcher();
+        let matched: Vec<&'static str> = all
+            .iter()
+            .map(|o| o.name)
+            .filter(|n| glob.is_match(n))
+            .collect();
+        if matched.is_empty() {
+            return Err(format!(
+                "--op {p:?}: the pattern matches no op (see `ptc-conformance list --counts`)"
+            ));
+        }
+        let kept: Vec<&'static str> = match declared {
+            Some((d, _)) => matched.iter().copied().filter(|n| d.contains(*n)).collect(),
+            None => matched.clone(),
+        };
+        if let (true, Some((_, who))) = (kept.is_empty(), declared) {
+            return Err(format!(
+                "--op {p:?}: the pattern matches {}, none of them declared by {who}",
+                matched.join(", ")
+            ));
+        }
+        wanted.extend(kept);
+    }
+    Ok(all
+        .iter()
+        .map(|o| o.name)
+        .filter(|n| wanted.contains(n))
+        .collect())
+}
+
 /// A selection of cases; empty fields select everything.
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
-    /// Only cases of these ops.
+    /// Only cases of these ops: names or globs over op names ([`expand_ops`]).
     pub ops: Vec<String>,
     /// Only cases whose id matches one of these globs (`*` stays within a
     /// `/` segment, `**` crosses them).
@@ -65,7 +126,8 @@ pub struct Selection {
 
 impl Selection {
     /// The selected cases of `corpus`, in corpus order. An unknown op or
-    /// feature, or a glob that does not parse, is an error naming it.
+    /// feature, a glob that does not parse, or an op glob that matches no
+    /// op, is an error naming it.
     pub fn apply<'c>(&self, corpus: &'c Corpus) -> Result<Vec<&'c Case>, String> {
         let mut builder = globset::GlobSetBuilder::new();
         for g in &self.ids {
@@ -76,13 +138,7 @@ impl Selection {
             builder.add(glob);
         }
         let globs = builder.build().map_err(|e| format!("--id: {e}"))?;
-        for op in &self.ops {
-            if ptc_conformance::ops::find(op).is_none() {
-                return Err(format!(
-                    "--op {op:?}: no such op (see `ptc-conformance list`)"
-                ));
-            }
-        }
+        let ops = expand_ops(&self.ops, None)?;
         for f in &self.features {
             if !ptc_conformance::features::is_feature(f) {
                 return Err(format!(
@@ -94,7 +150,7 @@ impl Selection {
         Ok(corpus
             .cases
             .iter()
-            .filter(|c| self.ops.is_empty() || self.ops.iter().any(|o| o == c.op.name))
+            .filter(|c| ops.is_empty() || ops.contains(&c.op.name))
             .filter(|c| self.ids.is_empty() || globs.is_match(&c.id))
             .filter(|c| self.features.iter().all(|f| c.features.contains(f)))
             .filter(|c| self.level.is_none_or(|l| c.level == l))
@@ -139,5 +195,43 @@ mod tests {
         assert!("4/3".parse::<Shard>().is_err());
         assert!("0/3".parse::<Shard>().is_err());
         assert!("x".parse::<Shard>().is_err());
+    }
+
+    #[test]
+    fn op_patterns_expand_over_the_registry() {
+        let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let protocol = expand_ops(&p(&["protocol.*"]), None).unwrap();
+        assert!(protocol.len() > 3, "{protocol:?}");
+        assert!(protocol.iter().all(|o| o.starts_with("protocol.")));
+        // A name and a glob that covers it give it once, in registry order.
+        let both = expand_ops(
+            &p(&["key_normalizer.normalize_key", "key_normalizer.*"]),
+            None,
+        )
+        .unwrap();
+        assert_eq!(both, expand_ops(&p(&["key_normalizer.*"]), None).unwrap());
+        assert_eq!(
+            expand_ops(&p(&["tool.private?"]), Some((&Default::default(), "s"))).unwrap(),
+            vec!["tool.private?"]
+        );
+        let err = expand_ops(&p(&["nope.*"]), None).unwrap_err();
+        assert!(
+            err.contains(r#"--op "nope.*": the pattern matches no op"#),
+            "{err}"
+        );
+        let err = expand_ops(&p(&["nope"]), None).unwrap_err();
+        assert!(err.contains("no such op"), "{err}");
+        // Against a subject, a glob keeps the declared ops and names them
+        // when it keeps none.
+        let declared = ["key_normalizer.normalize_key".to_owned()].into();
+        assert_eq!(
+            expand_ops(&p(&["key_normalizer.*"]), Some((&declared, "s"))).unwrap(),
+            vec!["key_normalizer.normalize_key"]
+        );
+        let err = expand_ops(&p(&["protocol.*"]), Some((&declared, "the subject"))).unwrap_err();
+        assert!(
+            err.contains("none of them declared by the subject"),
+            "{err}"
+        );
     }
 }

@@ -9,11 +9,10 @@
 use crate::corpus::{Case, Expect};
 use crate::judging::outcome::{Outcome, Skip, Strictness};
 use crate::subject::Answer;
-use ptc_conformance::diff::{diff, first_difference, plain_json_to_term, render};
+use ptc_conformance::diff::{diff, first_difference, plain_json_to_term, render, shown};
 pub use ptc_conformance::loose::{mask_stacktraces, mask_stacktraces_in, messages_match};
 use ptc_conformance::ops::Output;
 use ptc_conformance::structs::with_defaults;
-use ptc_conformance::tagged::encode;
 use ptc_conformance::Term;
 
 /// How structs are read before an answer is compared with an expectation.
@@ -56,11 +55,11 @@ pub fn judge_read(
                 .as_ref()
                 .map(|m| format!(": {m:?}"))
                 .unwrap_or_default(),
-            encode(actual)
+            shown(actual)
         )),
         (Answer::Raised(r), Expect::Ok(expected)) => Outcome::Fail(format!(
             "expected {}, but it raised {}: {:?}",
-            encode(expected),
+            shown(expected),
             r.class,
             r.message
         )),

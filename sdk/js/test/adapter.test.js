@@ -145,6 +145,7 @@ test("serve: the end of input answers a last line without a newline and exits 0"
   assert.equal(status, 0);
   assert.deepEqual(lines, ['{"id":7,"ok":{"$float":-0.0}}']);
   assert.match(err, /ignoring a line without a readable id: cannot decode request: a request is a JSON object/);
+  assert.match(err, /^test-port: the argument count of test\.bug, test\.clause, test\.not_a_term, test\.raise, test\.unsupported is not checked \(no declared parameters, as a \(\.\.\.args\) wrapper has none\): give \{call, arity\}\n/);
 });
 
 test("serve: a bad port description exits 2 with the reason on stderr", async () => {
@@ -160,4 +161,53 @@ test("keyword maps and big maps answer in map key order", () => {
   const m = TermMap.from(Array.from({ length: 40 }, (_, i) => [String(39 - i).padStart(2, "0"), new Float(i / 2)]));
   const { answer: line } = createAdapter({ ...PORT, ops: { "t.m": () => m } }).handleLine('{"id":1,"op":"t.m","args":[]}');
   assert.ok(line.startsWith('{"id":1,"ok":{"00":{"$float":19.5},"01":{"$float":19.0},'), line);
+});
+
+test("hook: sees every request with its outcome, decoded args, answer and error; its own failure is logged, the answer kept", () => {
+  const seen = [];
+  const adapter = createAdapter({ ...PORT, hook: (e) => seen.push(e) });
+  const lines = [
+    '{"id":0,"op":"hello","args":[{"protocol":1}]}',
+    '{"id":1,"op":"test.echo","args":[{"$atom":"a"}]}',
+    '{"id":2,"op":"test.raise","args":[]}',
+    '{"id":3,"op":"test.unsupported","args":[]}',
+    '{"id":4,"op":"test.nope","args":[]}',
+    '{"id":5,"op":"test.bug","args":[]}',
+    '{"id":6,"op":"test.echo","args":[{"$atm":"a"}]}',
+    "not json",
+    '{"id":7,"op":"bye"}',
+  ];
+  const answers = lines.map((l) => adapter.handleLine(l));
+  assert.deepEqual(
+    seen.map((e) => [e.id, e.op, e.outcome]),
+    [["0", "hello", "hello"], ["1", "test.echo", "ok"], ["2", "test.raise", "raised"], ["3", "test.unsupported", "unsupported"], ["4", "test.nope", "unsupported"], ["5", "test.bug", "bug"], ["6", "test.echo", "unsupported"], [undefined, undefined, "rejected"], ["7", "bye", "bye"]],
+  );
+  seen.forEach((e, i) => {
+    assert.equal(e.answer, answers[i].answer, `event ${i} carries the answer written`);
+    assert.equal(e.line, lines[i]);
+  });
+  assert.equal(seen[1].args[0].name, "a");
+  assert.equal(seen[2].error.class, "ArgumentError");
+  assert.ok(seen[3].error instanceof Unsupported);
+  assert.equal(seen[4].error, undefined);
+  assert.equal(seen[5].error.name, "TypeError");
+  assert.match(seen[6].error.message, /^\/args\/0: unknown tag "\$atm"/);
+  assert.match(seen[7].error, /^cannot decode request/);
+
+  const failing = createAdapter({ ...PORT, hook: () => { throw new Error("log full"); } });
+  const r = failing.handleLine('{"id":1,"op":"test.echo","args":[1]}');
+  assert.equal(r.answer, '{"id":1,"ok":1}');
+  assert.match(r.log, /^test-port: hook threw: Error: log full/);
+  assert.throws(() => createAdapter({ ...PORT, hook: "log" }), /"hook" must be a function/);
+});
+
+test("hook: serve calls it for each line it reads", async () => {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const log = new PassThrough();
+  const outcomes = [];
+  const done = serve({ ...PORT, hook: (e) => outcomes.push(`${e.op}:${e.outcome}`) }, { input, output, log, exit: false });
+  input.end('{"id":1,"op":"test.echo","args":[2]}\n{"id":2,"op":"test.raise","args":[]}\n{"id":3,"op":"bye"}\n');
+  assert.equal(await done, 0);
+  assert.deepEqual(outcomes, ["test.echo:ok", "test.raise:raised", "bye:bye"]);
 });

@@ -61,15 +61,18 @@ test("PTC_CONFORMANCE_DATA names the directory of the table", () => {
   }
 });
 
-test("outside the repository and without PTC_CONFORMANCE_DATA the error says what to set", () => {
+test("outside the repository and without PTC_CONFORMANCE_DATA the package's copy is read, and without it the error says what to set", () => {
   const dir = mkdtempSync(join(tmpdir(), "ptc-sdk-"));
   try {
     const copy = join(dir, "a", "b", "sdk");
     cpSync(sdk, copy, { recursive: true, filter: (p) => !p.includes(`${sdk}/test`) });
+    assert.equal(child("m.structTable()", { dir: copy }).status, 0, "the shipped data/structs.json");
+    rmSync(join(copy, "data"), { recursive: true });
     const run = child("m.structTable()", { dir: copy });
     assert.equal(run.status, 3);
     assert.match(run.stderr, /cannot find the struct table structs\.json: set PTC_CONFORMANCE_DATA to the directory holding it/);
     assert.match(run.stderr, /\(the repository layout\): ENOENT/);
+    assert.match(run.stderr, /\(the package's own copy\): ENOENT/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

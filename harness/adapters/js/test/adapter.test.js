@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Bytes, Float, Raised, Tuple, Unsupported, atom, binary, decode, encode, map } from "../../../../sdk/js/index.js";
-import { canonicalCacheKey, normalizeKey, normalizeKeys } from "../adapter.js";
+import { cacheHint, canonicalCacheKey, format, normalizeKey, normalizeKeys } from "../adapter.js";
 
 const adapter = join(dirname(fileURLToPath(import.meta.url)), "..", "adapter.js");
 const t = (json) => decode(json);
@@ -45,6 +45,21 @@ test("KN-7..11: canonical_cache_key", () => {
   assert.throws(() => canonicalCacheKey(atom("t"), map([])), (e) => e instanceof Raised && e.class === "FunctionClauseError" && e.message === "no function clause matching in PtcRunner.SubAgent.KeyNormalizer.canonical_cache_key/2");
 });
 
+test("LF-: the Lisp formatter over the SDK's to_string, float text and Enumerable", () => {
+  assert.equal(format(t('{"$tuple": [{"$atom": "map"}, [{"$tuple": [{"$tuple": [{"$atom": "keyword"}, "a"]}, {"$tuple": [{"$atom": "vector"}, [1, {"$float": 0.30000000000000004}, null]]}]}]]}')), "{:a [1 0.3 nil]}");
+  assert.equal(format(new Tuple([atom("string"), 'a"b\n'])), String.raw`"a\"b\n"`);
+  assert.equal(format(t('{"$tuple": [{"$atom": "ns_symbol"}, {"$atom": "tool"}, "x"]}')), "tool/x");
+  assert.equal(format(atom("nan")), "##NaN");
+  assert.throws(() => format(atom("x")), { class: "FunctionClauseError", message: "no function clause matching in PtcRunner.Lisp.Formatter.format/1" });
+  assert.throws(() => format(t('{"$tuple": [{"$atom": "map"}, [1]]}')), { message: "no function clause matching in anonymous fn/1 in PtcRunner.Lisp.Formatter.format_pairs/1" });
+  assert.throws(() => format(t('{"$tuple": [{"$atom": "keyword"}, {"$tuple": []}]}')), { class: "Protocol.UndefinedError" });
+});
+
+test("NP-: cache_hint renders the canonical args, keys sorted by to_string/1", () => {
+  assert.equal(cacheHint("search", t('{"$map": [[{"$atom": "b-c"}, {"$float": 2.0}], ["a", ["x", {"$atom": "y"}]]]}')), 'Call lisp_eval and then call (tool/search {:a ["x" :y] :b_c 2}) to process the full cached result.');
+  assert.throws(() => cacheHint("search", []), { class: "FunctionClauseError", message: "no function clause matching in PtcRunner.SubAgent.Loop.NativePreview.cache_hint/2" });
+});
+
 test("a session through the adapter process: hello, pipelined requests, errors, bye", () => {
   const requests = [
     '{"id":0,"op":"hello","args":[{"protocol":1}]}',
@@ -52,7 +67,7 @@ test("a session through the adapter process: hello, pipelined requests, errors, 
     '{"id":18446744073709551615,"op":"key_normalizer.canonical_cache_key","args":["t",{"$map":[[{"$atom":"a"},{"$float":1.0}],["a",{"$float":2.0}]]}]}',
     '{"id":3,"op":"key_normalizer.canonical_cache_key","args":[1,{}]}',
     '{"id":4,"op":"key_normalizer.normalize_keys","args":[{"$struct":{"module":"Range","fields":{}}}]}',
-    '{"id":5,"op":"native_preview.cache_hint","args":["t",{}]}',
+    '{"id":5,"op":"protocol.render_success","args":["t",{}]}',
     '{"id":6,"op":"key_normalizer.normalize_keys","args":[{"$struct":{"module":"URI","fields":{"host":"h-1"}}}]}',
     '{"id":7,"op":"bye"}',
     '{"id":8,"op":"key_normalizer.normalize_key","args":["after bye"]}',
@@ -63,13 +78,20 @@ test("a session through the adapter process: hello, pipelined requests, errors, 
   const hello = decode(lines[0].slice(lines[0].indexOf('"ok":') + 5, -1));
   assert.equal(hello.get("protocol"), 1);
   assert.equal(hello.get("language"), "javascript");
-  assert.deepEqual(hello.get("ops"), ["key_normalizer.canonical_cache_key", "key_normalizer.normalize_key", "key_normalizer.normalize_keys"]);
+  assert.deepEqual(hello.get("ops"), [
+    "key_normalizer.canonical_cache_key",
+    "key_normalizer.normalize_key",
+    "key_normalizer.normalize_keys",
+    "lisp_formatter.format",
+    "native_preview.cache_hint",
+    "term.inspect",
+  ]);
   assert.deepEqual(lines.slice(1), [
     '{"id":1,"ok":"was_improved"}',
     '{"id":18446744073709551615,"ok":{"$tuple":["t",{"a":2}]}}',
     '{"id":3,"raised":{"class":"FunctionClauseError","message":"no function clause matching in PtcRunner.SubAgent.KeyNormalizer.canonical_cache_key/2"}}',
     '{"id":4,"unsupported":"cannot decode request: /args/0/$struct: $struct module Range is not a struct of the boundary"}',
-    '{"id":5,"unsupported":"unknown op \\"native_preview.cache_hint\\""}',
+    '{"id":5,"unsupported":"unknown op \\"protocol.render_success\\""}',
     '{"id":6,"ok":{"$struct":{"module":"URI","fields":{"authority":null,"fragment":null,"host":"h-1","path":null,"port":null,"query":null,"scheme":null,"userinfo":null}}}}',
   ]);
 });

@@ -102,7 +102,7 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
             &corpus,
         )?),
     };
-    let cfg = crate::review::compare::CompareConfig {
+    let mut cfg = crate::review::compare::CompareConfig {
         strictness: args.level,
         emit: args.emit.clone(),
         fuzz,
@@ -121,9 +121,17 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
             println!("fuzz seed {seed} (replay: --seed {seed})");
         }
     }
+    let both: std::collections::BTreeSet<String> =
+        base.ops().intersection(&head.ops()).cloned().collect();
+    if let Some(f) = &mut cfg.fuzz {
+        // A glob fuzzes the ops it matches that both sides declare.
+        f.ops = crate::corpus::select::expand_ops(&args.filter.op, Some((&both, "both sides")))
+            .map_err(Failure::usage)?
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+    }
     let total = cfg.fuzz.as_ref().map_or(0, |f| {
-        let both: std::collections::BTreeSet<String> =
-            base.ops().intersection(&head.ops()).cloned().collect();
         crate::review::fuzz::plan(&f.ops, &both).map_or(0, |ops| planned(f, ops.len()))
     });
     let (bar, mut progress) = progress_display(total);

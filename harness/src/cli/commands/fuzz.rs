@@ -15,7 +15,8 @@ pub struct FuzzArgs {
     /// Corpus location (to cite the op's most cited rule in emitted cases).
     #[command(flatten)]
     pub corpus: CorpusArgs,
-    /// Fuzz only this op (repeatable; default: every op with a generator the subject declares).
+    /// Fuzz only this op, or the ops a glob matches that the subject declares
+    /// (`protocol.*`; repeatable; default: every op with a generator the subject declares).
     #[arg(long = "op", value_name = "OP")]
     pub op: Vec<String>,
     /// Generated inputs in all at most, taken from the ops in turn (default: no cap).
@@ -74,8 +75,11 @@ pub(super) fn fuzz_config(
         (None, None) => crate::review::fuzz::CASES_PER_OP,
     };
     let known = crate::review::fuzz::known_kinds::Known::from_env().map_err(Failure::usage)?;
+    // Checked before any adapter starts; narrowed to what the subject
+    // declares once it has said (`expand_ops`).
+    let ops = crate::corpus::select::expand_ops(ops, None).map_err(Failure::usage)?;
     Ok(crate::review::fuzz::FuzzConfig {
-        ops: ops.to_vec(),
+        ops: ops.iter().map(|o| (*o).to_owned()).collect(),
         cases_per_op,
         cases,
         time_limit: time.map(|t| seconds("time", t)).transpose()?,
@@ -112,7 +116,13 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
         }
         None => &mut Reference,
     };
-    let ops = crate::review::fuzz::plan(&cfg.ops, &subject.ops()).map_err(Failure::usage)?;
+    let declared = subject.ops();
+    cfg.ops = crate::corpus::select::expand_ops(&args.op, Some((&declared, "the subject")))
+        .map_err(Failure::usage)?
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    let ops = crate::review::fuzz::plan(&cfg.ops, &declared).map_err(Failure::usage)?;
     let names: Vec<&str> = ops.iter().map(|o| o.name).collect();
     eprintln!(
         "fuzzing {} with seed {seed} (replay: --seed {seed})\n{}\nops ({}): {}",

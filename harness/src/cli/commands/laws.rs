@@ -19,6 +19,9 @@ pub struct LawsArgs {
     /// Check only this law (repeatable; default: every law whose ops the subject declares).
     #[arg(long = "law", value_name = "ID")]
     pub law: Vec<String>,
+    /// Check the laws only on this op, or on the ops a glob matches (`key_normalizer.*`; repeatable).
+    #[arg(long = "op", value_name = "OP")]
+    pub op: Vec<String>,
     /// Generated inputs per law, shared out among its ops.
     #[arg(long, default_value = "10000")]
     pub cases: usize,
@@ -39,14 +42,25 @@ pub struct LawsArgs {
 /// Checks the laws on the reference or an adapter and prints each broken
 /// one, shrunk, and the inputs each law got.
 pub fn exec(args: LawsArgs) -> Result<(), Failure> {
-    let chosen = laws::select(&args.law).map_err(Failure::usage)?;
+    let mut chosen = laws::select(&args.law).map_err(Failure::usage)?;
+    let ops = crate::corpus::select::expand_ops(&args.op, None).map_err(Failure::usage)?;
+    if !ops.is_empty() {
+        chosen.retain(|l| l.ops.iter().any(|o| ops.contains(o)));
+        if chosen.is_empty() {
+            return Err(Failure::usage(format!(
+                "no law chosen is about {} (each law's ops: spec/laws.md)",
+                ops.join(", ")
+            )));
+        }
+    }
     if args.cases == 0 {
         return Err(Failure::usage("--cases must be at least 1"));
     }
     let corpus = crate::corpus::load(&args.corpus.sources());
     let seed = crate::review::fuzz::seed_or_now(args.seed);
     let cfg = LawsConfig {
-        laws: args.law.clone(),
+        laws: chosen.iter().map(|l| l.id.to_owned()).collect(),
+        ops: ops.iter().map(|o| (*o).to_owned()).collect(),
         cases: args.cases,
         time_limit: args.seconds.map(|t| seconds("seconds", t)).transpose()?,
         seed,

@@ -1,6 +1,8 @@
-//! `ptc-conformance list`: the selected cases, one a line.
+//! `ptc-conformance list`: the selected cases, one a line, or with
+//! `--counts` how many each op has.
 
 use crate::cli::args::{load_clean, CorpusArgs, Filter};
+use crate::corpus::{Case, Level};
 use crate::exit::Failure;
 use clap::Args;
 
@@ -13,9 +15,14 @@ pub struct ListArgs {
     /// Case selection.
     #[command(flatten)]
     pub filter: Filter,
+    /// Print, per op, how many cases are selected (all, required, pinned)
+    /// instead of the cases; ops with none are left out.
+    #[arg(long)]
+    pub counts: bool,
 }
 
-/// Prints id, op, level and description of each selected case.
+/// Prints id, op, level and description of each selected case, or the
+/// counts per op.
 pub fn exec(args: ListArgs) -> Result<(), Failure> {
     let corpus = load_clean(&args.corpus)?;
     let cases = args
@@ -23,8 +30,12 @@ pub fn exec(args: ListArgs) -> Result<(), Failure> {
         .selection(None)
         .apply(&corpus)
         .map_err(Failure::usage)?;
-    // Which corpus, on stderr: stdout is one case a line, for pipes.
+    // Which corpus, on stderr: stdout is one case (or op) a line, for pipes.
     eprintln!("{}", corpus.describe());
+    if args.counts {
+        print_counts(&cases);
+        return Ok(());
+    }
     for c in cases {
         println!(
             "{}\t{}\t{}\t{}",
@@ -35,4 +46,37 @@ pub fn exec(args: ListArgs) -> Result<(), Failure> {
         );
     }
     Ok(())
+}
+
+/// `op  cases  required  pinned`, one op a line in registry order, then the total.
+fn print_counts(cases: &[&Case]) {
+    let count = |op: Option<&str>| {
+        let of: Vec<&&Case> = cases
+            .iter()
+            .filter(|c| op.is_none_or(|o| c.op.name == o))
+            .collect();
+        let required = of.iter().filter(|c| c.level == Level::Required).count();
+        (of.len(), required, of.len() - required)
+    };
+    let ops: Vec<&str> = ptc_conformance::ops::OPS
+        .iter()
+        .map(|o| o.name)
+        .filter(|o| cases.iter().any(|c| c.op.name == *o))
+        .collect();
+    let w = ops
+        .iter()
+        .map(|o| o.len())
+        .max()
+        .unwrap_or(0)
+        .max("total".len());
+    println!(
+        "{:<w$}  {:>6}  {:>8}  {:>6}",
+        "op", "cases", "required", "pinned"
+    );
+    for op in &ops {
+        let (n, r, p) = count(Some(op));
+        println!("{op:<w$}  {n:>6}  {r:>8}  {p:>6}");
+    }
+    let (n, r, p) = count(None);
+    println!("{:<w$}  {n:>6}  {r:>8}  {p:>6}", "total");
 }

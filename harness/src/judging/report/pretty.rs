@@ -15,6 +15,10 @@ pub struct PrettyOptions {
     pub all_rules: bool,
 }
 
+/// Replay commands longer than this (bytes) are described, not printed:
+/// the arguments of a case can be tens of kilobytes.
+const MAX_REPLAY: usize = 2000;
+
 fn table<K: AsRef<str>>(
     out: &mut String,
     title: &str,
@@ -93,8 +97,21 @@ pub fn render(report: &JsonReport, opts: PrettyOptions) -> String {
         for line in text.lines() {
             let _ = writeln!(out, "  {line}");
         }
-        if let Some(cmd) = &c.replay {
-            let _ = writeln!(out, "  replay: {cmd}");
+        match &c.replay {
+            Some(cmd) if cmd.len() > MAX_REPLAY => {
+                let _ = writeln!(
+                    out,
+                    "  replay: a command of {} bytes, too long to print (the request carries the \
+                     arguments of {}): `--format json` reports it whole, `--id '{}'` reruns this case alone",
+                    cmd.len(),
+                    c.file,
+                    c.id
+                );
+            }
+            Some(cmd) => {
+                let _ = writeln!(out, "  replay: {cmd}");
+            }
+            None => {}
         }
     }
     for f in &report.faults {

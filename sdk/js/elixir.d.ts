@@ -1,0 +1,186 @@
+// Declarations of the Elixir layer (elixir/index.js), exported by the SDK
+// as the namespace `elixir`. index.d.ts re-exports this file:
+//
+//   export * as elixir from "./elixir.js";
+//
+// Raw strings (`RawString`) hold one char per byte: a binary that need not
+// be UTF-8 (README.md § The Elixir layer).
+
+import type { Bytes, Fun, Raised, Struct, Term } from "./index.js";
+
+/** One char per byte (latin1): the bytes of a binary that need not be UTF-8. */
+export type RawString = string;
+/** A binary term: a string when valid UTF-8, else Bytes. */
+export type Binary = string | Bytes;
+
+// ---- inspect.js --------------------------------------------------------
+
+/** Inspect.Opts: items per container, characters of a printable string, layout. */
+export interface InspectOptions {
+  /** Items per container (50); Infinity is :infinity. */
+  limit?: number;
+  /** Characters of a printable string or charlist (4096). */
+  printableLimit?: number;
+  /** Lay out at `width` instead of on one line (inspect(term, pretty: true)). */
+  pretty?: boolean;
+  /** The width when pretty (80). */
+  width?: number;
+}
+export declare const LIMIT: 50;
+export declare const PRINTABLE_LIMIT: 4096;
+export declare const PRETTY_WIDTH: 80;
+/** Kernel.inspect/2 as text (invalid UTF-8 replaced by U+FFFD). */
+export declare function inspect(term: Term, opts?: InspectOptions): string;
+/** Kernel.inspect/2 as the binary Elixir returns. */
+export declare function inspectBinary(term: Term, opts?: InspectOptions): Binary;
+/** Kernel.inspect/2 as a raw string. */
+export declare function inspectRaw(term: Term, opts?: InspectOptions): RawString;
+/** Macro.inspect_atom(:literal, atom) of an atom name: `:foo`, `Foo.Bar`, `:"foo bar"`. */
+export declare function atomLiteral(name: string): string;
+/** Macro.inspect_atom(:key, atom): `a:`, `"a b":`. */
+export declare function atomKey(name: string): string;
+/** How Macro.classify_atom/1 sees an atom name. */
+export declare function classifyAtom(name: string): "alias" | "identifier" | "unquoted" | "quoted";
+/** Code.Identifier.escape/3 of a raw string: [raw text, whether something was left over]. */
+export declare function escape(r: RawString, quote: string, limit?: number): [RawString, boolean];
+/** String.printable?/2 of a raw string. */
+export declare function printable(r: RawString, limit?: number): boolean;
+/** A code point inspect writes as \uXXXX although printable. */
+export declare function invisible(codePoint: number): boolean;
+
+// ---- identifier.js -----------------------------------------------------
+
+/** A token String.Tokenizer.tokenize/1 read. */
+export interface Token {
+  kind: "alias" | "identifier" | "atom";
+  whole: boolean;
+  at: boolean;
+  nfkc: boolean;
+}
+/** String.Tokenizer.tokenize/1: undefined where it answers an error. */
+export declare function tokenize(name: string): Token | undefined;
+
+// ---- algebra.js --------------------------------------------------------
+
+/** An Inspect.Algebra document: null (empty), a raw string, or a node. */
+export type Doc = null | RawString | { t: "cons" | "nest" | "group" | "break"; [k: string]: unknown };
+export declare namespace algebra {
+  const NIL: null;
+  function text(s: RawString): Doc;
+  function concat(a: Doc, b: Doc): Doc;
+  function group(d: Doc): Doc;
+  function nest(d: Doc, n: number): Doc;
+  function glue(a: Doc, s: string, b: Doc): Doc;
+  function flexGlue(a: Doc, s: string, b: Doc): Doc;
+  function containerDoc<T>(left: string, items: T[], right: string, limit: number, breaks: "maybe" | "strict" | "flex", each: (item: T, limit: number) => Doc): Doc;
+  /** Inspect.Algebra.format/2 as a raw string; width Infinity never breaks. */
+  function format(doc: Doc, width?: number): RawString;
+}
+
+// ---- chars.js ----------------------------------------------------------
+
+/** String.Chars.to_string/1 as a binary term; throws Raised. */
+export declare function toString(term: Term): Binary;
+/** String.Chars.to_string/1 as a raw string; throws Raised. */
+export declare function toStringRaw(term: Term): RawString;
+/** IO.iodata_to_binary/1; throws Raised (ArgumentError). */
+export declare function iodataToBinary(term: Term): Binary;
+export declare function iodataToRaw(term: Term): RawString;
+/** String.Chars of PtcRunner.Lisp.Format's display structs; undefined for another struct. */
+export declare function displayStruct(s: Struct): { ok: RawString } | { err: Raised } | undefined;
+/** The stack frames of a display struct's Inspect.Error (LOOSE-4). */
+export declare function displayStructFrames(s: Struct, cls: string): string[];
+
+// ---- jason.js ----------------------------------------------------------
+
+/** Jason.encode!/1; throws Raised (Protocol.UndefinedError, Jason.EncodeError). */
+export declare function jasonEncode(term: Term): string;
+/** Jason.encode/1. */
+export declare function jasonTryEncode(term: Term): { ok: string } | { error: Raised };
+/** A JSON string literal as Jason writes it (`\u001F`). */
+export declare function jasonString(s: string): string;
+
+// ---- num.js ------------------------------------------------------------
+
+export declare function shortFloat(x: number): string;
+/** Float.to_string/1. */
+export declare function floatToString(x: number): string;
+/** inspect/1 of a float. */
+export declare function inspectFloat(x: number): string;
+/** :erlang.float_to_binary(x, [:compact, decimals: 10]); throws Raised. */
+export declare function floatToBinaryCompact10(x: number): string;
+/** trunc/1 of a finite float, exactly. */
+export declare function trunc(x: number): bigint;
+
+// ---- graphemes.js, normalize.js -----------------------------------------
+
+export declare function codePoints(s: string): number[];
+/** The index just past the grapheme cluster starting at index i (OTP 25). */
+export declare function clusterEnd(codePoints: number[], i: number): number;
+export declare function graphemes(s: string): string[];
+/** String.length/1. */
+export declare function length(s: string): number;
+/** String.slice(s, 0, n). */
+export declare function take(s: string, n: number): string;
+export declare function lengthRaw(r: RawString): number;
+export declare function takeRaw(r: RawString, n: number): RawString;
+/** NFC as OTP 25 computes it (one grapheme cluster at a time). */
+export declare function nfc(s: string): string;
+export declare function nfcCodePoints(codePoints: number[]): number[];
+export declare function decompose(cluster: number[]): number[];
+export declare function compose(codePoints: number[]): number[];
+export declare function combiningClass(codePoint: number): number;
+
+// ---- messages.js, errors.js --------------------------------------------
+
+/** A row of spec/data/messages.json. */
+export declare class Template {
+  id: string;
+  /** The exception's class, or null for a fragment. */
+  class: string | null;
+  template: string;
+  placeholders: Record<string, string>;
+  source: string;
+  rules: string[];
+  render(values?: Record<string, string>): string;
+  renderRaw(values?: Record<string, RawString>): RawString;
+  raise(values?: Record<string, string>): Raised;
+}
+export declare function messages(): Map<string, Template>;
+export declare function message(id: string): Template;
+export declare function raise(id: string, values?: Record<string, string>): Raised;
+export declare function keyError(key: string, term: Term): Raised;
+export declare function badMap(term: Term): Raised;
+export declare function caseClause(term: Term): Raised;
+export declare function badarg(position: string, reason: string): Raised;
+export declare function moduleNotAvailable(module: string, fun: string, arity: number): Raised;
+export declare function undefinedFunction(module: string, fun: string, arity: number): Raised;
+export type Protocol = "String.Chars" | "Jason.Encoder" | "Enumerable";
+export declare function protocolUndefined(protocol: Protocol, value: Term): Raised;
+export declare function protocolUndefinedRaw(protocol: Protocol, value: Term): RawString;
+export declare function valueType(value: Term): string;
+export declare function inspectErrorRaw(cls: string, message: RawString, inspectedStruct: RawString, frames: string[]): RawString;
+
+// ---- enumerable.js -----------------------------------------------------
+
+/** Enumerable.reduce/3 as Enum runs it. */
+export declare function walk(t: Term): { elements: Term[] } | { accumulator: Term };
+/** Enum.to_list/1. */
+export declare function toList(t: Term): Term[];
+export declare function mapJoin(t: Term, joiner: string, mapper: (x: Term) => string): Binary;
+export declare function mapJoinRaw(t: Term, joiner: RawString, mapper: (x: Term) => RawString): RawString;
+
+// ---- raw.js, data.js ---------------------------------------------------
+
+export declare function raw(text: string): RawString;
+export declare function rawOf(t: Term): RawString | undefined;
+export declare function binaryOfRaw(r: RawString): Binary;
+export declare function textOfRaw(r: RawString): string;
+export declare function charAt(r: RawString, i: number): [number, number] | undefined;
+export declare function validUpTo(r: RawString): number;
+export declare class DataError extends Error {}
+export declare function dataDirs(): Array<[string, string]>;
+export declare function dataFile(name: string): any;
+
+// Not used here but part of what the layer hands back.
+export type { Fun };

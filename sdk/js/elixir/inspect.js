@@ -1,0 +1,391 @@
+// Kernel.inspect/2 as Elixir 1.18.4 prints terms (spec/inspect.md, IN-):
+// error messages at the tool boundary embed this text, so a port must
+// reproduce it byte for byte. Port of src/elixir/inspect.rs.
+//
+// Options (Inspect.Opts): `limit` items per container (50; Infinity is
+// :infinity), `printableLimit` characters of a printable string or
+// charlist (4096), `pretty` (lay out at `width`, 80, instead of on one
+// line). Nested containers get the limit that remains where they stand,
+// as Inspect.Algebra.container_doc/6 passes it down.
+
+import { equal } from "../order.js";
+import { structDefault, structFields, isInspectOptional } from "../structs.js";
+import { Atom, Bytes, Float, Fun, Opaque, Struct, Temporal, TermMap, Tuple, atom, kwPair } from "../terms.js";
+import * as A from "./algebra.js";
+import { displayStruct, displayStructFrames, displayStructNotChardataMessage, displayStructUndefinedMessage } from "./chars.js";
+import { inspectErrorRaw } from "./errors.js";
+import { tokenize } from "./identifier.js";
+import { inspectFloat } from "./num.js";
+import { binaryOfRaw, charAt, integer, raw, rawOf, textOfRaw } from "./raw.js";
+
+/** `Inspect.Opts` defaults. */
+export const LIMIT = 50;
+export const PRINTABLE_LIMIT = 4096;
+export const PRETTY_WIDTH = 80;
+
+function options({ limit = LIMIT, printableLimit = PRINTABLE_LIMIT, pretty = false, width = PRETTY_WIDTH } = {}) {
+  return { opts: { limit, printableLimit, listsAsLists: false }, width: pretty ? width : Infinity };
+}
+
+/** `inspect(term, opts)` as a raw string (raw.js): the binary Elixir returns, byte for byte. */
+export function inspectRaw(term, opts = {}) {
+  const { opts: o, width } = options(opts);
+  return A.format(A.group(toDoc(term, o)), width);
+}
+
+/**
+ * `inspect(term, opts)` as text. A display struct's Inspect may
+ * interpolate invalid UTF-8 (IN-15), replaced here by U+FFFD: use
+ * inspectBinary where the bytes must stay.
+ */
+export function inspect(term, opts = {}) {
+  return textOfRaw(inspectRaw(term, opts));
+}
+
+/** `inspect(term, opts)` as the binary term Elixir returns (a string, or Bytes when not UTF-8). */
+export function inspectBinary(term, opts = {}) {
+  return binaryOfRaw(inspectRaw(term, opts));
+}
+
+function toDoc(t, opts) {
+  if (t === null) return "nil";
+  if (t === true) return "true";
+  if (t === false) return "false";
+  switch (typeof t) {
+    case "number":
+      return String(integer(t));
+    case "bigint":
+      return String(t);
+    case "string":
+      return binaryDoc(raw(t), opts);
+    default:
+  }
+  if (t instanceof Atom) return atomLiteralRaw(t.name);
+  if (t instanceof Float) return inspectFloat(t.value);
+  if (t instanceof Bytes) return binaryDoc(rawOf(t), opts);
+  if (Array.isArray(t)) return list(t, opts);
+  if (t instanceof Tuple) return A.containerDoc("{", t.items, "}", opts.limit, "flex", (x, limit) => toDoc(x, { ...opts, limit }));
+  if (t instanceof TermMap) return mapDoc(t.pairs, "", opts);
+  if (t instanceof Struct) return structure(t, opts);
+  if (t instanceof Temporal) return temporal(t);
+  if (t instanceof Fun) return t.name !== undefined ? raw(t.name) : `#Function<anonymous/${t.arity ?? 0}>`;
+  // VM-dependent text, compared loosely (spec/README.md LOOSE-2).
+  if (t instanceof Opaque) return raw(`#${{ ref: "Reference", pid: "PID", port: "Port" }[t.kind]}<${t.label}>`);
+  throw new TypeError(`inspect: not a term: ${String(t)}`);
+}
+
+// ---- atoms ---------------------------------------------------------------
+
+const NOT_CALLABLE = new Set(["%", "%{}", "{}", "<<>>", "...", "..", ".", "..//", "->"]);
+const QUOTED_OPERATORS = new Set(["::", "^^^", "~~~", "<|>"]);
+const OPERATORS = new Set([
+  ...["&", "!", "^", "not", "+", "-", "@"],
+  ...["<-", "\\\\", "when", "|", "=", "||", "|||", "or", "&&", "&&&", "and", "==", "!=", "=~", "===", "!==", "<", "<=", ">=", ">"],
+  ...["|>", "<<<", ">>>", "<~", "~>", "<<~", "~>>", "<~>", "in", "++", "--", "<>", "+++", "---", "*", "/", "**"],
+]);
+
+const classified = new Map(); // atom names repeat: their class, remembered (bounded)
+
+/** How `Macro.classify_atom/1` sees an atom name: "alias", "identifier", "unquoted" or "quoted". */
+export function classifyAtom(name) {
+  let c = classified.get(name);
+  if (c === undefined) {
+    if (classified.size >= 65536) classified.clear();
+    classified.set(name, (c = classify(name)));
+  }
+  return c;
+}
+
+function classify(name) {
+  if (NOT_CALLABLE.has(name)) return "unquoted";
+  if (QUOTED_OPERATORS.has(name)) return "quoted";
+  if (OPERATORS.has(name)) return "unquoted";
+  if (/^Elixir(\.[A-Z][A-Za-z0-9_]*)*$/.test(name)) return "alias";
+  const t = tokenize(name);
+  if (!t || !t.whole) return "quoted";
+  if (t.kind !== "identifier" || t.at) return "unquoted";
+  return t.nfkc ? "quoted" : "identifier";
+}
+
+function atomLiteralRaw(name) {
+  if (name === "nil" || name === "true" || name === "false") return name;
+  switch (classifyAtom(name)) {
+    case "alias":
+      return raw(name.startsWith("Elixir.") && name !== "Elixir.Elixir" && !name.startsWith("Elixir.Elixir.") ? name.slice(7) : name);
+    case "quoted":
+      return `:"${escape(raw(name), '"', Infinity)[0]}"`;
+    default:
+      return raw(`:${name}`);
+  }
+}
+
+/** `Macro.inspect_atom(:literal, atom)` of an atom name: `:foo`, `Foo.Bar`, `:"foo bar"`. */
+export function atomLiteral(name) {
+  return textOfRaw(atomLiteralRaw(name));
+}
+
+function atomKeyRaw(name) {
+  switch (classifyAtom(name)) {
+    case "alias":
+      return raw(`"${name}":`);
+    case "quoted":
+      return `"${escape(raw(name), '"', Infinity)[0]}":`;
+    default:
+      return raw(`${name}:`);
+  }
+}
+
+/** `Macro.inspect_atom(:key, atom)`: the `key:` of a keyword list or map (`a:`, `"a b":`). */
+export function atomKey(name) {
+  return textOfRaw(atomKeyRaw(name));
+}
+
+// ---- binaries ------------------------------------------------------------
+
+const PLAIN_BYTES = new Set([0x0a, 0x0d, 0x09, 0x0b, 0x08, 0x0c, 0x1b, 0x7f, 0x07]);
+const printableCode = (cp) => (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || cp >= 0x10000;
+
+/** `String.printable?(b, limit)` of a raw string: only the first `limit` characters are looked at. */
+export function printable(r, limit = PRINTABLE_LIMIT) {
+  let count = limit;
+  let i = 0;
+  while (count > 0 && i < r.length) {
+    const b = r.charCodeAt(i);
+    if ((b >= 0x20 && b <= 0x7e) || PLAIN_BYTES.has(b)) i += 1;
+    else {
+      const c = charAt(r, i);
+      if (!c || !((c[0] >= 0xa0 && c[0] <= 0xd7ff) || (c[0] >= 0xe000 && c[0] <= 0xfffd) || c[0] >= 0x10000)) return false;
+      i += c[1];
+    }
+    count -= 1;
+  }
+  return true;
+}
+
+const hex = (n, w) => n.toString(16).toUpperCase().padStart(w, "0");
+
+/**
+ * `Code.Identifier.escape/3` of a raw string: escapes `quote`, `#{`,
+ * control characters and invisible code points; stops after `limit`
+ * steps. Gives [raw text, whether something was left over].
+ */
+export function escape(r, quote, limit = Infinity) {
+  let out = "";
+  let count = limit;
+  let i = 0;
+  while (i < r.length) {
+    if (count === 0) return [out, true];
+    count -= 1;
+    if (r[i] === quote) {
+      out += `\\${quote}`;
+      i += 1;
+    } else if (r[i] === "#" && r[i + 1] === "{") {
+      out += "\\#{";
+      i += 2;
+    } else {
+      const c = charAt(r, i);
+      if (c) {
+        out += escapeChar(c[0], r.slice(i, i + c[1]));
+        i += c[1];
+      } else {
+        out += `\\x${hex(r.charCodeAt(i), 2)}`;
+        i += 1;
+      }
+    }
+  }
+  return [out, false];
+}
+
+const NAMED = new Map([
+  [0x07, "\\a"],
+  [0x08, "\\b"],
+  [0x7f, "\\d"],
+  [0x1b, "\\e"],
+  [0x0c, "\\f"],
+  [0x0a, "\\n"],
+  [0x0d, "\\r"],
+  [0x09, "\\t"],
+  [0x0b, "\\v"],
+  [0x5c, "\\\\"],
+  [0x00, "\\0"],
+]);
+
+const inRange = (c, lo, hi) => c >= lo && c <= hi;
+
+/** Code points printed as `\uXXXX` although printable: BOM, invisible operators, bidi controls, joiners, odd spaces, line/paragraph separators. */
+export function invisible(c) {
+  return (
+    c === 0xfeff ||
+    inRange(c, 0x2061, 0x2064) ||
+    c === 0x061c ||
+    c === 0x200e ||
+    c === 0x200f ||
+    inRange(c, 0x202a, 0x202e) ||
+    inRange(c, 0x2066, 0x2069) ||
+    inRange(c, 0xfff9, 0xfffc) ||
+    c === 0x200c ||
+    c === 0x200d ||
+    c === 0x034f ||
+    c === 0x00a0 ||
+    c === 0x200b ||
+    c === 0x2060 ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    inRange(c, 0x2000, 0x200a) ||
+    c === 0x205f
+  );
+}
+
+function escapeChar(cp, bytes) {
+  const named = NAMED.get(cp);
+  if (named) return named;
+  if (invisible(cp)) return `\\u${hex(cp, 4)}`;
+  if (printableCode(cp)) return bytes;
+  if (cp < 0x100) return `\\x${hex(cp, 2)}`;
+  return `\\x{${hex(cp, 4)}}`;
+}
+
+// A binary: a quoted string when printable, else <<b1, b2, ...>> (Inspect.BitString).
+function binaryDoc(r, opts) {
+  if (printable(r, opts.printableLimit)) {
+    const [text, more] = escape(r, '"', opts.printableLimit);
+    return `"${text}"${more ? " <> ..." : ""}`;
+  }
+  let inner = null;
+  const shown = Math.min(r.length, opts.limit);
+  if (shown < r.length) inner = "...";
+  for (let i = shown - 1; i >= 0; i--) {
+    const byte = String(r.charCodeAt(i));
+    inner = i + 1 === r.length ? byte : A.flexGlue(`${byte},`, " ", inner);
+  }
+  return A.group(A.concat(A.concat("<<", A.nest(inner, 2)), ">>"));
+}
+
+// ---- lists, maps, structs --------------------------------------------------
+
+// List.ascii_printable?(list, limit), then the list as a raw string.
+function asciiPrintable(items, limit) {
+  const cps = [];
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i];
+    if (!(typeof x === "number" && Number.isInteger(x)) && typeof x !== "bigint") return undefined;
+    const code = Number(x);
+    if (i < limit && !(inRange(code, 7, 13) || code === 27 || inRange(code, 32, 126))) return undefined;
+    if (code < 0 || code > 0x10ffff || inRange(code, 0xd800, 0xdfff)) return undefined;
+    cps.push(code);
+  }
+  return raw(String.fromCodePoint(...cps));
+}
+
+const keywordPair = (t) => {
+  const kv = kwPair(t);
+  return kv && !kv[0].startsWith("Elixir.") ? kv : undefined;
+};
+
+const keywordItem = (key, value, opts) => A.concat(atomKeyRaw(key), A.concat(" ", toDoc(value, opts)));
+
+function list(items, opts) {
+  if (items.length === 0) return "[]";
+  if (!opts.listsAsLists) {
+    const text = asciiPrintable(items, opts.printableLimit);
+    if (text !== undefined) {
+      const [escaped, more] = escape(text, '"', opts.printableLimit);
+      return `~c"${escaped}"${more ? " ++ ..." : ""}`;
+    }
+  }
+  if (items.every((i) => keywordPair(i) !== undefined)) {
+    return A.containerDoc("[", items, "]", opts.limit, "strict", (item, limit) => {
+      const [k, v] = keywordPair(item);
+      return keywordItem(k, v, { ...opts, limit });
+    });
+  }
+  return A.containerDoc("[", items, "]", opts.limit, "maybe", (item, limit) => toDoc(item, { ...opts, limit }));
+}
+
+const atomNameOf = (k) => (k === null ? "nil" : k === true ? "true" : k === false ? "false" : k instanceof Atom ? k.name : undefined);
+
+// %name{...} (Inspect.Map): keyword-style when every key is a plain atom, else k => v; pairs in the order given.
+function mapDoc(pairs, name, opts) {
+  const keyword = pairs.every(([k]) => {
+    const a = atomNameOf(k);
+    return a !== undefined && !a.startsWith("Elixir.");
+  });
+  return A.containerDoc(`%${name}{`, pairs, "}", opts.limit, "strict", ([k, v], limit) => {
+    const o = { ...opts, limit };
+    const key = keyword ? atomNameOf(k) : undefined;
+    if (key !== undefined) return keywordItem(key, v, o);
+    return A.concat(A.concat(toDoc(k, o), " => "), toDoc(v, o));
+  });
+}
+
+// A struct: MapSet.new([...]) for a set, the Lisp printer's display structs
+// as their own Inspect text, else %Module{field: value, ...} in defstruct order.
+function structure(s, opts) {
+  if (s.module === "MapSet") {
+    const set = s.get("map");
+    if (set instanceof TermMap) {
+      const inner = list(set.keys(), { ...opts, listsAsLists: true });
+      return A.concat(A.concat("MapSet.new(", inner), ")");
+    }
+  }
+  const shown = displayStruct(s);
+  if (shown !== undefined) return shown.ok !== undefined ? shown.ok : failedStruct(s, shown.err, opts);
+  const order = structFields(s.module) ?? [...s.fields.keys()];
+  const pairs = [];
+  for (const f of order) {
+    const v = s.get(f);
+    if (v === undefined) continue;
+    // A derived Inspect with optional: fields leaves them out while they hold their default (URI's authority).
+    if (isInspectOptional(s.module, f)) {
+      const d = structDefault(s.module, f);
+      if (d !== undefined && equal(d, v)) continue;
+    }
+    pairs.push([atom(f), v]);
+  }
+  return mapDoc(pairs, atomLiteralRaw(`Elixir.${s.module}`), opts);
+}
+
+// Elixir's :inspect_trap process flag: set while the Inspect.Error of a
+// struct whose Inspect raised is built, so that a struct failing again
+// meanwhile prints as a plain map.
+let trap = false;
+
+// Inspect.Algebra.to_doc/2 for a struct whose Inspect raised `raised`: the
+// text of an Inspect.Error (IN-15), or, under the trap, the struct as a map.
+function failedStruct(s, raised, opts) {
+  const pairs = [[atom("__struct__"), atom(`Elixir.${s.module}`)]];
+  const fields = structFields(s.module);
+  if (fields) for (const f of fields) pairs.push([atom(f), s.get(f) ?? structDefault(s.module, f) ?? null]);
+  else for (const [f, v] of s.fields) pairs.push([atom(f), v]);
+  const asMap = TermMap.from(pairs);
+  if (trap) return mapDoc(asMap.pairs, "", opts);
+  // List.to_string/1 built its message when it raised, before the trap.
+  const raisedMessage = displayStructNotChardataMessage(s);
+  trap = true;
+  try {
+    // Laid out at opts.width, 80 even when the outer inspect/1 is not pretty.
+    const inspected = A.format(A.group(mapDoc(asMap.pairs, "", opts)), PRETTY_WIDTH);
+    const message = raisedMessage ?? displayStructUndefinedMessage(s) ?? raw(raised.message);
+    return inspectErrorRaw(raised.class, message, inspected, displayStructFrames(s, raised.class));
+  } finally {
+    trap = false;
+  }
+}
+
+// ~D[...], ~T[...], ~N[...], ~U[...], or #DateTime<...> at a fixed offset.
+function temporal(t) {
+  const spaced = t.iso.replace("T", " ");
+  switch (t.kind) {
+    case "date":
+      return `~D[${t.iso}]`;
+    case "time":
+      return `~T[${t.iso}]`;
+    case "naive_datetime":
+      return `~N[${spaced}]`;
+    default: {
+      if (spaced.endsWith("Z")) return `~U[${spaced}]`;
+      const offset = spaced.slice(-6);
+      return `#DateTime<${spaced} ${offset} ${offset}>`;
+    }
+  }
+}

@@ -1,0 +1,328 @@
+// TypeScript declarations of ptc-conformance-sdk's public API: everything
+// index.js exports, in one file (test/types.test.js holds the two equal).
+// The values are the term model of README.md § Terms and spec/terms.md.
+
+// ---------------------------------------------------------------- json.js
+
+/** Arrays and objects nested deeper than this are an error (serde_json's limit). */
+export declare const MAX_DEPTH: number;
+
+/** A JSON number literal with a fraction or an exponent, kept as written. */
+export declare class JsonNumber {
+  constructor(text: string);
+  /** The literal, e.g. "1.0" or "1e+300". */
+  readonly text: string;
+  /** The nearest double. */
+  toNumber(): number;
+  toString(): string;
+}
+
+/** A JSON syntax error, or a duplicated key (`pointer` is the object's JSON pointer). */
+export declare class JsonError extends Error {
+  constructor(message: string, pointer?: string, why?: string);
+  readonly pointer: string | undefined;
+  readonly why: string;
+}
+
+/** A value as `parse` reads it: objects as `Map` in written order, integers as BigInt. */
+export type JsonValue = null | boolean | string | bigint | JsonNumber | JsonValue[] | Map<string, JsonValue>;
+
+/** Escapes one JSON-pointer segment (`~` is `~0`, `/` is `~1`). */
+export declare function pointerSegment(key: string | number): string;
+/** Parses one JSON text losslessly; `root` prefixes the JSON pointers of errors. */
+export declare function parse(text: string, root?: string): JsonValue;
+/** A JSON string literal as serde_json writes it. */
+export declare function quote(s: string): string;
+/** Compact JSON text of the value model `parse` reads (plain objects too). */
+export declare function stringify(value: unknown): string;
+
+// --------------------------------------------------------------- terms.js
+
+/** An atom other than nil, true and false (those are null, true, false). */
+export declare class Atom {
+  constructor(name: string);
+  readonly name: string;
+}
+
+/** A float; `value` is a finite double, -0 kept. */
+export declare class Float {
+  constructor(value: number);
+  readonly value: number;
+}
+
+/** A binary that is not valid UTF-8 (build it with `binary()`). */
+export declare class Bytes {
+  constructor(bytes: Uint8Array);
+  readonly bytes: Uint8Array;
+}
+
+/** A tuple. */
+export declare class Tuple {
+  constructor(items: Term[]);
+  readonly items: Term[];
+}
+
+/** The error a duplicated key raises when a map is built strictly. */
+export declare class DuplicateKeyError extends Error {
+  constructor(key: Term);
+  readonly key: Term;
+}
+
+/** An immutable map with term keys, pairs in map key order. */
+export declare class TermMap implements Iterable<[Term, Term]> {
+  /** Use `TermMap.from` / `TermMap.strict`: `pairs` must be sorted and unique. */
+  constructor(pairs?: Array<[Term, Term]>);
+  readonly pairs: Array<[Term, Term]>;
+  /** As `Map.new/1`: a later pair replaces an earlier one; `collisions.count` counts the replacements. */
+  static from(pairs: Iterable<[Term, Term]>, collisions?: { count: number }): TermMap;
+  /** Unique keys; a duplicated key throws `DuplicateKeyError`. */
+  static strict(pairs: Iterable<[Term, Term]>): TermMap;
+  readonly size: number;
+  [Symbol.iterator](): Iterator<[Term, Term]>;
+  keys(): Term[];
+  values(): Term[];
+  get(key: Term): Term | undefined;
+  has(key: Term): boolean;
+  put(key: Term, value: Term): TermMap;
+}
+
+/** A struct other than the calendar ones: `fields` in defstruct order, every field present. */
+export declare class Struct {
+  constructor(module: string, fields: Map<string, Term>);
+  readonly module: string;
+  readonly fields: Map<string, Term>;
+  get(name: string): Term | undefined;
+}
+
+/** The tag of a calendar struct in tagged term JSON. */
+export type TemporalKind = "date" | "time" | "datetime" | "naive_datetime";
+
+/** The four calendar structs' modules, by tag. */
+export declare const TEMPORAL_KINDS: Readonly<Record<TemporalKind, string>>;
+
+/** A `Date`, `Time`, `DateTime` or `NaiveDateTime`, kept as its ISO 8601 text. */
+export declare class Temporal {
+  constructor(kind: TemporalKind, iso: string);
+  readonly kind: TemporalKind;
+  readonly iso: string;
+  /** The struct's module, e.g. "NaiveDateTime". */
+  readonly module: string;
+}
+
+/** A function's behaviour spec (spec/terms.md TJ-8). */
+export type FunSpec = { arity: number; returns: Term } | { arity: number; raises: string } | { name: string };
+
+/** A function, known by its behaviour spec. */
+export declare class Fun {
+  constructor(spec: FunSpec);
+  readonly arity?: number;
+  readonly returns?: Term;
+  readonly raises?: string;
+  readonly name?: string;
+  /** The arity, when known (a named capture's from its name). */
+  readonly fnArity: number | undefined;
+}
+
+/** A reference, pid or port, known by a label. */
+export declare class Opaque {
+  constructor(kind: "ref" | "pid" | "port", label: string);
+  readonly kind: "ref" | "pid" | "port";
+  readonly label: string;
+}
+
+/** An Elixir term (README.md § Terms): an integer is a safe-integer number or a BigInt. */
+export type Term =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | Atom
+  | Float
+  | Bytes
+  | Tuple
+  | TermMap
+  | Struct
+  | Temporal
+  | Fun
+  | Opaque
+  | Term[];
+
+/** The atom `name`: null, true or false for "nil", "true", "false", an Atom otherwise. */
+export declare function atom(name: string): Atom | null | boolean;
+/** The atom's name (null/true/false included), else undefined. */
+export declare function atomName(t: Term): string | undefined;
+/** `is_atom/1`. */
+export declare function isAtom(t: Term): boolean;
+/** A binary from bytes: a string when they are valid UTF-8, else Bytes. */
+export declare function binary(bytes: Uint8Array | ArrayLike<number>): string | Bytes;
+/** `is_binary/1`. */
+export declare function isBinary(t: Term): t is string | Bytes;
+/** The bytes of a binary (UTF-8 for a string), else undefined. */
+export declare function binaryBytes(t: Term): Uint8Array | undefined;
+/** `is_integer/1`: a safe-integer number or a BigInt. */
+export declare function isInt(t: Term): t is number | bigint;
+/** An integer term as a BigInt (a TypeError for anything else). */
+export declare function toBigInt(t: Term): bigint;
+/** An integer term in the decoder's form: a number up to 2^53-1 in size, else a BigInt. */
+export declare function int(n: number | bigint): number | bigint;
+/** `{a, b, ...}` */
+export declare function tuple(...items: Term[]): Tuple;
+/** `[name, value]` when `t` is `{atom, value}`, else undefined. */
+export declare function kwPair(t: Term): [string, Term] | undefined;
+/** A keyword list from [name, value] pairs. */
+export declare function kw(pairs: Array<[string, Term]>): Tuple[];
+/** A map built as `Map.new/1` would, from pairs or a plain object's string keys. */
+export declare function map(pairs: TermMap | Iterable<[Term, Term]> | Record<string, Term>): TermMap;
+/** `is_map/1`: a TermMap, a Struct or a Temporal. */
+export declare function isMap(t: Term): t is TermMap | Struct | Temporal;
+
+// --------------------------------------------------------------- order.js
+
+/** Erlang term order: negative, 0 or positive. */
+export declare function compare(a: Term, b: Term): number;
+/** Map key order: term order, every integer before every float. */
+export declare function mapKeyCompare(a: Term, b: Term): number;
+/** Strings by code point (the byte order of their UTF-8). */
+export declare function compareCodePoints(a: string, b: string): number;
+/** OTP 25's `=:=`. */
+export declare function equal(a: Term, b: Term): boolean;
+/** A sorted copy in Erlang term order. */
+export declare function sortTerms(terms: Term[]): Term[];
+/** The rank of a term's type in Erlang term order (0 number .. 9 binary). */
+export declare function typeRank(t: Term): number;
+/** A map-like term's pairs in map key order (a struct with `__struct__`). */
+export declare function mapView(t: TermMap | Struct | Temporal): Array<[Term, Term]>;
+/** A calendar struct's fields (all but `__struct__`) from its ISO 8601 text. */
+export declare function temporalFields(t: Temporal): Array<[string, Term]>;
+
+// -------------------------------------------------------------- tagged.js
+
+/** A term that does not decode: `message` starts with the JSON pointer. */
+export declare class TermDecodeError extends Error {
+  constructor(path: string, why: string);
+  readonly path: string;
+}
+
+/** A value that is not a term, met while encoding. */
+export declare class EncodeError extends TypeError {
+  constructor(why: string);
+}
+
+/** Decodes one tagged term from JSON text; `root` is the top-level pointer. */
+export declare function decode(text: string, root?: string): Term;
+/** Decodes a value as `parse` gives it; `path` is its JSON pointer. */
+export declare function decodeValue(v: JsonValue, path?: string): Term;
+/** The canonical tagged term JSON of `term`. */
+export declare function encode(term: Term): string;
+/** Erlang's shortest float text (`Float.to_string/1`). */
+export declare function shortFloat(x: number): string;
+
+// ------------------------------------------------------------- structs.js
+
+/** The struct table cannot be found or read. */
+export declare class StructDataError extends Error {
+  constructor(message: string);
+}
+
+/** A struct that is no term of the boundary. */
+export declare class StructError extends Error {
+  constructor(message: string);
+}
+
+/** One struct of the table: fields with their defaults, in defstruct order. */
+export interface StructEntry {
+  fields: Array<[string, Term]>;
+  inspectOptional: Set<string>;
+}
+
+/** Where the table is looked for, first match wins: [path, how]. */
+export declare function dataCandidates(): Array<[string, string]>;
+/** The struct table (read once); a StructDataError says where it looked. */
+export declare function structTable(): Map<string, StructEntry>;
+/** The modules of the boundary's structs. */
+export declare function knownStructs(): string[];
+/** The field names of `module` in defstruct order, or undefined. */
+export declare function structFields(module: string): string[] | undefined;
+/** The default of `module`'s field `field`, or undefined. */
+export declare function structDefault(module: string, field: string): Term | undefined;
+/** Whether a derived Inspect leaves the field out while it holds its default. */
+export declare function isInspectOptional(module: string, field: string): boolean;
+/** A struct as `struct!/2` builds it: `given` fields, the defaults for the rest. */
+export declare function makeStruct(module: string, given?: Map<string, Term> | Record<string, Term>): Struct;
+
+// ------------------------------------------------------------- adapter.js
+
+/** The protocol this SDK speaks. */
+export declare const PROTOCOL: number;
+/** The features of spec/terms.md § Features. */
+export declare const FEATURES: readonly string[];
+
+/** An Elixir exception, answered as `raised`. */
+export declare class Raised extends Error {
+  /** `cls`: the exception module without `Elixir.`, e.g. "ArgumentError". */
+  constructor(cls: string, message: string);
+  readonly class: string;
+}
+
+/** An input the port cannot represent faithfully, answered `unsupported`. */
+export declare class Unsupported extends Error {
+  constructor(why: string);
+}
+
+/** The FunctionClauseError of `Module.fun/arity`. */
+export declare function functionClause(module: string, fun: string, arity: number): Raised;
+
+/** An op function: the decoded arguments in, a term out (or a thrown Raised / Unsupported). */
+export type OpFunction = (...args: any[]) => Term;
+
+/** An op: a function, or `{call, arity}` when `call.length` does not tell the arity. */
+export type OpSpec = OpFunction | { call: OpFunction; arity?: number | number[] };
+
+/** What a port tells `serve`. */
+export interface Port {
+  name: string;
+  version: string;
+  language?: string;
+  ops: Record<string, OpSpec>;
+  features?: string[];
+  /** Sees every line the loop reads, with its outcome and answer (for logging what the port declines or raises). */
+  hook?: (event: HookEvent) => void;
+}
+
+/** What one request line gets: the answer line (null for none), a note for stderr, whether it was `bye`. */
+export interface LineResult {
+  answer: string | null;
+  log?: string;
+  bye?: boolean;
+}
+
+/** A port's adapter, for tests: the handshake body and the answer to one line. */
+export interface Adapter {
+  hello(): string;
+  handleLine(line: string | Uint8Array): LineResult;
+  /** The ops whose argument count goes unchecked (a function without declared parameters and no `arity`). */
+  uncheckedOps: string[];
+}
+
+/** Streams for `serve` (tests; the defaults are process.stdin, stdout and stderr); `exit: false` keeps the process alive. */
+export interface ServeIo {
+  input?: { on(event: string, listener: (chunk: Uint8Array) => void): unknown; removeAllListeners(event: string): unknown };
+  output?: { write(text: string, done?: () => void): unknown; on?(event: "error", listener: (e: Error) => void): unknown };
+  log?: { write(text: string): unknown };
+  exit?: boolean;
+}
+
+/** Checks the port's description (a TypeError names what is wrong) and returns its adapter. */
+export declare function createAdapter(port: Port): Adapter;
+/** The id at the start of an otherwise unreadable line, as the Rust harness reads it. */
+export declare function sniffId(text: string): string | undefined;
+/** Serves the port over adapter protocol v1 until `bye` or the end of input; resolves to the exit status. */
+export declare function serve(port: Port, io?: ServeIo): Promise<number>;
+
+// ------------------------------------------------- elixir/ and termgen.js
+
+/** The Elixir layer: inspect, to_string, Jason, float text, graphemes, NFC, templates (elixir.d.ts). */
+export * as elixir from "./elixir.js";
+export { termGen, type TermGen, type HookEvent } from "./termgen.js";
+import type { HookEvent } from "./termgen.js";
