@@ -3,8 +3,9 @@
     python3 -m unittest discover -s harness/adapters/python -p 'test_*.py'
 
 Expected values are what PtcRunner 0.13.0 on Elixir 1.18.4 / OTP 25 gives.
-The term model, the codec and the protocol loop are the SDK's, tested in
-sdk/python/tests; here are the port's own pieces and the port as served.
+The term model, the codec, the protocol loop and the Elixir layer (float
+texts, inspect, to_string) are the SDK's, tested in sdk/python/tests; here
+are the port's own pieces and the port as served.
 """
 
 import io
@@ -22,92 +23,6 @@ from ptc_sdk.tagged import decode_text as dec  # noqa: E402
 def m(*pairs):
     return Map.strict(pairs)
 
-
-
-class FloatTextTest(unittest.TestCase):
-    def test_compact_float(self):
-        for x, text in [
-            (1.5, "1.5"),
-            (0.1, "0.1"),
-            (1.0e-10, "0.0000000001"),
-            (5.0e-11, "0.0000000001"),
-            (4.9e-11, "0.0"),
-            (-1.0e-11, "-0.0"),
-            (-0.0, "-0.0"),
-            (123456789.123456789, "123456789.123456791"),
-            (0.99999999995, "1.0"),
-            (1.0e20, "100000000000000000000.0"),
-        ]:
-            with self.subTest(x=x):
-                self.assertEqual(A.compact_float(x), text)
-
-    def test_compact_float_too_long(self):
-        with self.assertRaises(Raised) as cm:
-            A.compact_float(1.0e250)
-        self.assertEqual(cm.exception.cls, "ArgumentError")
-
-    def test_inspect_float(self):
-        self.assertEqual(A.inspect(1000.0), "1000.0")
-        self.assertEqual(A.inspect(1.0e16), "1.0e16")
-        self.assertEqual(A.inspect(0.5), "0.5")
-
-
-class InspectTest(unittest.TestCase):
-    def test_atoms(self):
-        for name, literal, key in [
-            ("foo", ":foo", "foo:"),
-            ("foo?", ":foo?", "foo?:"),
-            ("a-b", ':"a-b"', '"a-b":'),
-            ("Foo", ":Foo", "Foo:"),
-            ("Elixir.Foo.Bar", "Foo.Bar", '"Elixir.Foo.Bar":'),
-            ("Foo.Bar", ':"Foo.Bar"', '"Foo.Bar":'),
-            ("", ':""', '"":'),
-            ("+", ":+", "+:"),
-            ("::", ':"::"', '"::":'),
-            ("%{}", ":%{}", "%{}:"),
-            ("a@b", ":a@b", "a@b:"),
-            ("nil", "nil", "nil:"),
-            ('a"b', ':"a\\"b"', '"a\\"b":'),
-            ("\u00e9cole", ":\u00e9cole", "\u00e9cole:"),
-        ]:
-            with self.subTest(name=name):
-                self.assertEqual(A.inspect_atom(name), literal)
-                self.assertEqual(A.inspect_atom(name, key=True), key)
-
-    def test_strings_and_binaries(self):
-        self.assertEqual(A.inspect('a"b\\c\n#{x}\u2028'), '"a\\"b\\\\c\\n\\#{x}\\u2028"')
-        self.assertEqual(A.inspect("a\u0001"), "<<97, 1>>")
-
-    def test_binary_printable_past_the_limit_then_invalid_reads_as_a_cut_string(self):
-        # PP-44: String.printable?/2 looks at 4096 characters only.
-        self.assertEqual(A.inspect(b"a" * 5000 + b"\xff"), '"' + "a" * 4096 + '" <> ...')
-        self.assertTrue(A.inspect(b"a" * 10 + b"\xff").startswith("<<97, 97,"))
-        self.assertEqual(A.inspect(b"\xff"), "<<255>>")
-        self.assertEqual(
-            A.inspect(bytes(range(128, 180))),
-            "<<" + ", ".join(map(str, range(128, 178))) + ", ...>>",
-        )
-
-    def test_lists(self):
-        self.assertEqual(A.inspect([104, 105]), '~c"hi"')
-        self.assertEqual(
-            A.inspect([Tuple((Atom("a"), 1)), Tuple((Atom("b-c"), 2))]), '[a: 1, "b-c": 2]'
-        )
-        self.assertEqual(
-            A.inspect(list(range(100, 160))), "[" + ", ".join(map(str, range(100, 150))) + ", ...]"
-        )
-        self.assertEqual(A.inspect([1, [2, Tuple([])], m()]), "[1, [2, {}], %{}]")
-
-    def test_maps(self):
-        self.assertEqual(A.inspect(m((Atom("a"), 1), (Atom("b"), "x"))), '%{a: 1, b: "x"}')
-        self.assertEqual(A.inspect(m((1, 2), ("k", None))), '%{1 => 2, "k" => nil}')
-
-    def test_pretty(self):
-        t = Tuple(["a" * 30, "b" * 30, m((Atom("key"), list(range(10))))])
-        self.assertEqual(
-            A.inspect(t, pretty=True),
-            '{"' + "a" * 30 + '", "' + "b" * 30 + '",\n %{key: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]}}',
-        )
 
 
 class KeyNormalizerTest(unittest.TestCase):
@@ -296,6 +211,29 @@ class CacheHintTest(unittest.TestCase):
                     self.hint(args)
                 self.assertEqual(cm.exception.cls, cls)
                 self.assertIn(text, cm.exception.message)
+
+
+class LispFormatterTest(unittest.TestCase):
+    def test_nodes(self):
+        t = lambda tag, arg: Tuple((Atom(tag), arg))  # noqa: E731
+        for ast, text in [
+            (None, "nil"),
+            (1.5, "1.5"),
+            (Atom("infinity"), "##Inf"),
+            (t("string", 'a"b\n'), '"a\\"b\\n"'),
+            (t("keyword", Atom("k")), ":k"),
+            (t("vector", [1, t("symbol", "x")]), "[1 x]"),
+            (t("map", [Tuple((1, t("string", "v")))]), '{1 "v"}'),
+            (Tuple((Atom("ns_symbol"), "ns", 1)), "ns/1"),
+        ]:
+            with self.subTest(ast=ast):
+                self.assertEqual(A.lisp_format(ast), text)
+
+    def test_no_clause(self):
+        for ast in (Atom("x"), Tuple(()), Tuple((Atom("nope"), 1)), Tuple((Atom("string"), 1))):
+            with self.subTest(ast=ast), self.assertRaises(Raised) as cm:
+                A.lisp_format(ast)
+            self.assertEqual(cm.exception.cls, "FunctionClauseError")
 
 
 class BugSwitchTest(unittest.TestCase):

@@ -2,7 +2,10 @@
 standard library alone, so that ``pip install sdk/python`` works with no
 network and no setuptools or wheel: a Python 3.12 venv carries neither, and
 setuptools without ``wheel`` cannot build. It reads the name, version and
-description from ``pyproject.toml`` and packs ``ptc_sdk/*.py``, nothing else.
+description from ``pyproject.toml`` and packs the package's modules
+(``ptc_sdk/**/*.py``, the ``elixir`` subpackage included) and the porter
+data it reads (``ptc_sdk/data/**/*.json``, a copy of ``spec/data`` that the
+SDK's tests hold equal to it), nothing else.
 
 A wheel is a zip file with the package and a ``.dist-info`` directory
 (``METADATA``, ``WHEEL``, ``RECORD``: the binary distribution format of the
@@ -51,11 +54,13 @@ def _metadata():
 
 
 def _sources():
-    """The package's modules: (path in the wheel, bytes), sorted."""
-    return [
-        (f"{PACKAGE}/{f.name}", f.read_bytes())
-        for f in sorted((ROOT / PACKAGE).glob("*.py"))
-    ]
+    """The package's modules and data: (path in the wheel, bytes), sorted."""
+    base = ROOT / PACKAGE
+    files = [f for f in base.rglob("*.py") if "__pycache__" not in f.parts]
+    files += list((base / "data").rglob("*.json"))
+    return sorted(
+        (f"{PACKAGE}/{f.relative_to(base).as_posix()}", f.read_bytes()) for f in files
+    )
 
 
 def _write_wheel(directory, files):

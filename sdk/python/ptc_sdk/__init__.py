@@ -10,12 +10,23 @@ its first function, for testing it with ptc-conformance.
   ``spec/data/structs.json``.
 * `features`: which features (spec/terms.md) a term uses.
 * `adapter`: the adapter protocol v1 loop; a port calls `serve`.
+* `elixir`: the Elixir layer PtcRunner shows through: `inspect`,
+  `to_string` and chardata, Jason's text (`jason_encode`, `jason_str`),
+  float texts, grapheme clusters and NFC, the message templates of
+  ``spec/data/messages.json`` and the exceptions built from them.
+* `data`: where the porter data files (``spec/data``) are read from.
+
+`json_str` writes a JSON string as serde_json (and so the tagged term
+writer) does, ``\u001f``; `jason_str` as Jason does, ``\u001F``.
 
 Standard library only, Python 3.11 or newer. See README.md next to this
 package.
 """
 
+from . import data, elixir, structs
 from .adapter import PROTOCOL, Adapter, serve
+from .elixir import inspect, jason_encode, to_string
+from .elixir.jason import escape_string as jason_str
 from .errors import DecodeError, Raised, Unsupported
 from .order import compare, equal, key_compare, key_sort, sort
 from .tagged import decode, decode_text, encode, json_str, parse, short_float
@@ -66,6 +77,9 @@ __all__ = [
     "is_binary",
     "is_keyword",
     "is_map",
+    "inspect",
+    "jason_encode",
+    "jason_str",
     "json_str",
     "key_compare",
     "key_sort",
@@ -76,4 +90,5 @@ __all__ = [
     "short_float",
     "sort",
     "to_bytes",
+    "to_string",
 ]

@@ -29,6 +29,20 @@ What the loop does for it:
 * A line that is not a request gets ``unsupported`` when its id is
   readable (``{"id": 12, ...``), else a note on stderr (AP-5).
 * ``bye`` and the end of input end the loop with status 0 (AP-7).
+
+How many arguments an op takes is read from its function's signature
+(``inspect.signature``, which follows ``functools.wraps``): parameters
+without a default are required, those with one optional. A function that
+takes ``*args`` says nothing, so `serve` refuses it unless its arity is
+given (``arity={"op": 2}`` or ``{"op": (2, 3)}``), rather than skipping the
+check.
+
+``hook(op, args, kind, value)``, when given, sees every request answered
+and its answer: `op` (None for a line whose op was unreadable), the
+decoded `args` (None when they did not decode), `kind` (``ok``,
+``raised`` or ``unsupported``) and `value` (the term, ``(class,
+message)``, or the reason): a place to log what the port declines or
+raises. An exception in the hook is printed to stderr; the answer stands.
 """
 
 from __future__ import annotations
@@ -59,35 +73,51 @@ def sniff_id(line: bytes):
 
 
 class _BadRequest(Exception):
-    """A request line that cannot be read; `id` when it was read."""
+    """A request line that cannot be read; `id` and `op` when they were read."""
 
-    def __init__(self, why, id_=None):
+    def __init__(self, why, id_=None, op=None):
         super().__init__(why)
         self.id = id_
+        self.op = op
 
 
-def _arity(fun):
-    """(least, most) positional arguments `fun` takes; most None: any."""
+def _arity(op, fun, given=None):
+    """(least, most) positional arguments `fun` takes: `given` (an int or a
+    pair) when the port says so, else its signature's. A signature with
+    ``*args`` (or none Python can read) without `given` is refused."""
+    if given is not None:
+        least, most = (given, given) if type(given) is int else tuple(given)
+        if type(least) is not int or type(most) is not int or not 0 <= least <= most:
+            raise ValueError(f"op {op!r}: arity must be n or (least, most), got {given!r}")
+        return least, most
     try:
         params = inspect.signature(fun).parameters.values()
     except (TypeError, ValueError):
-        return 0, None
+        raise ValueError(
+            f"op {op!r}: cannot read the signature of {fun!r}; give its arity "
+            f"(serve(..., arity={{{op!r}: n}}))"
+        ) from None
     least, most = 0, 0
     for p in params:
         if p.kind is p.VAR_POSITIONAL:
-            most = None
-        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            raise ValueError(
+                f"op {op!r}: {getattr(fun, '__name__', fun)!r} takes *args, so its arity "
+                f"cannot be read; give it (serve(..., arity={{{op!r}: n}})) or wrap "
+                "with functools.wraps"
+            )
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
             if p.default is p.empty:
                 least += 1
-            if most is not None:
-                most += 1
+            most += 1
     return least, most
 
 
 class Adapter:
     """A port served over protocol v1: see the module's doc and `serve`."""
 
-    def __init__(self, name, version, ops, features=(), language="python", raises=None):
+    def __init__(
+        self, name, version, ops, features=(), language="python", raises=None, arity=None, hook=None
+    ):
         for f in features:
             if f not in _features.ALL:
                 close = difflib.get_close_matches(f, _features.ALL, 1)
@@ -103,7 +133,12 @@ class Adapter:
         self.ops = dict(ops)
         self.features = frozenset(features)
         self.raises = dict(raises or {})
-        self._arity = {op: _arity(fun) for op, fun in self.ops.items()}
+        arity = dict(arity or {})
+        for op in arity:
+            if op not in self.ops:
+                raise ValueError(f"arity given for {op!r}, which is not among the ops")
+        self._arity = {op: _arity(op, fun, arity.get(op)) for op, fun in self.ops.items()}
+        self.hook = hook
 
     def hello(self):
         """The ``hello`` answer's term."""
@@ -125,8 +160,8 @@ class Adapter:
         if fun is None:
             return "unsupported", f"unknown op {json.dumps(op, ensure_ascii=False)}"
         least, most = self._arity[op]
-        if len(args) < least or (most is not None and len(args) > most):
-            takes = str(least) if least == most else f"{least} to {'any' if most is None else most}"
+        if not least <= len(args) <= most:
+            takes = str(least) if least == most else f"{least} to {most}"
             return "unsupported", f"{op} takes {takes} argument(s), got {len(args)}"
         missing = _features.first_missing(args, self.features, "/args")
         if missing:
@@ -156,16 +191,19 @@ class Adapter:
             if id_ is None:
                 print(f"{self.name}: ignoring a line without a readable id: {e}", file=sys.stderr)
                 return None, False
+            self._tell(e.op, None, "unsupported", str(e))
             return _line(id_, "unsupported", json_str(str(e))), False
         if op == "bye":
             return None, True
         if op == "hello":
-            return _line(id_, "ok", encode(self.hello())), False
-        if args is None:
-            why = 'cannot decode request: no "args"'
-            return _line(id_, "unsupported", json_str(why)), False
+            hello = self.hello()
+            self._tell(op, args, "ok", hello)
+            return _line(id_, "ok", encode(hello)), False
         if type(args) is not list:
-            why = 'cannot decode request: "args" is not an array'
+            why = 'cannot decode request: no "args"'
+            if args is not None:
+                why = 'cannot decode request: "args" is not an array'
+            self._tell(op, None, "unsupported", why)
             return _line(id_, "unsupported", json_str(why)), False
         key, value = self.call(op, args)
         if key == "ok":
@@ -177,7 +215,18 @@ class Adapter:
             body = f'{{"class":{json_str(value[0])},"message":{json_str(value[1])}}}'
         elif key == "unsupported":
             body = json_str(value)
+        self._tell(op, args, key, value)
         return _line(id_, key, body), False
+
+    def _tell(self, op, args, kind, value):
+        """Shows the hook a request and its answer."""
+        if self.hook is None:
+            return
+        try:
+            self.hook(op, args, kind, value)
+        except Exception as e:  # the hook's bug must not change the answer
+            print(f"{self.name}: the hook raised:", file=sys.stderr)
+            traceback.print_exception(e, file=sys.stderr)
 
     def _read(self, line: bytes):
         """(id, op, decoded args or None) of a request line."""
@@ -208,9 +257,10 @@ class Adapter:
             try:
                 args = [decode(a, pointer("/args", i), 2) for i, a in enumerate(args)]
             except DecodeError as e:
-                raise _BadRequest(f"cannot decode request: {e}", id_) from None
+                raise _BadRequest(f"cannot decode request: {e}", id_, op) from None
             except RecursionError:
-                raise _BadRequest("cannot decode request: /args: nested too deeply", id_) from None
+                why = "cannot decode request: /args: nested too deeply"
+                raise _BadRequest(why, id_, op) from None
         return id_, op, args
 
     def serve(self, stdin=None, stdout=None) -> int:
@@ -254,7 +304,16 @@ def _port_bug(e):
 
 
 def serve(
-    name, version, ops, features=(), language="python", raises=None, stdin=None, stdout=None
+    name,
+    version,
+    ops,
+    features=(),
+    language="python",
+    raises=None,
+    stdin=None,
+    stdout=None,
+    arity=None,
+    hook=None,
 ) -> int:
     """Serves a port over protocol v1 until ``bye``; returns the exit status.
 
@@ -262,6 +321,8 @@ def serve(
     taking the decoded arguments and returning a term; `features` are those
     of spec/terms.md the port carries; `raises` maps the port's own
     exception classes to the Elixir exception they stand for
-    (``{KeyError: "KeyError"}``; the message is ``str(e)``)."""
-    adapter = Adapter(name, version, ops, features, language, raises)
+    (``{KeyError: "KeyError"}``; the message is ``str(e)``); `arity` gives
+    an op's argument count (n or (least, most)) where its signature cannot
+    (``*args``); `hook(op, args, kind, value)` sees every answer."""
+    adapter = Adapter(name, version, ops, features, language, raises, arity, hook)
     return adapter.serve(stdin, stdout)

@@ -2,25 +2,25 @@
 defstruct order and their defaults, read from the data file
 ``spec/data/structs.json`` rather than copied here.
 
-The file is found in the directory named by the environment variable
-``PTC_CONFORMANCE_DATA``, else in the repository layout this package sits
-in (``<repo>/spec/data``). Neither: `StructsUnavailable` says where it
-looked.
+The file is found as `data` finds every porter data file: in the directory
+named by the environment variable ``PTC_CONFORMANCE_DATA``, else in the
+checkout or export this package sits in (``<repo>/spec/data``), else in the
+package's own copy. Neither: `StructsUnavailable` says where it looked.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
+from . import data
 from .terms import Struct
 
-ENV = "PTC_CONFORMANCE_DATA"
+ENV = data.ENV
 FILE = "structs.json"
 
 
-class StructsUnavailable(RuntimeError):
+class StructsUnavailable(data.DataUnavailable):
     """``structs.json`` could not be found or read."""
 
 
@@ -40,20 +40,11 @@ _TABLE = _Table()
 
 
 def data_path() -> Path:
-    """Where ``structs.json`` is read from."""
-    env = os.environ.get(ENV)
-    if env:
-        path = Path(env) / FILE
-        if not path.is_file():
-            raise StructsUnavailable(f"{ENV}={env}: no {FILE} in that directory")
-        return path
-    path = Path(__file__).resolve().parents[3] / "spec" / "data" / FILE
-    if not path.is_file():
-        raise StructsUnavailable(
-            f"cannot find {FILE}: set {ENV} to the directory that holds it "
-            f"(spec/data in a ptc-conformance checkout); looked for {path}"
-        )
-    return path
+    """Where ``structs.json`` is read from (`data.path`)."""
+    try:
+        return data.path(FILE)
+    except data.DataUnavailable as e:
+        raise StructsUnavailable(str(e)) from None
 
 
 def _load(path: Path):

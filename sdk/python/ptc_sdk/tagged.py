@@ -395,8 +395,11 @@ def _json_escape(m):
 
 
 def json_str(s: str) -> str:
-    """A JSON string literal as serde_json writes it: ``"``, ``\\`` and
-    control characters escaped, everything else as it is."""
+    """A JSON string literal as serde_json (the Rust harness, and so the
+    canonical tagged term JSON) writes it: ``"``, ``\\`` and control
+    characters escaped, ``\\u001f`` with lower-case hex, everything else as
+    it is. Jason writes ``\\u001F``: use `ptc_sdk.jason_str` for the text
+    PtcRunner renders."""
     return '"' + _JSON_ESCAPE_RE.sub(_json_escape, s) + '"'
 
 

@@ -52,13 +52,41 @@ class Backend(unittest.TestCase):
                 names = z.namelist()
                 record = z.read("ptc_conformance_sdk-0.1.0.dist-info/RECORD").decode()
                 metadata = z.read("ptc_conformance_sdk-0.1.0.dist-info/METADATA").decode()
-        modules = sorted(f"ptc_sdk/{p.name}" for p in (SDK / "ptc_sdk").glob("*.py"))
+        base = SDK / "ptc_sdk"
+        files = [p for p in base.rglob("*.py") if "__pycache__" not in p.parts]
+        files += list((base / "data").rglob("*.json"))
+        modules = sorted(f"ptc_sdk/{p.relative_to(base).as_posix()}" for p in files)
         self.assertEqual(sorted(n for n in names if n.startswith("ptc_sdk/")), modules)
-        self.assertIn("ptc_sdk/__init__.py", modules)
+        for needed in ("__init__.py", "elixir/inspect.py", "data/messages.json", "data/unicode/grapheme.json"):
+            self.assertIn(f"ptc_sdk/{needed}", modules)
         for n in names:
             self.assertIn(f"{n},", record)
         self.assertIn("Name: ptc-conformance-sdk\n", metadata)
         self.assertEqual(ptc_sdk_build.get_requires_for_build_wheel(), [])
+
+    def test_the_installed_package_reads_its_own_data(self):
+        """Unpacked away from any checkout, the wheel's ptc_sdk finds its
+        porter data in its own copy (ptc_sdk/data)."""
+        with tempfile.TemporaryDirectory() as out:
+            name = ptc_sdk_build.build_wheel(out)
+            site = f"{out}/site"
+            with zipfile.ZipFile(f"{out}/{name}") as z:
+                z.extractall(site)
+            code = (
+                "import ptc_sdk; from ptc_sdk import data, structs, Atom, inspect; "
+                "print(data.path('messages.json').parent == data.PACKAGED, structs.data_path().parent == data.PACKAGED, "
+                "inspect(Atom('e\\u0301')), ptc_sdk.to_string([104, 105]))"
+            )
+            run = subprocess.run(
+                [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {site!r}); {code}"],
+                capture_output=True,
+                text=True,
+                cwd=out,
+                check=False,
+                env={"PATH": "/usr/bin:/bin"},
+            )
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, 'True True :"e\u0301" hi\n')
 
 
 if __name__ == "__main__":

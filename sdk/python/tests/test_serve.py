@@ -150,6 +150,70 @@ class AnswerTest(unittest.TestCase):
         self.assertEqual(ask("t.pair", [1])["ok"], {"$tuple": [1, 0]})
 
 
+class ArityTest(unittest.TestCase):
+    def test_a_star_args_wrapper_is_refused_unless_its_arity_is_given(self):
+        def logged(*args):
+            return normalize_key(*args)
+
+        with self.assertRaisesRegex(ValueError, "'t.logged': 'logged' takes \\*args"):
+            Adapter("p", "1", {"t.logged": logged})
+        adapter = Adapter("p", "1", {"t.logged": logged}, arity={"t.logged": 1})
+        self.assertEqual(adapter.call("t.logged", ["a-b"]), ("ok", "a_b"))
+        kind, why = adapter.call("t.logged", ["a", "b"])
+        self.assertEqual((kind, why), ("unsupported", "t.logged takes 1 argument(s), got 2"))
+        adapter = Adapter("p", "1", {"t.logged": logged}, arity={"t.logged": (1, 2)})
+        self.assertEqual(adapter.call("t.logged", [])[1], "t.logged takes 1 to 2 argument(s), got 0")
+
+    def test_functools_wraps_keeps_the_wrapped_arity(self):
+        import functools
+
+        @functools.wraps(pair)
+        def logged(*args):
+            return pair(*args)
+
+        adapter = Adapter("p", "1", {"t.pair": logged})
+        self.assertEqual(adapter.call("t.pair", [1, 2, 3])[1], "t.pair takes 1 to 2 argument(s), got 3")
+
+    def test_bad_arities_are_refused(self):
+        for arity in ({"t.none": 1}, {"t.pair": (2, 1)}, {"t.pair": "2"}):
+            with self.subTest(arity=arity), self.assertRaises(ValueError):
+                Adapter("p", "1", {"t.pair": pair}, arity=arity)
+
+
+class HookTest(unittest.TestCase):
+    def test_the_hook_sees_every_request_and_answer(self):
+        seen = []
+        _, lines, err = session(
+            '{"id":0,"op":"hello","args":[{"protocol":1}]}\n'
+            '{"id":1,"op":"t.explode","args":[1]}\n'
+            '{"id":2,"op":"t.shrug","args":[1]}\n'
+            '{"id":3,"op":"t.pair","args":[1]}\n'
+            '{"id":4,"op":"t.pair","args":[{"$atm":1}]}\n'
+            '{"id":5,"op":"t.nope","args":[]}\n'
+            '{"id":6,"op":"bye"}\n',
+            hook=lambda op, args, kind, value: seen.append((op, args, kind, value)),
+        )
+        self.assertEqual(len(lines), 6, err)
+        self.assertEqual([(op, kind) for op, _, kind, _ in seen], [
+            ("hello", "ok"), ("t.explode", "raised"), ("t.shrug", "unsupported"),
+            ("t.pair", "ok"), ("t.pair", "unsupported"), ("t.nope", "unsupported"),
+        ])
+        self.assertEqual(seen[1][1:], ([1], "raised", ("ArgumentError", "bad 1")))
+        self.assertEqual(seen[2][3], "hash order past 32 keys")
+        self.assertEqual(seen[3][3], Tuple((1, 0)))
+        self.assertIsNone(seen[4][1])
+        self.assertIn('unknown tag "$atm"', seen[4][3])
+
+    def test_a_hook_that_raises_changes_no_answer(self):
+        def hook(*_):
+            raise RuntimeError("log full")
+
+        _, lines, err = session('{"id":1,"op":"t.pair","args":[1]}\n', hook=hook)
+        self.assertEqual(lines, ['{"id":1,"ok":{"$tuple":[1,0]}}'])
+        self.assertIn("the hook raised", err)
+        self.assertIn("log full", err)
+
+
 class LoopTest(unittest.TestCase):
     def test_answers_in_order_and_stops_at_bye_without_answering_it(self):
         status, lines, _ = session(

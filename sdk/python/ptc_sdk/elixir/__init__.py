@@ -1,0 +1,51 @@
+"""The Elixir layer: the Elixir, OTP and Jason behaviour that shows through
+PtcRunner's boundary, ported once from the Rust reference (``src/elixir/``)
+so that no port writes it again. One module per borrowed behaviour:
+
+* `inspect`: ``Kernel.inspect/2`` (limits, printable limit, pretty width),
+  on `algebra`, ``Inspect.Algebra``'s layout;
+* `chars`: ``String.Chars.to_string/1``, chardata (``List.to_string/1``),
+  iodata, ``URI`` and the display structs;
+* `jason`: ``Jason.encode/1``'s text and its exceptions;
+* `num`: float texts (``Float.to_string/1``, ``inspect``, compact);
+* `graphemes`: grapheme clusters as OTP 25 splits them;
+* `normalize`: NFC as OTP 25 composes, cluster by cluster;
+* `identifier`: Elixir's identifier tokenizer (whether an atom is quoted);
+* `messages`: the exception texts of ``spec/data/messages.json``;
+* `errors`: the exceptions built from them (``KeyError``,
+  ``Protocol.UndefinedError``, ``FunctionClauseError``, ...);
+* `enumerable`: ``Enum`` over lists, maps, sets and arity-2 reducers.
+
+The Unicode tables and templates are read from ``spec/data/`` (`ptc_sdk.data`).
+"""
+
+from . import chars, enumerable, errors, graphemes, identifier, jason, messages, normalize, num
+from .chars import iodata_to_binary, list_to_string, to_string
+from .enumerable import reduce_fun
+from .inspect import inspect, inspect_binary, inspect_lossy, inspect_text
+from .jason import encode as jason_encode
+from .num import float_to_binary_compact_10, inspect_float, short_float
+
+__all__ = [
+    "chars",
+    "enumerable",
+    "errors",
+    "float_to_binary_compact_10",
+    "graphemes",
+    "identifier",
+    "inspect",
+    "inspect_binary",
+    "inspect_float",
+    "inspect_lossy",
+    "inspect_text",
+    "iodata_to_binary",
+    "jason",
+    "jason_encode",
+    "list_to_string",
+    "messages",
+    "normalize",
+    "num",
+    "reduce_fun",
+    "short_float",
+    "to_string",
+]

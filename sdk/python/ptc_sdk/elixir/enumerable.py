@@ -1,0 +1,95 @@
+"""``Enumerable`` as ``Enum`` meets it at the boundary
+(``src/elixir/enumerable.rs``): lists, maps (their ``{key, value}`` pairs
+in map order), ``MapSet``\\ s (their members) and functions of arity 2,
+which Elixir treats as a reducer to be called (EX-8, LF-14).
+
+A function of arity 2 is called as ``fun.({:cont, acc}, reducer)`` and
+``Enum`` takes ``elem(result, 1)`` as the final accumulator; its spec
+decides the result whatever its arguments, so the reducer never runs.
+`reduce_fun` does that call; `walk` tells which case a term is.
+"""
+
+from __future__ import annotations
+
+from ..errors import Raised
+from ..terms import Atom, Fun, Map, Struct, Tuple
+from .errors import badarg, function_clause, module_not_available, protocol_undefined
+
+FIRST = Atom("first")
+
+
+def reduce_fun(fun, acc=FIRST):
+    """``elem(fun.({:cont, acc}, reducer), 1)`` for a `Fun` of arity 2: the
+    accumulator it hands back. A function that raises passes its
+    ``RuntimeError`` on; a result that is no tuple, or a short one, raises
+    ``:erlang.element/2``'s ``ArgumentError``; a named capture calls a
+    module the reference cannot load (LOOSE-5)."""
+    if fun.name is not None:
+        raise _call_capture(fun)
+    result = fun.apply(Tuple((Atom("cont"), acc)), None)
+    if type(result) is not Tuple:
+        raise badarg("2nd", "not a tuple")
+    if len(result.items) < 2:
+        raise badarg("1st", "out of range")
+    return result.items[1]
+
+
+def walk(t):
+    """What one ``Enum`` traversal sees: ``("elements", [..])`` for a list,
+    map or ``MapSet``, ``("accumulator", acc)`` for a function of arity 2
+    (`reduce_fun`); anything else raises ``Protocol.UndefinedError``."""
+    ty = type(t)
+    if ty is list:
+        return "elements", list(t)
+    if ty is Map:
+        return "elements", [Tuple((k, v)) for k, v in t.items()]
+    if ty is Struct and t.module == "MapSet" and type(t.fields.get("map")) is Map:
+        return "elements", t.fields["map"].keys()
+    if ty is Fun and t.arity == 2:
+        return "accumulator", reduce_fun(t)
+    raise protocol_undefined("Enumerable", t)
+
+
+def lists_reverse(t):
+    """``:lists.reverse/1``, which has no clause for anything but a list."""
+    if type(t) is not list:
+        raise function_clause(":lists.reverse/1")
+    return t[::-1]
+
+
+def to_list(t):
+    """``Enum.to_list/1``: an arity-2 function's accumulator is a list in
+    reverse."""
+    kind, v = walk(t)
+    return v if kind == "elements" else lists_reverse(v)
+
+
+def map_join(t, joiner, mapper):
+    """``Enum.map_join(t, joiner, mapper)`` as a binary term; `mapper`
+    returns a binary term. For an arity-2 function the accumulator
+    ``:first`` is no element (``""``); anything else is reversed and made
+    a binary with ``IO.iodata_to_binary/1``, the mapper never running."""
+    from ..terms import binary
+    from .chars import iodata_to_binary
+
+    kind, v = walk(t)
+    if kind == "elements":
+        j = joiner.encode("utf-8") if type(joiner) is str else joiner
+        parts = [(p.encode("utf-8") if type(p) is str else p) for p in map(mapper, v)]
+        return binary(j.join(parts))
+    if v == FIRST:
+        return ""
+    return iodata_to_binary(lists_reverse(v))
+
+
+def _call_capture(fun) -> Raised:
+    """Calling the named capture ``&Mod.fun/2``: the reference knows no
+    module of that name, so the call fails as for a module the VM cannot
+    load (``:mod`` an Erlang module, ``Mod`` an Elixir alias)."""
+    name = fun.name
+    call = name[1:].rpartition("/")[0] if name.startswith("&") and "/" in name else None
+    if call and "." in call:
+        module, _, function = call.rpartition(".")
+        atom_ = module[1:] if module.startswith(":") else "Elixir." + module
+        return module_not_available(atom_, function, 2)
+    return protocol_undefined("Enumerable", fun)

@@ -1,0 +1,153 @@
+"""The messages of the Elixir exceptions the boundary raises, as Elixir
+1.18.4 writes them (``src/elixir/errors.rs``), each built from its template
+in `messages` and returned as a `Raised` for the port to raise. Most embed
+``inspect`` of the offending term.
+"""
+
+from __future__ import annotations
+
+from ..errors import Raised
+from ..terms import Fun, Struct, Temporal, Tuple, atom, atom_name
+from . import messages as M
+
+
+def _inspect(t, **opts):
+    from .inspect import inspect_lossy
+
+    return inspect_lossy(t, **opts)
+
+
+def key_error(key: str, term) -> Raised:
+    """``KeyError`` for a missing atom `key` in a keyword list or map:
+    ``key :k not found in: <inspect(term, pretty: true, limit: :infinity)>``."""
+    return M.get("key_error").raised(
+        key=_inspect(atom(key)),
+        term=_inspect(term, pretty=True, limit=None),
+    )
+
+
+def bad_map(term) -> Raised:
+    """``BadMapError``: ``expected a map, got: <inspect(term)>``."""
+    return M.get("bad_map").raised(term=_inspect(term))
+
+
+def case_clause(term) -> Raised:
+    """``CaseClauseError``: ``no case clause matching: <inspect(term)>``."""
+    return M.get("case_clause").raised(term=_inspect(term))
+
+
+def function_clause(function: str) -> Raised:
+    """``FunctionClauseError``: ``no function clause matching in
+    <function>`` (``PtcRunner.Tool.new/2``, ``:lists.reverse/1``)."""
+    return M.get("function_clause").raised(function=function)
+
+
+def badarg(position: str, reason: str) -> Raised:
+    """``ArgumentError`` of an Erlang BIF as Elixir normalizes ``badarg``:
+    `position` ``1st``/``2nd``, `reason` (``not a tuple``)."""
+    return M.get("erlang_badarg").raised(position=position, reason=reason)
+
+
+def module_not_available(module: str, function: str, arity: int) -> Raised:
+    """``UndefinedFunctionError`` for a call into the module named by the
+    atom `module` (``Elixir.Foo``, ``foo``), which the VM cannot load
+    (``spec/README.md`` LOOSE-5); the alias hint when it is ``Elixir.X``."""
+    from .inspect import atom_literal
+
+    hint = ""
+    if module.startswith("Elixir.") and "." not in module[7:]:
+        hint = M.text("undefined_function_alias_hint")
+    return M.get("undefined_function_module_not_available").raised(
+        module=atom_literal(module), function=function, arity=str(arity), hint=hint
+    )
+
+
+PROTOCOLS = ("String.Chars", "Jason.Encoder", "Enumerable")
+_IMPLEMENTATIONS = {
+    "String.Chars": "protocol_implementations_string_chars",
+    "Jason.Encoder": "protocol_implementations_jason_encoder",
+    "Enumerable": "protocol_implementations_enumerable",
+}
+
+
+def protocol_undefined(protocol: str, value) -> Raised:
+    """``Protocol.UndefinedError`` for `protocol` (one of `PROTOCOLS`) and
+    `value`: its type, the description, the implementations as the
+    reference platform lists them (LOOSE-1) and ``inspect(value, pretty:
+    true)`` indented by four spaces."""
+    text = protocol_undefined_text(protocol, value)
+    if not text.isascii():
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return Raised("Protocol.UndefinedError", text)
+
+
+def protocol_undefined_text(protocol: str, value) -> str:
+    """`protocol_undefined`'s message with a display struct's invalid
+    bytes kept (as surrogates), as an ``Inspect.Error`` shows them."""
+    from .inspect import LIMIT, inspect_text
+
+    ty = type(value)
+    description = ""
+    if protocol == "Jason.Encoder":
+        if ty is Struct or ty is Temporal:
+            description = M.text("jason_encoder_struct_description")
+        else:
+            description = M.text("jason_encoder_description")
+    elif protocol == "Enumerable" and ty is Fun and value.arity != 2:
+        description = M.text("enumerable_function_description")
+    if description:
+        description = ", " + description
+    inspected = inspect_text(value, pretty=True, limit=LIMIT)
+    shown = "\n".join("    " + line if line else "" for line in inspected.split("\n"))
+    return M.get("protocol_undefined").render(
+        protocol=protocol,
+        type=value_type(value),
+        description=description,
+        implementations=M.text(_IMPLEMENTATIONS[protocol]),
+        value=shown,
+    )
+
+
+def value_type(value) -> str:
+    """``Protocol.UndefinedError``'s name for the type of a value."""
+    from .inspect import atom_literal
+
+    ty = type(value)
+    if ty is Struct:
+        return M.get("protocol_undefined_struct_type").render(
+            module=atom_literal("Elixir." + value.module)
+        )
+    if ty is Temporal:
+        return M.get("protocol_undefined_struct_type").render(module=value.module)
+    if atom_name(value) is not None:
+        return "Atom"
+    if ty is str or ty is bytes:
+        return "BitString"
+    if ty is list:
+        return "List"
+    if ty is Tuple:
+        return "Tuple"
+    from ..terms import Map, Opaque
+
+    if ty is Map:
+        return "Map"
+    if ty is Opaque:
+        return {"pid": "PID", "port": "Port", "ref": "Reference"}[value.kind]
+    return {int: "Integer", float: "Float", Fun: "Function"}[ty]
+
+
+def inspect_error(cls: str, message: str, inspected_struct: str, frames) -> str:
+    """The text of an ``#Inspect.Error<...>`` (IN-15): the exception's
+    class and message, the struct inspected as a map, the stack frames
+    (LOOSE-4), each indented as ``Inspect.Error.pad/2`` does."""
+    body = M.get("inspect_error_body").render(
+        **{"class": cls, "message": _pad(message.rstrip("\n"), 4), "struct": _pad(inspected_struct, 4)}
+    )
+    stacktrace = "".join(f"    {f}\n" for f in frames)
+    return M.get("inspect_error").render(body=_pad(body, 2), frames=stacktrace)
+
+
+def _pad(text: str, n: int) -> str:
+    """Every non-empty line indented by `n` spaces, trailing newlines dropped."""
+    indent = " " * n
+    return "\n".join(indent + line if line else "" for line in text.split("\n")).rstrip("\n")

@@ -1,0 +1,463 @@
+"""``Kernel.inspect/2`` as Elixir 1.18.4 prints terms (``spec/inspect.md``,
+IN-; ``src/elixir/inspect.rs``). Error messages at the tool boundary embed
+this text, so a port must reproduce it byte for byte::
+
+    inspect(term)                          # inspect/1
+    inspect(term, pretty=True, limit=None) # inspect(term, pretty: true, limit: :infinity)
+
+Options, as ``Inspect.Opts``: `limit` items per container (50; None is
+``:infinity``), `printable_limit` characters of a printable string or
+charlist (4096; None is ``:infinity``), `pretty` (lay out at `width`, 80;
+otherwise the width is infinite and nothing breaks). Nested containers get
+the limit that remains where they stand, as ``container_doc/6`` passes it
+down.
+
+`inspect` answers a binary term: a ``str``, or ``bytes`` in the one case
+Elixir's text is not UTF-8 (a display struct's invalid bytes, IN-15).
+`inspect_text` gives the text with such bytes as ``surrogateescape`` code
+points (``.encode("utf-8", "surrogateescape")`` is the binary).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from ..order import equal
+from ..terms import Atom, Fun, Map, Opaque, Struct, Temporal, Tuple, atom_name, binary
+from . import algebra as A
+from . import identifier
+from .num import inspect_float
+
+LIMIT = 50
+"""``opts.limit``: items per container."""
+PRINTABLE_LIMIT = 4096
+"""``opts.printable_limit``: characters of a printable string or charlist."""
+PRETTY_WIDTH = 80
+"""``opts.width``, used when ``pretty: true``."""
+_INFINITY = sys.maxsize
+
+
+class _Opts:
+    """The options that stay put while a term is printed (the limit is
+    passed along as it shrinks)."""
+
+    __slots__ = ("printable", "lists_as_lists", "width")
+
+    def __init__(self, printable, lists_as_lists, width):
+        self.printable = printable
+        self.lists_as_lists = lists_as_lists
+        self.width = width
+
+
+def inspect(term, *, limit=LIMIT, printable_limit=PRINTABLE_LIMIT, pretty=False, width=PRETTY_WIDTH):
+    """``inspect(term, opts)`` as a binary term (``str`` unless not UTF-8)."""
+    text = inspect_text(
+        term, limit=limit, printable_limit=printable_limit, pretty=pretty, width=width
+    )
+    if text.isascii():
+        return text
+    return binary(text.encode("utf-8", "surrogateescape"))
+
+
+def inspect_text(term, *, limit=LIMIT, printable_limit=PRINTABLE_LIMIT, pretty=False, width=PRETTY_WIDTH) -> str:
+    """``inspect(term, opts)`` as text, invalid bytes as ``surrogateescape``
+    code points."""
+    o = _Opts(_INFINITY if printable_limit is None else printable_limit, False, width)
+    doc = A.group(to_doc(term, _INFINITY if limit is None else limit, o))
+    return A.format(doc, width if pretty else None)
+
+
+def inspect_lossy(term, **opts) -> str:
+    """`inspect_text` with invalid bytes replaced by U+FFFD, as an
+    exception message that embeds the text reads."""
+    text = inspect_text(term, **opts)
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def to_doc(t, limit, o):
+    """``Inspect.Algebra.to_doc/2``: the document of a term."""
+    ty = type(t)
+    if ty is str:
+        return _binary(t, limit, o)
+    if ty is int:
+        return str(t)
+    if t is None:
+        return "nil"
+    if t is True:
+        return "true"
+    if t is False:
+        return "false"
+    if ty is Atom:
+        return atom_literal(t.name)
+    if ty is float:
+        return inspect_float(t)
+    if ty is list:
+        return _list(t, limit, o)
+    if ty is Tuple:
+        return A.container_doc("{", t.items, "}", limit, A.FLEX, lambda x, lim: to_doc(x, lim, o))
+    if ty is Map:
+        return _map(t.items(), "", limit, o)
+    if ty is bytes:
+        return _binary(t.decode("utf-8", "surrogateescape"), limit, o)
+    if ty is Struct:
+        return _struct(t, limit, o)
+    if ty is Temporal:
+        return temporal(t)
+    if ty is Fun:
+        return t.name if t.name is not None else f"#Function<anonymous/{t.arity or 0}>"
+    if ty is Opaque:
+        # VM-dependent text, compared loosely (spec/README.md LOOSE-1).
+        return f"#{_OPAQUE[t.kind]}<{t.label}>"
+    raise TypeError(f"not a term: {t!r}")
+
+
+_OPAQUE = {"ref": "Reference", "pid": "PID", "port": "Port"}
+
+# ---- atoms ---------------------------------------------------------------
+
+_NOT_CALLABLE = {"%", "%{}", "{}", "<<>>", "...", "..", ".", "..//", "->"}
+_QUOTED_OPERATORS = {"::", "^^^", "~~~", "<|>"}
+_OPERATORS = {"&", "!", "^", "not", "+", "-", "@"} | {
+    "<-", "\\\\", "when", "|", "=", "||", "|||", "or", "&&", "&&&", "and", "==", "!=", "=~",
+    "===", "!==", "<", "<=", ">=", ">", "|>", "<<<", ">>>", "<~", "~>", "<<~", "~>>", "<~>",
+    "in", "++", "--", "<>", "+++", "---", "*", "/", "**",
+}
+_ALIAS_RE = re.compile(r"Elixir(\.[A-Z][A-Za-z0-9_]*)*\Z")
+ALIAS, IDENTIFIER, UNQUOTED, QUOTED = "alias", "identifier", "unquoted", "quoted"
+
+
+def classify_atom(name: str) -> str:
+    """How ``Macro.classify_atom/1`` sees an atom: alias, identifier,
+    unquoted (operators, ``Foo``, ``foo@bar``) or quoted."""
+    if name in _NOT_CALLABLE:
+        return UNQUOTED
+    if name in _QUOTED_OPERATORS:
+        return QUOTED
+    if name in _OPERATORS:
+        return UNQUOTED
+    if name.isascii() and _ALIAS_RE.match(name):
+        return ALIAS
+    tok = identifier.tokenize(name)
+    if tok is None or not tok.whole:
+        return QUOTED
+    if tok.kind != identifier.IDENTIFIER or tok.at:
+        return UNQUOTED
+    return QUOTED if tok.nfkc else IDENTIFIER
+
+
+_ATOM_CACHE = {}
+
+
+def atom_literal(name: str) -> str:
+    """``Macro.inspect_atom(:literal, atom)``: ``:foo``, ``Foo.Bar``,
+    ``:"foo bar"``, ``nil``."""
+    text = _ATOM_CACHE.get(name)
+    if text is None:
+        if name in ("nil", "true", "false"):
+            text = name
+        else:
+            c = classify_atom(name)
+            if c == ALIAS:
+                rest = name[7:]
+                if name.startswith("Elixir.") and name != "Elixir.Elixir" and not name.startswith("Elixir.Elixir."):
+                    text = rest
+                else:
+                    text = name
+            elif c == QUOTED:
+                text = ':"' + escape(name, '"', None)[0] + '"'
+            else:
+                text = ":" + name
+        if len(_ATOM_CACHE) < 65536:
+            _ATOM_CACHE[name] = text
+    return text
+
+
+def atom_key(name: str) -> str:
+    """``Macro.inspect_atom(:key, atom)``: the ``key:`` of a keyword list."""
+    c = classify_atom(name)
+    if c == ALIAS:
+        return f'"{name}":'
+    if c == QUOTED:
+        return '"' + escape(name, '"', None)[0] + '":'
+    return name + ":"
+
+
+# ---- binaries -------------------------------------------------------------
+
+_NOT_PRINTABLE = re.compile(
+    "[^\x20-\x7e\n\r\t\x0b\x08\x0c\x1b\x7f\x07\u00a0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+
+def printable(s: str, limit=PRINTABLE_LIMIT) -> bool:
+    """``String.printable?(s, limit)``: only the first `limit` characters
+    are looked at (invalid bytes, as surrogates, are not printable)."""
+    return _NOT_PRINTABLE.search(s, 0, limit) is None
+
+
+_NAMED = {
+    "\x07": "\\a", "\x08": "\\b", "\x7f": "\\d", "\x1b": "\\e", "\x0c": "\\f", "\n": "\\n",
+    "\r": "\\r", "\t": "\\t", "\x0b": "\\v", "\\": "\\\\", "\x00": "\\0",
+}
+_INVISIBLE = re.compile(
+    "[\ufeff\u2061-\u2064\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffc"
+    "\u200c\u200d\u034f\u00a0\u200b\u2060\u2028\u2029\u2000-\u200a\u205f]"
+)
+_PLAIN = re.compile("[\x20-\x7e\u00a0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_SPECIAL = {
+    '"': re.compile('["#\\\\\x00-\x1f\x7f-\x9f\u00a0\u034f\u061c\u2000-\u200f\u2028-\u202e'
+                    "\u205f-\u2064\u2066-\u2069\ud800-\udfff\ufeff\ufff9-\uffff]"),
+}
+
+
+_ESCAPED = {}
+
+
+def escape_char(c: str) -> str:
+    """One character as ``Code.Identifier.escape/3`` writes it (an invalid
+    byte, as a surrogate, as ``\\xNN``)."""
+    text = _ESCAPED.get(c)
+    if text is not None:
+        return text
+    text = _NAMED.get(c)
+    if text is None:
+        code = ord(c)
+        if 0xDC80 <= code <= 0xDCFF:
+            text = f"\\x{code - 0xDC00:02X}"
+        elif _INVISIBLE.match(c):
+            text = f"\\u{code:04X}"
+        elif _PLAIN.match(c):
+            text = c
+        elif code < 0x100:
+            text = f"\\x{code:02X}"
+        else:
+            text = f"\\x{{{code:04X}}}"
+    if len(_ESCAPED) < 4096:
+        _ESCAPED[c] = text
+    return text
+
+
+def escape(s: str, quote: str, limit):
+    """``Code.Identifier.escape/3``: escapes `quote`, ``#{``, control
+    characters and invisible code points; stops after `limit` steps (a
+    character, or ``#{``; None: no limit). Returns the text and whether
+    something was left over."""
+    special = _SPECIAL.get(quote)
+    if special is None:
+        special = _SPECIAL[quote] = re.compile(re.escape(quote) + _SPECIAL['"'].pattern[2:])
+    out = []
+    count = limit
+    i, n = 0, len(s)
+    while i < n:
+        m = special.search(s, i)
+        j = m.start() if m is not None else n
+        if j > i:  # a run of characters written as they are
+            if count is not None:
+                if j - i > count:
+                    out.append(s[i : i + count])
+                    return "".join(out), True
+                count -= j - i
+            out.append(s[i:j])
+            i = j
+            if i == n:
+                break
+        if count == 0:
+            return "".join(out), True
+        if count is not None:
+            count -= 1
+        c = s[i]
+        if c == quote:
+            out.append("\\" + quote)
+        elif c == "#" and s.startswith("{", i + 1):
+            out.append("\\#{")
+            i += 1
+        else:
+            out.append(escape_char(c))
+        i += 1
+    return "".join(out), False
+
+
+def _binary(s: str, limit, o):
+    """A binary (as text): a quoted string when printable, else
+    ``<<b1, b2, ...>>`` (``Inspect.BitString``)."""
+    if printable(s, o.printable):
+        text, more = escape(s, '"', o.printable)
+        return f'"{text}" <> ...' if more else f'"{text}"'
+    b = s.encode("utf-8", "surrogateescape")
+    n = len(b)
+    shown = min(n, limit)
+    inner = "..." if shown < n else None
+    for i in range(shown - 1, -1, -1):
+        if i + 1 == n:
+            inner = str(b[i])
+        else:
+            inner = A.flex_glue(f"{b[i]},", " ", inner)
+    return A.group(A.concat(A.concat("<<", A.nest(inner, 2)), ">>"))
+
+
+def inspect_binary(b) -> str:
+    """``inspect/1`` of a binary term."""
+    s = b if type(b) is str else b.decode("utf-8", "surrogateescape")
+    return A.format(_binary(s, LIMIT, _DEFAULT), None)
+
+
+# ---- lists, maps, structs ---------------------------------------------------
+
+
+def _ascii_printable(items, plimit):
+    """``List.ascii_printable?(list, limit)`` then the list as text, or None."""
+    chars = []
+    for i, c in enumerate(items):
+        if type(c) is not int:
+            return None
+        if i < plimit:
+            if not (7 <= c <= 13 or c == 27 or 32 <= c <= 126):
+                return None
+        elif not (0 <= c <= 0x10FFFF) or 0xD800 <= c <= 0xDFFF:
+            return None
+        chars.append(chr(c))
+    return "".join(chars)
+
+
+def _kw_name(t):
+    """The key of a ``{atom, value}`` whose atom does not start with ``Elixir.``."""
+    if type(t) is Tuple and len(t.items) == 2:
+        name = atom_name(t.items[0])
+        if name is not None and not name.startswith("Elixir."):
+            return name
+    return None
+
+
+def _keyword_item(key, value, limit, o):
+    return A.concat(atom_key(key), A.concat(" ", to_doc(value, limit, o)))
+
+
+def _list(items, limit, o):
+    if not items:
+        return "[]"
+    if not o.lists_as_lists:
+        text = _ascii_printable(items, o.printable)
+        if text is not None:
+            escaped, more = escape(text, '"', o.printable)
+            return f'~c"{escaped}" ++ ...' if more else f'~c"{escaped}"'
+    if all(_kw_name(x) is not None for x in items):
+        return A.container_doc(
+            "[", items, "]", limit, A.STRICT,
+            lambda x, lim: _keyword_item(_kw_name(x), x.items[1], lim, o),
+        )
+    return A.container_doc("[", items, "]", limit, A.MAYBE, lambda x, lim: to_doc(x, lim, o))
+
+
+def _map(pairs, name, limit, o):
+    """``%name{...}`` (``Inspect.Map``): keyword-style when every key is an
+    atom not starting with ``Elixir.``, else ``k => v``; pairs in order."""
+    keyword = True
+    for k, _ in pairs:
+        n = atom_name(k)
+        if n is None or n.startswith("Elixir."):
+            keyword = False
+            break
+
+    def each(kv, lim):
+        k, v = kv
+        if keyword:
+            return _keyword_item(atom_name(k), v, lim, o)
+        return A.concat(A.concat(to_doc(k, lim, o), " => "), to_doc(v, lim, o))
+
+    return A.container_doc("%" + name + "{", pairs, "}", limit, A.STRICT, each)
+
+
+def _struct(s, limit, o):
+    """``MapSet.new([...])`` for a set, a display struct as its own
+    ``Inspect`` text, else ``%Module{field: value, ...}`` in defstruct
+    order, a derived ``Inspect``'s optional fields left out while they hold
+    their default (``URI``'s ``authority``)."""
+    from .. import structs
+    from . import chars
+
+    if s.module == "MapSet":
+        m = s.fields.get("map")
+        if type(m) is Map:
+            inner = _list(m.keys(), limit, _Opts(o.printable, True, o.width))
+            return A.concat(A.concat("MapSet.new(", inner), ")")
+    shown = chars.display_struct(s)
+    if shown is not None:
+        text, raised = shown
+        if raised is None:
+            return text
+        return _failed_struct(s, raised, limit, o)
+    rows = structs.fields_of(s.module)
+    order = [f for f, _ in rows] if rows is not None else list(s.fields)
+    optional = structs.inspect_optional(s.module)
+    defaults = dict(rows or ())
+    pairs = []
+    for f in order:
+        if f not in s.fields:
+            continue
+        v = s.fields[f]
+        if f in optional and f in defaults and equal(defaults[f], v):
+            continue
+        pairs.append((Atom(f), v))
+    return _map(pairs, atom_literal("Elixir." + s.module), limit, o)
+
+
+_TRAP = [False]
+"""Elixir's ``:inspect_trap`` process flag: set while the ``Inspect.Error``
+of a struct whose ``Inspect`` raised is built, so that a struct failing
+again meanwhile prints as a plain map."""
+
+
+def _failed_struct(s, raised, limit, o):
+    """The text of an ``Inspect.Error`` (IN-15) for a struct whose
+    ``Inspect`` raised `raised`, or, while one is being built, the struct
+    as a map."""
+    from .. import structs
+    from . import chars, errors
+
+    pairs = [(Atom("__struct__"), Atom("Elixir." + s.module))]
+    rows = structs.fields_of(s.module)
+    if rows is not None:
+        pairs += [(Atom(f), s.fields.get(f, d)) for f, d in rows]
+    else:
+        pairs += [(Atom(f), v) for f, v in s.fields.items()]
+    as_map = Map.new(pairs)
+    if _TRAP[0]:
+        return _map(as_map.items(), "", limit, o)
+    # List.to_string/1 built its message when it raised, before the trap.
+    raised_message = chars.display_struct_not_chardata_message(s)
+    _TRAP[0] = True
+    try:
+        # Laid out at opts.width, 80 even when the outer inspect is not pretty.
+        inspected = A.format(A.group(_map(as_map.items(), "", limit, o)), o.width)
+        message = raised_message
+        if message is None:
+            message = chars.display_struct_undefined_message(s)
+        if message is None:
+            message = raised.message
+    finally:
+        _TRAP[0] = False
+    frames = chars.display_struct_frames(s, raised.cls)
+    return errors.inspect_error(raised.cls, message, inspected, frames)
+
+
+def temporal(t) -> str:
+    """``~D[...]``, ``~T[...]``, ``~N[...]``, ``~U[...]``, or
+    ``#DateTime<...>`` for a datetime at a fixed offset (zone name and
+    abbreviation are the offset text)."""
+    if t.kind == "date":
+        return f"~D[{t.iso}]"
+    if t.kind == "time":
+        return f"~T[{t.iso}]"
+    spaced = t.iso.replace("T", " ", 1)
+    if t.kind == "naive_datetime":
+        return f"~N[{spaced}]"
+    if spaced.endswith("Z"):
+        return f"~U[{spaced}]"
+    offset = spaced[-6:]
+    return f"#DateTime<{spaced} {offset} {offset}>"
+
+
+_DEFAULT = _Opts(PRINTABLE_LIMIT, False, PRETTY_WIDTH)

@@ -1,0 +1,119 @@
+"""``Jason.encode/1`` with default options (Jason 1.4, which PtcRunner
+v0.13.0 renders payloads with; ``src/elixir/jason.rs``): the text it writes
+and the exceptions it raises.
+
+Maps are written in map iteration order; keys that stringify alike are
+*both* written (``maps: :naive``); atom keys and values become strings,
+other keys their ``to_string/1`` text; the four calendar structs their ISO
+8601 text; ``PtcRunner.Lisp.Format``'s display structs the JSON string of
+their ``String.Chars`` text. Only ``"``, ``\\`` and control characters are
+escaped: ``\\b \\t \\n \\f \\r``, the rest ``\\u00XX`` with upper-case hex
+(``\\u001F``; serde_json, and so the tagged term writer `ptc_sdk.json_str`,
+writes ``\\u001f``). Anything else (tuples, functions, other structs)
+raises ``Protocol.UndefinedError`` for ``Jason.Encoder``; a binary that is
+not UTF-8 raises ``Jason.EncodeError``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..terms import Map, Struct, Temporal, atom_name
+from . import messages as M
+from .num import short_float
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+_ESCAPE_RE = re.compile(r'["\\\x00-\x1f]')
+
+
+def _escape(m):
+    c = m.group(0)
+    return _ESCAPES.get(c) or f"\\u{ord(c):04X}"
+
+
+def escape_string(s: str) -> str:
+    """A JSON string literal as Jason writes it (`s` valid text)."""
+    return '"' + _ESCAPE_RE.sub(_escape, s) + '"'
+
+
+def encode(term) -> str:
+    """The JSON text Jason writes for `term`, or `Raised` as Jason raises."""
+    out = []
+    _value(term, out)
+    return "".join(out)
+
+
+def _string(b, out):
+    if type(b) is bytes:
+        try:
+            s = b.decode("utf-8")
+        except UnicodeDecodeError as e:
+            from .inspect import inspect_binary
+
+            raise M.get("jason_invalid_byte").raised(
+                byte=f"{b[e.start]:X}", binary=inspect_binary(b)
+            ) from None
+    else:
+        s = b
+    out.append(escape_string(s))
+
+
+def _value(t, out):
+    ty = type(t)
+    if ty is str or ty is bytes:
+        _string(t, out)
+    elif ty is int:
+        out.append(str(t))
+    elif ty is float:
+        out.append(short_float(t))
+    elif t is None:
+        out.append("null")
+    elif t is True:
+        out.append("true")
+    elif t is False:
+        out.append("false")
+    elif ty is list:
+        out.append("[")
+        for i, x in enumerate(t):
+            if i:
+                out.append(",")
+            _value(x, out)
+        out.append("]")
+    elif ty is Map:
+        out.append("{")
+        for i, (k, v) in enumerate(t.items()):
+            if i:
+                out.append(",")
+            _key(k, out)
+            out.append(":")
+            _value(v, out)
+        out.append("}")
+    elif ty is Temporal:
+        out.append('"' + t.iso + '"')
+    else:
+        name = atom_name(t)
+        if name is not None:
+            _string(name, out)
+            return
+        from . import chars
+
+        if ty is Struct and chars.is_display_struct(t):
+            _string(chars.to_string(t), out)
+            return
+        from .errors import protocol_undefined
+
+        raise protocol_undefined("Jason.Encoder", t)
+
+
+def _key(k, out):
+    ty = type(k)
+    if ty is str or ty is bytes:
+        _string(k, out)
+        return
+    name = atom_name(k)
+    if name is not None:
+        _string(name, out)
+        return
+    from .chars import to_string
+
+    _string(to_string(k), out)
