@@ -28,17 +28,33 @@ fn json(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|e| panic!("a &str always serializes: {e}"))
 }
 
-/// Compares `path` (relative to the repository) with `want`, or rewrites
-/// it when `UPDATE_PORTER_DATA` is set.
-fn check(path: &str, want: &str) {
+/// The copies of `spec/data/` the SDK packages ship, so that an installed
+/// SDK finds its data with no kit beside it (their own tests read them).
+const SDK_COPIES: [&str; 2] = ["sdk/js/data", "sdk/python/ptc_sdk/data"];
+
+/// Writes `want` to `path` (relative to the repository), creating its directory.
+fn write(path: &str, want: &str) {
     let file = root().join(path);
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("creating {dir:?}: {e}"));
+    }
+    std::fs::write(&file, want).unwrap_or_else(|e| panic!("writing {path}: {e}"));
+}
+
+/// Compares `path` (relative to the repository) with `want`, or rewrites
+/// it (and the SDKs' copies of a `spec/data/` file) when
+/// `UPDATE_PORTER_DATA` is set.
+fn check(path: &str, want: &str) {
     if std::env::var_os("UPDATE_PORTER_DATA").is_some() {
-        if let Some(dir) = file.parent() {
-            std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("creating {dir:?}: {e}"));
+        write(path, want);
+        if let Some(rest) = path.strip_prefix("spec/data/") {
+            for copy in SDK_COPIES {
+                write(&format!("{copy}/{rest}"), want);
+            }
         }
-        std::fs::write(&file, want).unwrap_or_else(|e| panic!("writing {path}: {e}"));
         return;
     }
+    let file = root().join(path);
     let have = std::fs::read_to_string(&file).unwrap_or_default();
     if have == want {
         return;
@@ -55,6 +71,57 @@ fn check(path: &str, want: &str) {
         have.lines().nth(line).unwrap_or("<end of file>"),
         want.lines().nth(line).unwrap_or("<end of file>"),
     );
+}
+
+/// Every file under `dir`, relative to it, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    fn walk(dir: &Path, base: &Path, out: &mut Vec<String>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("reading {dir:?}: {e}"));
+        for entry in entries {
+            let path = entry.unwrap_or_else(|e| panic!("reading {dir:?}: {e}")).path();
+            if path.is_dir() {
+                walk(&path, base, out);
+            } else if let Ok(rel) = path.strip_prefix(base) {
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// The SDKs' copies are `spec/data/`, file for file and byte for byte
+/// (`UPDATE_PORTER_DATA=1` copies it again).
+#[test]
+fn sdk_copies_are_spec_data() {
+    let spec = root().join("spec/data");
+    let want = files_under(&spec);
+    for copy in SDK_COPIES {
+        if std::env::var_os("UPDATE_PORTER_DATA").is_some() {
+            let _ = std::fs::remove_dir_all(root().join(copy));
+            for f in &want {
+                let text = std::fs::read_to_string(spec.join(f))
+                    .unwrap_or_else(|e| panic!("reading spec/data/{f}: {e}"));
+                write(&format!("{copy}/{f}"), &text);
+            }
+            continue;
+        }
+        assert_eq!(
+            files_under(&root().join(copy)),
+            want,
+            "{copy} holds other files than spec/data (UPDATE_PORTER_DATA=1 cargo test --test porter_data copies them)"
+        );
+        for f in &want {
+            let a = std::fs::read(spec.join(f)).unwrap_or_default();
+            let b = std::fs::read(root().join(copy).join(f)).unwrap_or_default();
+            assert!(
+                a == b,
+                "{copy}/{f} differs from spec/data/{f} (UPDATE_PORTER_DATA=1 cargo test --test porter_data copies it)"
+            );
+        }
+    }
 }
 
 // ---- structs.json ------------------------------------------------------

@@ -22,7 +22,7 @@ function files(root, dir = root) {
 test("sdk/js/data is spec/data, byte for byte", { skip: existsSync(spec) ? false : "no spec/data beside the SDK" }, () => {
   assert.deepEqual(files(join(sdk, "data")), files(spec), "the same files");
   for (const f of files(spec)) {
-    assert.ok(readFileSync(join(sdk, "data", f)).equals(readFileSync(join(spec, f))), `sdk/js/data/${f} differs from spec/data/${f}: run cp -r spec/data/. sdk/js/data/`);
+    assert.ok(readFileSync(join(sdk, "data", f)).equals(readFileSync(join(spec, f))), `sdk/js/data/${f} differs from spec/data/${f}: UPDATE_PORTER_DATA=1 cargo test --test porter_data copies it`);
   }
 });
 

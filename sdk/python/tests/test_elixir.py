@@ -235,11 +235,11 @@ class PackagedDataTest(unittest.TestCase):
         names = sorted(p.relative_to(REPO / "spec" / "data").as_posix() for p in (REPO / "spec" / "data").rglob("*.json"))
         self.assertIn("messages.json", names)
         packaged = sorted(p.relative_to(data.PACKAGED).as_posix() for p in data.PACKAGED.rglob("*.json"))
-        self.assertEqual(packaged, names, "ptc_sdk/data differs from spec/data: copy spec/data/* into sdk/python/ptc_sdk/data/")
+        self.assertEqual(packaged, names, "ptc_sdk/data differs from spec/data: UPDATE_PORTER_DATA=1 cargo test --test porter_data copies it")
         for name in names:
             with self.subTest(name=name):
                 same = (REPO / "spec" / "data" / name).read_bytes() == (data.PACKAGED / name).read_bytes()
-                self.assertTrue(same, f"sdk/python/ptc_sdk/data/{name} differs from spec/data/{name}: copy it again")
+                self.assertTrue(same, f"sdk/python/ptc_sdk/data/{name} differs from spec/data/{name}: UPDATE_PORTER_DATA=1 cargo test --test porter_data copies it")
 
 
 if __name__ == "__main__":
