@@ -365,21 +365,60 @@ pub fn inspect_binary(b: &[u8]) -> String {
 // ---- lists, maps, structs ----------------------------------------------
 
 /// `List.ascii_printable?(list, 4096)` (the first 4096 elements are
-/// integers in 7..13, 27 or 32..126), then the list as text. Elements past
-/// the 4096th are not checked; any character code there still converts.
-fn ascii_printable(items: &[Term]) -> Option<String> {
-    let mut text = String::new();
-    for (i, item) in items.iter().enumerate() {
-        let code = match item {
-            Term::Int(crate::term::Int::Small(c)) => *c,
+/// integers in 7..13, 27 or 32..126), then the whole list converted as
+/// chardata (`IO.chardata_to_string/1`, `spec/lisp_formatter.md` LF-13):
+/// elements past the 4096th are not checked for printability but must
+/// still convert. When they do not, Elixir's `inspect` raises; that is
+/// recorded for [`inspect_checked`] and the list prints as a list here.
+fn ascii_printable(items: &[Term]) -> Option<Vec<u8>> {
+    let head = &items[..items.len().min(PRINTABLE_LIMIT)];
+    let mut text = Vec::with_capacity(items.len());
+    for item in head {
+        match item {
+            Term::Int(crate::term::Int::Small(c @ (7..=13 | 27 | 32..=126))) => {
+                text.push(*c as u8);
+            }
             _ => return None,
-        };
-        if i < PRINTABLE_LIMIT && !matches!(code, 7..=13 | 27 | 32..=126) {
-            return None;
         }
-        text.push(char::from_u32(u32::try_from(code).ok()?)?);
     }
-    Some(text)
+    if items.len() == head.len() {
+        return Some(text);
+    }
+    match crate::chars::to_string(&Term::List(items[head.len()..].to_vec())) {
+        Ok(rest) => {
+            text.extend(rest);
+            Some(text)
+        }
+        Err(raised) => {
+            RAISED.with(|r| {
+                let mut r = r.borrow_mut();
+                if r.is_none() {
+                    *r = Some(raised);
+                }
+            });
+            None
+        }
+    }
+}
+
+thread_local! {
+    /// The first exception a charlist's conversion raised while a term was
+    /// inspected (IN-11): Elixir's `inspect` raises it instead of answering.
+    static RAISED: std::cell::RefCell<Option<crate::Raised>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `inspect(term)` as [`inspect_bytes`], or the exception Elixir's
+/// `inspect` raises: a charlist whose elements past the 4096th do not
+/// convert as chardata (IN-11). For an element that is no chardata at all
+/// Elixir never answers (the `ArgumentError`'s message inspects the same
+/// list again); the reference answers that `ArgumentError`.
+pub fn inspect_checked(term: &Term) -> Result<Vec<u8>, crate::Raised> {
+    RAISED.with(|r| r.borrow_mut().take());
+    let bytes = inspect_bytes(term);
+    match RAISED.with(|r| r.borrow_mut().take()) {
+        Some(raised) => Err(raised),
+        None => Ok(bytes),
+    }
 }
 
 /// `{atom, value}` with an atom that does not start with `Elixir.`.
@@ -401,7 +440,7 @@ fn list(items: &[Term], opts: Opts) -> Doc {
     }
     if !opts.lists_as_lists {
         if let Some(text) = ascii_printable(items) {
-            let (escaped, more) = escape(text.as_bytes(), b'"', Some(PRINTABLE_LIMIT));
+            let (escaped, more) = escape(&text, b'"', Some(PRINTABLE_LIMIT));
             let tail = if more { " ++ ..." } else { "" };
             return Doc::text(format!("~c\"{escaped}\"{tail}"));
         }
