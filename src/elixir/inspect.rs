@@ -185,6 +185,30 @@ pub fn atom_literal(name: &str) -> String {
     }
 }
 
+/// `Macro.inspect_atom(:remote_call, atom)`: a function's name after
+/// `Module.` in a capture or an `Exception.format_mfa/3` text: bare for an
+/// identifier or an operator (`f`, `+`, `::`), else in double quotes,
+/// escaped unless it is not callable or an alias (`"f g"`, `"%{}"`,
+/// `"Elixir.Foo"`).
+pub fn remote_call(name: &str) -> String {
+    let operator = QUOTED_OPERATORS.contains(&name)
+        || UNARY_OPERATORS.contains(&name)
+        || BINARY_OPERATORS.contains(&name);
+    if operator {
+        return name.to_owned();
+    }
+    if NOT_CALLABLE.contains(&name) || valid_alias(name) {
+        return format!("\"{name}\"");
+    }
+    match identifier::tokenize(name) {
+        Some(t) if t.whole && (t.kind != identifier::Kind::Identifier || t.at) => {
+            format!("\"{name}\"")
+        }
+        Some(t) if t.whole && !t.nfkc => name.to_owned(),
+        _ => format!("\"{}\"", escape(name.as_bytes(), b'"', None).0),
+    }
+}
+
 /// `Macro.inspect_atom(:key, atom)`: the `key:` of a keyword list or map.
 fn atom_key(name: &str) -> String {
     match classify_atom(name) {
@@ -621,7 +645,12 @@ fn temporal(t: &Temporal) -> String {
 /// function as `#Function<...>` platform noise, never conformance-checked.
 fn function(f: &FunSpec) -> String {
     match f {
-        FunSpec::Named(text) => text.clone(),
+        FunSpec::Named(text) => match crate::term::capture_parts(text) {
+            Some((module, name, arity)) => {
+                format!("&{}.{}/{arity}", atom_literal(&module), remote_call(name))
+            }
+            None => text.clone(),
+        },
         other => format!("#Function<anonymous/{}>", other.arity().unwrap_or(0)),
     }
 }
