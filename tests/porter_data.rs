@@ -11,11 +11,11 @@
 //! (a whole message for an exception's template, a part of one for a
 //! fragment).
 
+use ptc_conformance::chars::URI_DEFAULT_PORTS;
 use ptc_conformance::elixir::identifier::{tables as ident, Ascii};
 use ptc_conformance::elixir::messages::{self, Template};
 use ptc_conformance::elixir::string::{self as strings, tables as graph};
 use ptc_conformance::ptc::protocol::PROFILES;
-use ptc_conformance::chars::URI_DEFAULT_PORTS;
 use ptc_conformance::{structs, tagged};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -477,7 +477,8 @@ fn render_grapheme() -> String {
     ranges2(&mut out, "hangul_v", graph::HANGUL_V, false);
     ranges2(&mut out, "hangul_t", graph::HANGUL_T, false);
     let (first, last) = strings::HANGUL_SYLLABLES;
-    let (lv, lvt): (Vec<u32>, Vec<u32>) = (first..=last).partition(|&c| strings::syllable(c) == Some(true));
+    let (lv, lvt): (Vec<u32>, Vec<u32>) =
+        (first..=last).partition(|&c| strings::syllable(c) == Some(true));
     let lvt_runs = runs(&lvt);
     let _ = writeln!(out, "  \"hangul_lv\": [{}],", list(&lv));
     ranges2(&mut out, "hangul_lvt", &lvt_runs, true);

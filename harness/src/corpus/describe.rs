@@ -27,14 +27,18 @@ use std::sync::LazyLock;
 static RULE: LazyLock<Regex> = LazyLock::new(|| compile(r"\b[A-Z]{2,5}-[0-9]+\b"));
 /// "raises" (or "raise", "raising") as a verb, with the class after it if any.
 static RAISES: LazyLock<Regex> = LazyLock::new(|| {
-    compile(r"\b(?:raises|raise|raising)\b(?:\s+(?:an?\s+|the\s+)?`?((?:[A-Z][A-Za-z0-9]*\.)*[A-Z][A-Za-z0-9]*)`?)?")
+    compile(
+        r"\b(?:raises|raise|raising)\b(?:\s+(?:an?\s+|the\s+)?`?((?:[A-Z][A-Za-z0-9]*\.)*[A-Z][A-Za-z0-9]*)`?)?",
+    )
 });
 /// An exception module's name.
 static CLASS: LazyLock<Regex> =
     LazyLock::new(|| compile(r"\b(?:[A-Z][A-Za-z0-9]*\.)*[A-Z][A-Za-z0-9]*(?:Error|Exception)\b"));
 /// Words that make a "raises" in their clause not the case's own claim.
 static ASIDE: LazyLock<Regex> = LazyLock::new(|| {
-    compile(r"(?i)\b(?:that|which|who|whose|not|never|no|nothing|without|instead|if|when|unless|would|n't|rather)\b|n't\b")
+    compile(
+        r"(?i)\b(?:that|which|who|whose|not|never|no|nothing|without|instead|if|when|unless|would|n't|rather)\b|n't\b",
+    )
 });
 
 /// Words that make an exception named in their clause a contrast ("..., not KeyError").
@@ -81,7 +85,9 @@ pub fn problems(case: &Case, rules: &BTreeMap<String, PathBuf>) -> Vec<String> {
         }
     }
     let (raised, answer) = match &case.expect {
-        Expect::Raised { class, message } => (Some(class.as_str()), message.clone().unwrap_or_default()),
+        Expect::Raised { class, message } => {
+            (Some(class.as_str()), message.clone().unwrap_or_default())
+        }
         Expect::Ok(t) => (None, answer_text(t)),
     };
     // Classes after "raises" are judged there, not again below.
@@ -113,7 +119,9 @@ pub fn problems(case: &Case, rules: &BTreeMap<String, PathBuf>) -> Vec<String> {
         if raised != Some(named) && !answer.contains(named) && !contrast {
             say(format!(
                 "names {named}, which the case neither raises nor shows in its answer ({})",
-                raised.map_or("it returns a value".to_owned(), |c| format!("it raises {c}"))
+                raised.map_or("it returns a value".to_owned(), |c| format!(
+                    "it raises {c}"
+                ))
             ));
         }
     }
@@ -173,7 +181,11 @@ mod tests {
     fn a_description_that_contradicts_its_case_is_named() {
         for (d, expect, claim) in [
             ("A list raises", OK, "expects a value"),
-            ("A tuple raises KeyError", RAISED, "expects FunctionClauseError"),
+            (
+                "A tuple raises KeyError",
+                RAISED,
+                "expects FunctionClauseError",
+            ),
             ("See KN-2", OK, "names rule KN-2"),
             ("Gives a CaseClauseError", RAISED, "names CaseClauseError"),
         ] {

@@ -148,9 +148,7 @@ pub const HANGUL_SYLLABLES: (u32, u32) = (0xAC00, 0xD7A3);
 /// code point (`spec/data/unicode/grapheme.json`, PP-105).
 pub fn syllable(cp: u32) -> Option<bool> {
     let (first, last) = HANGUL_SYLLABLES;
-    (first..=last)
-        .contains(&cp)
-        .then(|| (cp - first) % 28 == 0)
+    (first..=last).contains(&cp).then(|| (cp - first) % 28 == 0)
 }
 
 /// The index just past the cluster that starts at `i` (`gc_1/1`).
