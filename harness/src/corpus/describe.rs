@@ -55,13 +55,12 @@ fn clause_before(text: &str, at: usize) -> &str {
     let head = &text[..at];
     let start = head
         .char_indices()
-        .filter(|&(i, c)| {
+        .rev()
+        .find(|&(i, c)| {
             matches!(c, ',' | ';' | '(' | ')' | '—')
                 || (matches!(c, ':' | '.') && head[i + 1..].starts_with(' '))
         })
-        .map(|(i, c)| i + c.len_utf8())
-        .last()
-        .unwrap_or(0);
+        .map_or(0, |(i, c)| i + c.len_utf8());
     &head[start..]
 }
 
