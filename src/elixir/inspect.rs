@@ -681,6 +681,38 @@ mod tests {
 }
 
 #[cfg(test)]
+mod charlist_tests {
+    use super::*;
+
+    fn printable_then(last: Term) -> Term {
+        let mut items = vec![Term::int(97); PRINTABLE_LIMIT];
+        items.push(last);
+        Term::List(items)
+    }
+
+    /// IN-11: past the 4096th element a charlist is converted, not checked:
+    /// Elixir 1.18.4 (under PtcRunner v0.13.0's adapter) raises for a
+    /// surrogate there and takes a binary as chardata. (No golden case pins
+    /// the raise: the fuzzer's generators cannot reach it yet, which
+    /// `harness/tests/fuzz_ops.rs` requires of every outcome the corpus has.)
+    #[test]
+    fn elements_past_the_4096th_are_converted() {
+        let raised = inspect_checked(&printable_then(Term::int(55296))).err();
+        assert_eq!(
+            raised.map(|r| (r.class, r.message)),
+            Some((
+                "UnicodeConversionError".to_owned(),
+                "invalid code point 55296".to_owned()
+            ))
+        );
+        let text = inspect_checked(&printable_then(Term::str("bc"))).unwrap_or_default();
+        assert!(text.starts_with(b"~c\"aaa") && text.ends_with(b"a\" ++ ..."));
+        // The flag does not leak into the next call.
+        assert!(inspect_checked(&Term::int(1)).is_ok());
+    }
+}
+
+#[cfg(test)]
 mod inspect_error_tests {
     use super::*;
 
