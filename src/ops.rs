@@ -170,7 +170,7 @@ pub static OPS: &[Op] = &[
         arity: &[1],
         spec_prefix: "IN",
         output: Output::Term,
-        call: |a| Ok(Term::binary(inspect::inspect_bytes(&a[0]))),
+        call: |a| inspect::inspect_checked(&a[0]).map(Term::binary),
     },
     Op {
         name: "tool.new",

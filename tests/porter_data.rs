@@ -11,9 +11,11 @@
 //! (a whole message for an exception's template, a part of one for a
 //! fragment).
 
-use ptc_conformance::elixir::identifier::tables as ident;
+use ptc_conformance::chars::URI_DEFAULT_PORTS;
+use ptc_conformance::elixir::identifier::{tables as ident, Ascii};
 use ptc_conformance::elixir::messages::{self, Template};
-use ptc_conformance::elixir::string::tables as graph;
+use ptc_conformance::elixir::string::{self as strings, tables as graph};
+use ptc_conformance::ptc::protocol::PROFILES;
 use ptc_conformance::{structs, tagged};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -395,7 +397,7 @@ fn render_identifier() -> String {
         "  \"about\": \"The identifier classes and script sets of Elixir 1.18.4's String.Tokenizer \
          (Unicode 15.1), which decide whether inspect/1 quotes an atom (spec/inspect.md IN-4). Code \
          points are decimal; ranges are [first, last, script_set] with both ends included, sorted, \
-         for code points above 127 only (ASCII is IN-4's). script_set indexes script_sets: the \
+         for code points above 127 only (ascii gives the ASCII characters). script_set indexes script_sets: the \
          scripts a character may be written in (all of them for Common and Inherited characters). \
          A code point is looked up in start, then upper, then continue. micro_script_set is the set \
          of U+03BC, which U+00B5 is read as. Generated from the reference by UPDATE_PORTER_DATA=1 cargo test --test porter_data, which holds it equal.\",\n",
@@ -407,6 +409,36 @@ fn render_identifier() -> String {
     }
     out.push_str("  ],\n");
     let _ = writeln!(out, "  \"micro_script_set\": {},", ident::MU);
+    out.push_str("  \"ascii\": {\n    \"about\": \"How the tokenizer reads each ASCII character (IN-4). starts: the kind of token it starts (null: it cannot start one); latin: its script is Latin alone (else it has every script, so it never breaks a common script); role: continue (read as part of the token), at (part of the token, and marks it: an identifier with @ prints unquoted whatever its normal form), end (ends the token, taking part in it; the token is whole only if nothing follows), stop (ends the token before it).\",\n    \"classes\": [\n");
+    let mut rows: Vec<(u32, u32, Ascii)> = Vec::new();
+    for c in 0..=127u32 {
+        let a = Ascii::of(c).unwrap_or_else(|| panic!("{c} is ASCII"));
+        match rows.last_mut() {
+            Some((_, hi, k)) if *k == a && *hi + 1 == c => *hi = c,
+            _ => rows.push((c, c, a)),
+        }
+    }
+    for (i, (lo, hi, a)) in rows.iter().enumerate() {
+        let starts = match a.starts() {
+            Some(k) => json(&format!("{k:?}").to_lowercase()),
+            None => "null".to_owned(),
+        };
+        let role = match a {
+            Ascii::At => "at",
+            Ascii::End => "end",
+            Ascii::Stop => "stop",
+            _ => "continue",
+        };
+        let comma = if i + 1 < rows.len() { "," } else { "" };
+        let _ = writeln!(
+            out,
+            "      {{\"range\": [{lo}, {hi}], \"class\": {}, \"starts\": {starts}, \"latin\": {}, \"role\": {}}}{comma}",
+            json(a.name()),
+            a.latin(),
+            json(role)
+        );
+    }
+    out.push_str("    ]\n  },\n");
     out.push_str("  \"classes\": {\n");
     ranges3(&mut out, "upper", "Upper-case and title-case letters (Lu, Lt): a token starting with one is of kind :atom and prints unquoted.", ident::UPPER, false);
     ranges3(&mut out, "start", "Other letters and letter numbers (Ll, Lm, Lo, Nl, Other_ID_Start): may start an identifier.", ident::START, false);
@@ -462,6 +494,18 @@ fn ranges2(out: &mut String, name: &str, rows: &[(u32, u32)], last: bool) {
     );
 }
 
+/// Sorted code points as `[first, last]` runs.
+fn runs(cps: &[u32]) -> Vec<(u32, u32)> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for &c in cps {
+        match out.last_mut() {
+            Some((_, hi)) if *hi + 1 == c => *hi = c,
+            _ => out.push((c, c)),
+        }
+    }
+    out
+}
+
 fn render_grapheme() -> String {
     let mut out = String::from("{\n");
     out.push_str(
@@ -472,7 +516,9 @@ fn render_grapheme() -> String {
          classifies a cluster's first character from U+0100 on (others extend); extend is is_extend/1 \
          (ZWJ, U+200D, extends too); extended_pictographic is is_ext_pict/1; control is is_control/1, \
          checked after a prepend character; hangul_l, hangul_v and hangul_t are the jamo that continue \
-         a Hangul syllable. Generated from the reference by UPDATE_PORTER_DATA=1 cargo test --test porter_data, which holds it equal.\",\n",
+         a Hangul syllable; hangul_lv and hangul_lvt are the precomposed syllables U+AC00..U+D7A3, \
+         LV (one every 28 code points, listed one by one) and LVT (ranges). The algorithm that uses \
+         them is PP-105's. Generated from the reference by UPDATE_PORTER_DATA=1 cargo test --test porter_data, which holds it equal.\",\n",
     );
     let list = |xs: &[u32]| xs.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
     let _ = writeln!(
@@ -496,9 +542,67 @@ fn render_grapheme() -> String {
     ranges2(&mut out, "control", graph::CONTROL, false);
     ranges2(&mut out, "hangul_l", graph::HANGUL_L, false);
     ranges2(&mut out, "hangul_v", graph::HANGUL_V, false);
-    ranges2(&mut out, "hangul_t", graph::HANGUL_T, true);
+    ranges2(&mut out, "hangul_t", graph::HANGUL_T, false);
+    let (first, last) = strings::HANGUL_SYLLABLES;
+    let (lv, lvt): (Vec<u32>, Vec<u32>) =
+        (first..=last).partition(|&c| strings::syllable(c) == Some(true));
+    let lvt_runs = runs(&lvt);
+    let _ = writeln!(out, "  \"hangul_lv\": [{}],", list(&lv));
+    ranges2(&mut out, "hangul_lvt", &lvt_runs, true);
     out.push_str("}\n");
     out
+}
+
+// ---- profiles.json, uri.json -----------------------------------------
+
+fn render_profiles() -> String {
+    let mut out = String::from("{\n");
+    out.push_str(
+        "  \"about\": \"The description string of each capability profile, as PtcRunner v0.13.0's \
+         PtcToolProtocol.tool_description/1 returns it (spec/ptc_tool_protocol.md PP-1): profile is the \
+         atom's name, description the exact text (one line, UTF-8, no trailing newline). Generated from \
+         the reference by UPDATE_PORTER_DATA=1 cargo test --test porter_data, which holds it equal.\",\n",
+    );
+    out.push_str("  \"profiles\": [\n");
+    for (i, (name, text)) in PROFILES.iter().enumerate() {
+        let comma = if i + 1 < PROFILES.len() { "," } else { "" };
+        let _ = writeln!(
+            out,
+            "    {{\"profile\": {}, \"description\": {}}}{comma}",
+            json(name),
+            json(text)
+        );
+    }
+    out.push_str("  ]\n}\n");
+    out
+}
+
+fn render_uri() -> String {
+    let mut out = String::from("{\n");
+    out.push_str(
+        "  \"about\": \"URI.default_port/1 of Elixir 1.18.4: the schemes with a default port. URI's \
+         String.Chars leaves the port out of a URI's text when it equals its scheme's default (scheme \
+         compared byte for byte, case included; spec/lisp_formatter.md LF-9). Generated from the \
+         reference by UPDATE_PORTER_DATA=1 cargo test --test porter_data, which holds it equal.\",\n",
+    );
+    out.push_str("  \"default_ports\": {");
+    let rows: Vec<String> = URI_DEFAULT_PORTS
+        .iter()
+        .map(|(scheme, port)| format!("{}: {port}", json(scheme)))
+        .collect();
+    out.push_str(&rows.join(", "));
+    out.push_str("}\n}\n");
+    out
+}
+
+#[test]
+fn profiles_json() {
+    check("spec/data/profiles.json", &render_profiles());
+}
+
+#[test]
+fn uri_json() {
+    check("spec/data/uri.json", &render_uri());
 }
 
 #[test]
@@ -528,6 +632,8 @@ fn rendered_files_are_json() {
         ("identifier", render_identifier()),
         ("normalization", render_normalization()),
         ("grapheme", render_grapheme()),
+        ("profiles", render_profiles()),
+        ("uri", render_uri()),
     ] {
         serde_json::from_str::<serde_json::Value>(&text)
             .unwrap_or_else(|e| panic!("{name} renders invalid JSON: {e}"));

@@ -105,15 +105,8 @@ fn lists_reverse(t: &Term) -> Result<Vec<Term>, Raised> {
 /// reference knows no module of that name (`spec/README.md` LOOSE-5), so
 /// the call fails as it does for a module the VM cannot load.
 fn call_capture(name: &str, t: &Term) -> Raised {
-    let call = name.strip_prefix('&').and_then(|c| c.rsplit_once('/'));
-    match call.and_then(|(mf, _)| mf.rsplit_once('.')) {
-        Some((module, function)) => {
-            let atom = match module.strip_prefix(':') {
-                Some(erlang) => erlang.to_owned(),
-                None => format!("Elixir.{module}"),
-            };
-            module_not_available(&atom, function, 2)
-        }
+    match crate::term::capture_parts(name) {
+        Some((atom, function, _)) => module_not_available(&atom, function, 2),
         None => not_enumerable(t),
     }
 }

@@ -5,7 +5,7 @@
 //! texts themselves are [`crate::elixir::messages`]' templates.
 
 use crate::elixir::messages as m;
-use crate::inspect::{atom_literal, inspect, inspect_with, inspect_with_bytes};
+use crate::inspect::{atom_literal, inspect, inspect_with, inspect_with_bytes, remote_call};
 use crate::term::{OpaqueKind, Term};
 use crate::Raised;
 
@@ -51,7 +51,7 @@ pub fn module_not_available(module: &str, function: &str, arity: u32) -> Raised 
         &m::UNDEFINED_FUNCTION_MODULE_NOT_AVAILABLE,
         &[
             ("module", &atom_literal(module)),
-            ("function", function),
+            ("function", &remote_call(function)),
             ("arity", &arity.to_string()),
             ("hint", hint),
         ],

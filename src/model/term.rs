@@ -131,6 +131,24 @@ impl FunSpec {
     }
 }
 
+/// The parts of a capture's text `&M.f/n` as the adapters read them back
+/// (`spec/terms.md` TJ-8): the module atom's name (`M` after `:` taken
+/// literally, else `Elixir.` + `M`), the function's name (the text between
+/// the last `.` and the last `/`, literally) and the arity text; `None`
+/// for a text of another shape.
+pub fn capture_parts(name: &str) -> Option<(String, &str, &str)> {
+    let (mf, arity) = name.strip_prefix('&')?.rsplit_once('/')?;
+    let (module, function) = mf.rsplit_once('.')?;
+    if module.is_empty() || function.is_empty() {
+        return None;
+    }
+    let atom = match module.strip_prefix(':') {
+        Some(erlang) => erlang.to_owned(),
+        None => format!("Elixir.{module}"),
+    };
+    Some((atom, function, arity))
+}
+
 /// A map: pairs sorted by [`map_key_cmp`], keys unique.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Map(Vec<(Term, Term)>);

@@ -29,16 +29,22 @@ for deterministic computation, filtering, aggregation, or multi-step data transf
 No app tools are available inside the program. Pass external data via the `context` \
 argument; each invocation is independent — there is no memory of prior calls.";
 
+/// The three capability profiles and their description strings, in the
+/// order `spec/data/profiles.json` lists them (PP-1).
+pub const PROFILES: [(&str, &str); 3] = [
+    ("in_process_with_app_tools", IN_PROCESS_WITH_APP_TOOLS),
+    ("in_process_text_mode", IN_PROCESS_TEXT_MODE),
+    ("mcp_no_tools", MCP_NO_TOOLS),
+];
+
 /// `tool_description/1`: the description string of a capability profile.
 /// Any other term raises `FunctionClauseError`.
 pub fn tool_description(profile: &Term) -> Result<Term, Raised> {
-    let text = match profile {
-        Term::Atom(a) if a == "in_process_with_app_tools" => IN_PROCESS_WITH_APP_TOOLS,
-        Term::Atom(a) if a == "in_process_text_mode" => IN_PROCESS_TEXT_MODE,
-        Term::Atom(a) if a == "mcp_no_tools" => MCP_NO_TOOLS,
-        _ => return Err(Raised::function_clause(MODULE, "tool_description", 1)),
-    };
-    Ok(Term::str(text))
+    PROFILES
+        .iter()
+        .find(|(name, _)| profile.as_atom() == Some(name))
+        .map(|(_, text)| Term::str(*text))
+        .ok_or_else(|| Raised::function_clause(MODULE, "tool_description", 1))
 }
 
 /// `render_error/3` (and `/2`, with `opts` `[]`): the error payload as JSON

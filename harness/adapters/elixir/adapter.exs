@@ -576,9 +576,11 @@ defmodule PtcAdapter do
 
   defp raised(class, message), do: %{"raised" => %{"class" => class, "message" => message}}
 
+  # Protocol v1 carries a message as a JSON string (spec/adapter_protocol.md
+  # AP-4): a message that is not valid UTF-8 goes with each maximal invalid
+  # subsequence replaced by U+FFFD, as the reference writes it.
   defp safe_message(e) do
-    message = Exception.message(e)
-    if String.valid?(message), do: message, else: inspect(message)
+    String.replace_invalid(Exception.message(e), "\uFFFD")
   end
 
   # PtcRunner must be on the code path; a module an older build lacks only

@@ -28,7 +28,8 @@ pub struct Lint {
 }
 
 /// Checks the corpus as a whole: every expected exception carries its
-/// message, every rule is cited by a case or named by one of the tests its
+/// message, every description agrees with its case ([`super::describe`]),
+/// every rule is cited by a case or named by one of the tests its
 /// spec file says check it, every op has a case. Those tests are repository
 /// files the binary does not carry, so against the embedded spec they are
 /// not read (`--spec DIR` in a checkout reads them).
@@ -43,6 +44,9 @@ pub fn check(corpus: &Corpus) -> Lint {
                 c.id
             ));
         }
+    }
+    for c in &corpus.cases {
+        problems.extend(super::describe::problems(c, &corpus.rules));
     }
     let mut citations: BTreeMap<&str, usize> =
         corpus.rules.keys().map(|r| (r.as_str(), 0)).collect();

@@ -12,10 +12,12 @@
 //! it came from ([`Corpus::name`]) for every report.
 //!
 //! [`case`] is one case file (its types and how it is read), [`lint`] the
-//! checks across the corpus (every rule cited, every op covered) and
+//! checks across the corpus (every rule cited, every op covered, each
+//! description agreeing with its case, [`describe`]) and
 //! [`select`] which cases a command takes, and shards.
 
 pub mod case;
+pub mod describe;
 pub mod embedded;
 pub mod lint;
 pub mod select;

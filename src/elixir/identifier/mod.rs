@@ -67,6 +67,77 @@ pub enum Kind {
     Atom,
 }
 
+/// How the tokenizer reads an ASCII character (IN-4; rendered into
+/// `spec/data/unicode/identifier.json` as `ascii`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ascii {
+    /// `A`-`Z`: starts an alias-like token, continues any; script Latin.
+    Upper,
+    /// `a`-`z`: starts an identifier, continues any; script Latin.
+    Lower,
+    /// `_`: starts an identifier, continues any; every script.
+    Underscore,
+    /// `0`-`9`: continues a token; every script.
+    Digit,
+    /// `@`: continues a token and marks it (IN-4); every script.
+    At,
+    /// `?` and `!`: end the token, taking part in it; every script.
+    End,
+    /// Any other ASCII character: ends the token before it.
+    Stop,
+}
+
+impl Ascii {
+    /// The class of an ASCII code point; `None` above 127.
+    pub fn of(c: u32) -> Option<Ascii> {
+        Some(match c {
+            0x41..=0x5A => Ascii::Upper,
+            0x61..=0x7A => Ascii::Lower,
+            0x5F => Ascii::Underscore,
+            0x30..=0x39 => Ascii::Digit,
+            0x40 => Ascii::At,
+            0x21 | 0x3F => Ascii::End,
+            0..=0x7F => Ascii::Stop,
+            _ => return None,
+        })
+    }
+
+    /// The class's name in `identifier.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Ascii::Upper => "upper",
+            Ascii::Lower => "lower",
+            Ascii::Underscore => "underscore",
+            Ascii::Digit => "digit",
+            Ascii::At => "at",
+            Ascii::End => "end",
+            Ascii::Stop => "stop",
+        }
+    }
+
+    /// Whether the character's script is Latin alone (else it is every script).
+    pub fn latin(self) -> bool {
+        matches!(self, Ascii::Upper | Ascii::Lower)
+    }
+
+    /// The kind of token the character starts, if it can start one.
+    pub fn starts(self) -> Option<Kind> {
+        match self {
+            Ascii::Upper => Some(Kind::Alias),
+            Ascii::Lower | Ascii::Underscore => Some(Kind::Identifier),
+            _ => None,
+        }
+    }
+
+    fn scripts(self) -> Scripts {
+        if self.latin() {
+            LATIN
+        } else {
+            TOP
+        }
+    }
+}
+
 /// A token that was read: its kind, whether it took all of the name, and
 /// what `special` marks it carries.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -89,44 +160,41 @@ pub fn tokenize(name: &str) -> Option<Token> {
     let (&head, tail) = cps.split_first()?;
     let mut acc = vec![head];
     let mut nfkc = false;
-    let (kind, mut ascii, mut ss) = match head {
-        0x41..=0x5A => (Kind::Alias, true, LATIN),
-        0x61..=0x7A => (Kind::Identifier, true, LATIN),
-        0x5F => (Kind::Identifier, true, TOP),
-        _ if upper(head) != BOTTOM => (Kind::Atom, false, upper(head)),
-        _ if start(head) != BOTTOM => (Kind::Identifier, false, start(head)),
-        MICRO => {
+    let (kind, mut ascii, mut ss) = match Ascii::of(head) {
+        Some(a) => (a.starts()?, true, a.scripts()),
+        None if upper(head) != BOTTOM => (Kind::Atom, false, upper(head)),
+        None if start(head) != BOTTOM => (Kind::Identifier, false, start(head)),
+        None if head == MICRO => {
             acc[0] = MU;
             nfkc = true;
             (Kind::Identifier, false, Scripts(MASKS[tables::MU]))
         }
-        _ => return None,
+        None => return None,
     };
     let mut at = false;
     let mut whole = true;
     let mut i = 0;
     while let Some(&c) = tail.get(i) {
         i += 1;
-        match c {
-            0x21 | 0x3F => {
+        match Ascii::of(c) {
+            Some(Ascii::End) => {
                 acc.push(c);
                 whole = i == tail.len();
                 break;
             }
-            0x40 => {
+            Some(Ascii::At) => {
                 at = true;
                 acc.push(c);
             }
-            0x41..=0x5A | 0x61..=0x7A => {
-                ss = ss.and(LATIN);
-                acc.push(c);
-            }
-            0x30..=0x39 | 0x5F => acc.push(c),
-            0..=0x7F => {
+            Some(Ascii::Stop) => {
                 whole = false;
                 break;
             }
-            _ => {
+            Some(a) => {
+                ss = ss.and(a.scripts());
+                acc.push(c);
+            }
+            None => {
                 let found = [start(c), upper(c), cont(c)]
                     .into_iter()
                     .find(|s| *s != BOTTOM);
@@ -170,9 +238,9 @@ fn chunks_single(cps: &[u32]) -> bool {
 }
 
 fn script_of(c: u32) -> Scripts {
-    match c {
-        0x41..=0x5A | 0x61..=0x7A => LATIN,
-        _ => [start(c), upper(c), cont(c)]
+    match Ascii::of(c) {
+        Some(a) => a.scripts(),
+        None => [start(c), upper(c), cont(c)]
             .into_iter()
             .find(|s| *s != BOTTOM)
             .unwrap_or(TOP),

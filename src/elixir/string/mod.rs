@@ -140,11 +140,15 @@ fn is_t(cp: u32) -> bool {
     in_ranges(cp, tables::HANGUL_T)
 }
 
-/// A precomposed Hangul syllable: `Some(true)` for LV, `Some(false)` for LVT.
-fn syllable(cp: u32) -> Option<bool> {
-    (0xAC00..=0xD7A3)
-        .contains(&cp)
-        .then(|| (cp - 0xAC00) % 28 == 0)
+/// The precomposed Hangul syllables, U+AC00..U+D7A3 (first and last).
+pub const HANGUL_SYLLABLES: (u32, u32) = (0xAC00, 0xD7A3);
+
+/// A precomposed Hangul syllable: `Some(true)` for LV (one every 28 code
+/// points from the first), `Some(false)` for LVT, `None` for any other
+/// code point (`spec/data/unicode/grapheme.json`, PP-105).
+pub fn syllable(cp: u32) -> Option<bool> {
+    let (first, last) = HANGUL_SYLLABLES;
+    (first..=last).contains(&cp).then(|| (cp - first) % 28 == 0)
 }
 
 /// The index just past the cluster that starts at `i` (`gc_1/1`).
