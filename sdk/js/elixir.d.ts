@@ -33,6 +33,8 @@ export declare const PRETTY_WIDTH: 80;
 export declare function inspect(term: Term, opts?: InspectOptions): string;
 /** Kernel.inspect/2 as the binary Elixir returns. */
 export declare function inspectBinary(term: Term, opts?: InspectOptions): Binary;
+/** inspectBinary, or throws the Raised Elixir's inspect raises: a charlist whose elements past the printable limit do not convert (IN-11). */
+export declare function inspectChecked(term: Term, opts?: InspectOptions): Binary;
 /** Kernel.inspect/2 as a raw string. */
 export declare function inspectRaw(term: Term, opts?: InspectOptions): RawString;
 /** Macro.inspect_atom(:literal, atom) of an atom name: `:foo`, `Foo.Bar`, `:"foo bar"`. */

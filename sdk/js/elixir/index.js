@@ -45,6 +45,7 @@ export {
   escape,
   inspect,
   inspectBinary,
+  inspectChecked,
   inspectRaw,
   invisible,
   printable,

@@ -12,7 +12,8 @@ import { equal } from "../order.js";
 import { structDefault, structFields, isInspectOptional } from "../structs.js";
 import { Atom, Bytes, Float, Fun, Opaque, Struct, Temporal, TermMap, Tuple, atom, kwPair } from "../terms.js";
 import * as A from "./algebra.js";
-import { displayStruct, displayStructFrames, displayStructNotChardataMessage, displayStructUndefinedMessage } from "./chars.js";
+import { Raised } from "../adapter.js";
+import { displayStruct, displayStructFrames, displayStructNotChardataMessage, displayStructUndefinedMessage, toStringRaw } from "./chars.js";
 import { inspectErrorRaw } from "./errors.js";
 import { tokenize } from "./identifier.js";
 import { inspectFloat } from "./num.js";
@@ -263,18 +264,53 @@ function binaryDoc(r, opts) {
 
 // ---- lists, maps, structs --------------------------------------------------
 
-// List.ascii_printable?(list, limit), then the list as a raw string.
+// The first exception a charlist's conversion raised while a term was
+// inspected (IN-11): Elixir's inspect raises it instead of answering.
+let raisedInInspect;
+
+// List.ascii_printable?(list, limit) (the first `limit` elements are integers
+// in 7..13, 27 or 32..126), then the whole list converted as chardata as a raw
+// string: elements past the limit are not checked for printability but must
+// still convert (IN-11). When they do not, the exception is recorded for
+// inspectChecked and the list prints as a list.
 function asciiPrintable(items, limit) {
+  const n = Math.min(items.length, limit);
   const cps = [];
-  for (let i = 0; i < items.length; i++) {
+  for (let i = 0; i < n; i++) {
     const x = items[i];
     if (!(typeof x === "number" && Number.isInteger(x)) && typeof x !== "bigint") return undefined;
     const code = Number(x);
-    if (i < limit && !(inRange(code, 7, 13) || code === 27 || inRange(code, 32, 126))) return undefined;
-    if (code < 0 || code > 0x10ffff || inRange(code, 0xd800, 0xdfff)) return undefined;
+    if (!(inRange(code, 7, 13) || code === 27 || inRange(code, 32, 126))) return undefined;
     cps.push(code);
   }
-  return raw(String.fromCodePoint(...cps));
+  const head = raw(String.fromCodePoint(...cps));
+  if (n === items.length) return head;
+  try {
+    return head + toStringRaw(items.slice(n));
+  } catch (e) {
+    if (!(e instanceof Raised)) throw e;
+    raisedInInspect ??= e;
+    return undefined;
+  }
+}
+
+/**
+ * `inspectBinary`, or the exception Elixir's inspect raises: a charlist
+ * whose elements past the printable limit do not convert as chardata
+ * (IN-11). The term.inspect op answers this; messages that embed inspect
+ * text print such a list as a list.
+ */
+export function inspectChecked(term, opts = {}) {
+  raisedInInspect = undefined;
+  let out;
+  try {
+    out = inspectBinary(term, opts);
+  } finally {
+    var raised = raisedInInspect;
+    raisedInInspect = undefined;
+  }
+  if (raised) throw raised;
+  return out;
 }
 
 const keywordPair = (t) => {

@@ -30,7 +30,7 @@ import { dirname, join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { quote } from "../json.js";
-import { binaryOfRaw, inspectBinary, jasonEncode, keyError, length, take, toStringRaw } from "../elixir/index.js";
+import { binaryOfRaw, inspectBinary, inspectChecked, jasonEncode, keyError, length, take, toStringRaw } from "../elixir/index.js";
 import { makeStruct } from "../structs.js";
 import { encode } from "../tagged.js";
 import { termGen } from "../termgen.js";
@@ -178,7 +178,7 @@ function batches(kind, total, run) {
 batches("term.inspect", Math.round(100000 * SCALE), (count, seed) =>
   compare("term.inspect", "term.inspect", count, seed, (g) => {
     const t = g.term();
-    return { args: [t], ours: () => inspectBinary(t) };
+    return { args: [t], ours: () => inspectChecked(t) };
   }),
 );
 

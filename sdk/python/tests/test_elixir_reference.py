@@ -21,7 +21,7 @@ import unittest
 from _util import ptc_sdk, rust_binary  # noqa: F401
 from _terms import Gen  # noqa: E402
 from ptc_sdk import Atom, Map, Raised, Tuple, encode
-from ptc_sdk.elixir import float_to_binary_compact_10, inspect, jason_encode, to_string
+from ptc_sdk.elixir import float_to_binary_compact_10, inspect_checked, jason_encode, to_string
 
 SEED = int(os.environ.get("PTC_SDK_SEED", "27"))
 COUNTS = {"inspect": 60_000, "render_error": 20_000, "to_string": 20_000, "compact": 2_000}
@@ -51,7 +51,7 @@ def cases(seed):
     r = g.r
     for _ in range(COUNTS["inspect"]):
         t = g.term()
-        yield "term.inspect", [t], _answer(inspect, t)
+        yield "term.inspect", [t], _answer(inspect_checked, t)
     for _ in range(COUNTS["render_error"]):
         message = "".join(r.choice(_ESCAPING) if r.random() < 0.4 else g.text(1) for _ in range(r.randint(0, 8)))
         feedback = message if r.random() < 0.5 else g.term(1)

@@ -22,7 +22,7 @@ The Unicode tables and templates are read from ``spec/data/`` (`ptc_sdk.data`).
 from . import chars, enumerable, errors, graphemes, identifier, jason, messages, normalize, num
 from .chars import iodata_to_binary, list_to_string, to_string
 from .enumerable import reduce_fun
-from .inspect import inspect, inspect_binary, inspect_lossy, inspect_text
+from .inspect import inspect, inspect_binary, inspect_checked, inspect_lossy, inspect_text
 from .jason import encode as jason_encode
 from .num import float_to_binary_compact_10, inspect_float, short_float
 
@@ -35,6 +35,7 @@ __all__ = [
     "identifier",
     "inspect",
     "inspect_binary",
+    "inspect_checked",
     "inspect_float",
     "inspect_lossy",
     "inspect_text",

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import sys
 
+from ..errors import Raised
 from ..order import equal
 from ..terms import Atom, Fun, Map, Opaque, Struct, Temporal, Tuple, atom_name, binary
 from . import algebra as A
@@ -307,19 +308,48 @@ def inspect_binary(b) -> str:
 # ---- lists, maps, structs ---------------------------------------------------
 
 
+# The first exception a charlist's conversion raised while a term was
+# inspected (IN-11): Elixir's ``inspect`` raises it instead of answering.
+_RAISED = []
+
+
 def _ascii_printable(items, plimit):
-    """``List.ascii_printable?(list, limit)`` then the list as text, or None."""
-    chars = []
-    for i, c in enumerate(items):
-        if type(c) is not int:
+    """``List.ascii_printable?(list, limit)`` (the first ``limit`` elements
+    are integers in 7..13, 27 or 32..126), then the whole list converted as
+    chardata: elements past the limit are not checked for printability but
+    must still convert (IN-11). When they do not, the exception is recorded
+    for `inspect_checked` and the list prints as a list; else None."""
+    head = items[:plimit]
+    for c in head:
+        if type(c) is not int or not (7 <= c <= 13 or c == 27 or 32 <= c <= 126):
             return None
-        if i < plimit:
-            if not (7 <= c <= 13 or c == 27 or 32 <= c <= 126):
-                return None
-        elif not (0 <= c <= 0x10FFFF) or 0xD800 <= c <= 0xDFFF:
-            return None
-        chars.append(chr(c))
-    return "".join(chars)
+    text = "".join(map(chr, head))
+    if len(head) == len(items):
+        return text
+    from .chars import chars_text
+
+    try:
+        return text + chars_text(list(items[len(head):]))
+    except Raised as e:
+        if not _RAISED:
+            _RAISED.append(e)
+        return None
+
+
+def inspect_checked(term, **opts):
+    """`inspect`, or the exception Elixir's ``inspect`` raises: a charlist
+    whose elements past the printable limit do not convert as chardata
+    (IN-11). The ``term.inspect`` op answers this; messages that embed
+    ``inspect`` text print such a list as a list."""
+    _RAISED.clear()
+    try:
+        out = inspect(term, **opts)
+    finally:
+        raised = _RAISED[:1]
+        _RAISED.clear()
+    if raised:
+        raise raised[0]
+    return out
 
 
 def _kw_name(t):
