@@ -15,7 +15,7 @@ use crate::datetime;
 use crate::elixir::enumerable;
 use crate::keyword::map_get;
 use crate::signature_validator;
-use crate::term::{Map, Term, TemporalKind};
+use crate::term::{Map, TemporalKind, Term};
 use crate::Raised;
 use std::collections::BTreeSet;
 
@@ -44,14 +44,20 @@ fn atomize(value: &Term, ty: &Term, held: &BTreeSet<String>) -> Result<Term, Rai
         }
     }
     if let (Term::List(items), Some(inner)) = (value, tagged(ty, "list")) {
-        return items.iter().map(|v| atomize(v, inner, held)).collect::<Result<_, _>>().map(Term::List);
+        return items
+            .iter()
+            .map(|v| atomize(v, inner, held))
+            .collect::<Result<_, _>>()
+            .map(Term::List);
     }
     if let Some(inner) = tagged(ty, "optional") {
         return atomize(value, inner, held);
     }
     if ty.as_atom() == Some("datetime") {
         if let Some(bytes) = value.as_binary() {
-            return Ok(datetime::from_iso8601_utc(bytes).map_or_else(|| value.clone(), Term::Temporal));
+            return Ok(
+                datetime::from_iso8601_utc(bytes).map_or_else(|| value.clone(), Term::Temporal)
+            );
         }
         if matches!(value, Term::Temporal(t) if t.kind == TemporalKind::DateTime) {
             return Ok(value.clone());
@@ -63,7 +69,11 @@ fn atomize(value: &Term, ty: &Term, held: &BTreeSet<String>) -> Result<Term, Rai
             let v = atomize(v, &Term::Nil, held)?;
             Ok((key, v))
         }),
-        Term::List(items) => items.iter().map(|v| atomize(v, &Term::Nil, held)).collect::<Result<_, _>>().map(Term::List),
+        Term::List(items) => items
+            .iter()
+            .map(|v| atomize(v, &Term::Nil, held))
+            .collect::<Result<_, _>>()
+            .map(Term::List),
         _ => Ok(value.clone()),
     }
 }
@@ -106,7 +116,10 @@ fn map_new(
     mut f: impl FnMut(&Term, &Term) -> Result<(Term, Term), Raised>,
 ) -> Result<Term, Raised> {
     let elements = match value {
-        Term::Map(m) => m.iter().map(|(k, v)| Term::Tuple(vec![k.clone(), v.clone()])).collect(),
+        Term::Map(m) => m
+            .iter()
+            .map(|(k, v)| Term::Tuple(vec![k.clone(), v.clone()]))
+            .collect(),
         _ => enumerable::to_list(value)?,
     };
     let mut out = Vec::with_capacity(elements.len());
@@ -144,7 +157,7 @@ fn map_new_1(fields: &Term) -> Result<Map, Raised> {
         .map(Map::from_pairs)
 }
 
-/// `validate_return/2` (JH-11): `:ok` for a `nil` signature or an `:any`
+/// `validate_return/2` (JH-10): `:ok` for a `nil` signature or an `:any`
 /// return type, else `Signature.validate/2`. A term that is not a map with
 /// a `:parsed_signature` key raises `FunctionClauseError`.
 pub fn validate_return(definition: &Term, value: &Term) -> Result<Term, Raised> {
@@ -155,7 +168,11 @@ pub fn validate_return(definition: &Term, value: &Term) -> Result<Term, Raised> 
     .ok_or_else(|| Raised::function_clause(MODULE, "validate_return", 2))?;
     match parsed {
         Term::Nil => Ok(Term::atom("ok")),
-        Term::Tuple(t) if t.len() == 3 && t[0].as_atom() == Some("signature") && t[2].as_atom() == Some("any") => {
+        Term::Tuple(t)
+            if t.len() == 3
+                && t[0].as_atom() == Some("signature")
+                && t[2].as_atom() == Some("any") =>
+        {
             Ok(Term::atom("ok"))
         }
         _ => signature_validator::signature_validate(parsed, value),

@@ -2,12 +2,12 @@
 //! `PtcRunner.SubAgent.Signature.Validator` it calls: a value checked
 //! against a signature's return type, with one `%{path: [...], message:
 //! "..."}` per failure, in the order the type is walked
-//! (`spec/json_handler.md` JH-12 to JH-20).
+//! (`spec/json_handler.md` JH-11 to JH-19).
 
 use crate::elixir::enumerable::{self, Walk};
 use crate::inspect::inspect_bytes;
 use crate::key_normalizer::normalize_key;
-use crate::term::{map_key_cmp, Map, Struct, Term, TemporalKind};
+use crate::term::{map_key_cmp, Map, Struct, TemporalKind, Term};
 use crate::Raised;
 
 const VALIDATOR: &str = "PtcRunner.SubAgent.Signature.Validator";
@@ -15,10 +15,12 @@ const LISP_KEYWORD: &str = "PtcRunner.Lisp.Keyword";
 
 /// `Signature.validate/2`: `Validator.validate(data, return_type)` for a
 /// `{:signature, params, return_type}` tuple, else an `{:error, message}`
-/// naming the term (JH-12).
+/// naming the term (JH-11).
 pub fn signature_validate(signature: &Term, data: &Term) -> Result<Term, Raised> {
     match signature {
-        Term::Tuple(t) if t.len() == 3 && t[0].as_atom() == Some("signature") => validate(data, &t[2]),
+        Term::Tuple(t) if t.len() == 3 && t[0].as_atom() == Some("signature") => {
+            validate(data, &t[2])
+        }
         _ => {
             let mut text = b"signature must be a parsed signature tuple, got ".to_vec();
             text.extend(inspect_bytes(signature));
@@ -27,7 +29,7 @@ pub fn signature_validate(signature: &Term, data: &Term) -> Result<Term, Raised>
     }
 }
 
-/// `Validator.validate/2`: `:ok`, or `{:error, errors}` (JH-13).
+/// `Validator.validate/2`: `:ok`, or `{:error, errors}` (JH-12).
 pub fn validate(data: &Term, ty: &Term) -> Result<Term, Raised> {
     let errors = validate_type(data, ty, &[])?;
     Ok(if errors.is_empty() {
@@ -56,11 +58,10 @@ fn is_lisp_keyword(t: &Term) -> bool {
 }
 
 /// `PtcRunner.Lisp.Keyword.valid_name?/1` on a binary:
-/// `~r/\A[a-zA-Z0-9+\-*<>=?!_]+\z/` (JH-15).
+/// `~r/\A[a-zA-Z0-9+\-*<>=?!_]+\z/` (JH-14).
 fn valid_keyword_name(b: &[u8]) -> bool {
     !b.is_empty()
-        && b
-            .iter()
+        && b.iter()
             .all(|c| c.is_ascii_alphanumeric() || b"+-*<>=?!_".contains(c))
 }
 
@@ -71,7 +72,13 @@ fn with(path: &[Term], segment: Term) -> Vec<Term> {
 }
 
 fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Vec<Term>, Raised> {
-    let ok = |good: bool, what: &str| if good { vec![] } else { expected(path, what, data) };
+    let ok = |good: bool, what: &str| {
+        if good {
+            vec![]
+        } else {
+            expected(path, what, data)
+        }
+    };
     if let Some(name) = ty.as_atom() {
         return Ok(match name {
             "string" => ok(data.is_binary(), "string"),
@@ -103,7 +110,11 @@ fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Vec<Term>, Rai
             Term::List(items) => {
                 let mut errors = vec![];
                 for (i, item) in items.iter().enumerate() {
-                    errors.extend(validate_type(item, &t[1], &with(path, Term::int(i as i64)))?);
+                    errors.extend(validate_type(
+                        item,
+                        &t[1],
+                        &with(path, Term::int(i as i64)),
+                    )?);
                 }
                 Ok(errors)
             }
@@ -134,8 +145,12 @@ enum Consumed {
 }
 
 /// `validate_map_fields_tracking/3`: each declared field in order, its
-/// errors and the data keys it consumed (JH-16, JH-17).
-fn validate_fields(data: &Map, fields: &Term, path: &[Term]) -> Result<(Vec<Term>, Consumed), Raised> {
+/// errors and the data keys it consumed (JH-15, JH-16).
+fn validate_fields(
+    data: &Map,
+    fields: &Term,
+    path: &[Term],
+) -> Result<(Vec<Term>, Consumed), Raised> {
     let items = match enumerable::walk(fields)? {
         Walk::Elements(items) => items,
         Walk::Accumulator(acc) => return accumulator(acc),
@@ -158,7 +173,10 @@ fn validate_fields(data: &Map, fields: &Term, path: &[Term]) -> Result<(Vec<Term
                 }
             }
             None if tagged_optional(field_type) => {}
-            None => errors.push(error_at(&with(path, name.clone()), b"expected field, got nil".to_vec())),
+            None => errors.push(error_at(
+                &with(path, name.clone()),
+                b"expected field, got nil".to_vec(),
+            )),
         }
     }
     Ok((errors, Consumed::Keys(consumed)))
@@ -191,11 +209,15 @@ fn tagged_optional(ty: &Term) -> bool {
 }
 
 /// `get_field/2`: the field's name normalized, as given, and normalized
-/// with `_` made `-`, each tried in turn (JH-16).
+/// with `_` made `-`, each tried in turn (JH-15).
 fn get_field<'a>(data: &'a Map, name: &Term) -> Result<Option<(&'a Term, &'a Term)>, Raised> {
     let normalized = normalize_key(name);
     let hyphenated = match normalized.as_binary() {
-        Some(b) => Term::binary(b.iter().map(|&c| if c == b'_' { b'-' } else { c }).collect()),
+        Some(b) => Term::binary(
+            b.iter()
+                .map(|&c| if c == b'_' { b'-' } else { c })
+                .collect(),
+        ),
         None => return Err(Raised::function_clause(VALIDATOR, "hyphenate", 1)),
     };
     let mut candidates: Vec<Term> = vec![];
@@ -237,7 +259,7 @@ fn try_key<'a>(data: &'a Map, key: &Term, bytes: &[u8]) -> Option<(&'a Term, &'a
 }
 
 /// `validate_no_extra_fields/3`: every data key no field consumed, sorted
-/// by its `inspect/1` text (JH-18).
+/// by its `inspect/1` text (JH-17).
 fn no_extra_fields(data: &Map, consumed: &Consumed, path: &[Term]) -> Result<Vec<Term>, Raised> {
     let mut extra = vec![];
     for (k, _) in data.iter() {
@@ -258,17 +280,21 @@ fn no_extra_fields(data: &Map, consumed: &Consumed, path: &[Term]) -> Result<Vec
         .map(|(_, k)| {
             error_at(
                 &with(path, path_segment(k)),
-                "unexpected field — schema disallows additional properties".as_bytes().to_vec(),
+                "unexpected field — schema disallows additional properties"
+                    .as_bytes()
+                    .to_vec(),
             )
         })
         .collect())
 }
 
 /// `path_segment/1`: a keyword struct's name, a binary or atom as
-/// `to_string/1` gives it, anything else inspected (JH-18).
+/// `to_string/1` gives it, anything else inspected (JH-17).
 fn path_segment(key: &Term) -> Term {
     match key {
-        Term::Struct(s) if s.module == LISP_KEYWORD => s.field("name").cloned().unwrap_or(Term::Nil),
+        Term::Struct(s) if s.module == LISP_KEYWORD => {
+            s.field("name").cloned().unwrap_or(Term::Nil)
+        }
         Term::Str(_) | Term::Bytes(_) => key.clone(),
         _ => match key.as_atom() {
             Some("nil") => Term::str(""),
@@ -278,7 +304,7 @@ fn path_segment(key: &Term) -> Term {
     }
 }
 
-/// `type_name/1` (JH-14): `nil` and every other atom are `"keyword"`.
+/// `type_name/1` (JH-13): `nil` and every other atom are `"keyword"`.
 fn type_name(data: &Term) -> Vec<u8> {
     let name = match data {
         Term::Str(_) | Term::Bytes(_) => "string",
