@@ -31,7 +31,7 @@ fn decided_names(cases: &[ptc_conformance_harness::corpus::Case]) -> Vec<String>
     names.extend(["zq_probe_never_decoded", "year", "n"].map(str::to_owned));
     names
         .into_iter()
-        .filter(|n| atom_table::vm_decides(n, &BTreeSet::new()))
+        .filter(|n| ptc_conformance::loose::vm_decides(n, &BTreeSet::new()))
         .collect()
 }
 

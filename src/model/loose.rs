@@ -189,6 +189,20 @@ pub fn vm_atom_keys(args: &[Term], expected: &Term, actual: &Term) -> (Term, Ter
     (rewrite(expected), rewrite(actual))
 }
 
+/// The longest atom name OTP 25 accepts, in characters.
+const MAX_ATOM_CHARS: usize = 255;
+
+/// Whether a map key that is the atom `name` on one side and the binary
+/// `name` on the other is the VM's business (LOOSE-6, JH-4 to JH-7): UTF-8
+/// of at most 255 characters (any other binary makes
+/// `String.to_existing_atom/1` raise on every VM), neither guaranteed nor
+/// held by the arguments.
+pub fn vm_decides(name: &str, held: &std::collections::BTreeSet<String>) -> bool {
+    name.chars().count() <= MAX_ATOM_CHARS
+        && !crate::atom_table::guaranteed(name)
+        && !held.contains(name)
+}
+
 fn rewrite_keys(t: &Term, held: &std::collections::BTreeSet<String>) -> Term {
     match t {
         Term::List(items) => Term::List(items.iter().map(|i| rewrite_keys(i, held)).collect()),
@@ -197,7 +211,7 @@ fn rewrite_keys(t: &Term, held: &std::collections::BTreeSet<String>) -> Term {
             m.iter()
                 .map(|(k, v)| {
                     let key = match k {
-                        Term::Atom(a) if crate::atom_table::vm_decides(a, held) => {
+                        Term::Atom(a) if vm_decides(a, held) => {
                             Term::Str(a.clone())
                         }
                         _ => rewrite_keys(k, held),

@@ -240,10 +240,7 @@ fn get_field<'a>(data: &'a Map, name: &Term) -> Result<Option<(&'a Term, &'a Ter
 /// `try_key/2`: the atom key (`String.to_existing_atom/1`; an atom a map
 /// holds exists), the binary key, then `%PtcRunner.Lisp.Keyword{name: key}`.
 fn try_key<'a>(data: &'a Map, key: &Term, bytes: &[u8]) -> Option<(&'a Term, &'a Term)> {
-    let as_atom = std::str::from_utf8(bytes)
-        .ok()
-        .filter(|s| s.chars().count() <= crate::atom_table::MAX_ATOM_CHARS)
-        .map(Term::atom);
+    let as_atom = std::str::from_utf8(bytes).ok().map(Term::atom);
     let keyword = Term::Struct(Box::new(Struct {
         module: LISP_KEYWORD.to_owned(),
         fields: vec![("name".to_owned(), key.clone())],
