@@ -211,9 +211,7 @@ fn rewrite_keys(t: &Term, held: &std::collections::BTreeSet<String>) -> Term {
             m.iter()
                 .map(|(k, v)| {
                     let key = match k {
-                        Term::Atom(a) if vm_decides(a, held) => {
-                            Term::Str(a.clone())
-                        }
+                        Term::Atom(a) if vm_decides(a, held) => Term::Str(a.clone()),
                         _ => rewrite_keys(k, held),
                     };
                     (key, rewrite_keys(v, held))
