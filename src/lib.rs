@@ -22,11 +22,13 @@
 //!   [`keyword`] (`Keyword` and `term.field`), [`errors`] (exception
 //!   messages; their texts are templates in [`elixir::messages`], which
 //!   `spec/data/messages.json` is rendered from), [`elixir_string`]
-//!   (grapheme clusters, `src/elixir/string/`).
+//!   (grapheme clusters, `src/elixir/string/`), [`atom_table`] (the atoms
+//!   `String.to_existing_atom/1` finds), [`datetime`] (`DateTime.from_iso8601/1`).
 //!   Erlang term order lives with the terms, in [`term`].
 //! - [`ptc`] (`src/ptc/`), the PtcRunner ports: [`key_normalizer`],
 //!   [`lisp_formatter`], [`lisp_format`], [`native_preview`], [`protocol`],
 //!   [`protocol_from_step`], [`protocol_validate`], [`signature`],
+//!   [`signature_validator`], [`json_handler`],
 //!   [`turn_feedback`], [`untrusted_renderer`], [`exposure`], [`tool`].
 //!
 //! [`ops`] is the operation registry: one row per op, naming the port
@@ -44,11 +46,12 @@ pub mod ops;
 pub mod ptc;
 
 pub use elixir::string as elixir_string;
-pub use elixir::{algebra, chars, errors, inspect, jason, keyword, num};
+pub use elixir::{algebra, atom_table, chars, datetime, errors, inspect, jason, keyword, num};
 pub use model::{diff, features, loose, raised, structs, tagged, term};
 pub use ptc::{
-    exposure, key_normalizer, lisp_format, lisp_formatter, native_preview, protocol,
-    protocol_from_step, protocol_validate, signature, tool, turn_feedback, untrusted_renderer,
+    exposure, json_handler, key_normalizer, lisp_format, lisp_formatter, native_preview, protocol,
+    protocol_from_step, protocol_validate, signature, signature_validator, tool, turn_feedback,
+    untrusted_renderer,
 };
 
 pub use raised::Raised;

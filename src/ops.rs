@@ -4,7 +4,7 @@
 
 use crate::term::Term;
 use crate::{
-    exposure, inspect, key_normalizer, lisp_formatter, native_preview, protocol,
+    exposure, inspect, json_handler, key_normalizer, lisp_formatter, native_preview, protocol,
     protocol_from_step, protocol_validate, signature, tool, Raised,
 };
 
@@ -101,6 +101,14 @@ pub static OPS: &[Op] = &[
         call: |a| native_preview::cache_hint(&a[0], &a[1]),
     },
     Op {
+        name: "protocol.atomize_value",
+        elixir: "PtcRunner.PtcToolProtocol.atomize_value",
+        arity: &[2],
+        spec_prefix: "JH",
+        output: Output::Term,
+        call: |a| json_handler::atomize_value(&a[0], &a[1]),
+    },
+    Op {
         name: "protocol.parse_signature",
         elixir: "PtcRunner.PtcToolProtocol.parse_signature",
         arity: &[1],
@@ -163,6 +171,14 @@ pub static OPS: &[Op] = &[
         spec_prefix: "PP",
         output: Output::Term,
         call: |a| Ok(protocol_validate::validate_program(&a[0])),
+    },
+    Op {
+        name: "protocol.validate_return",
+        elixir: "PtcRunner.PtcToolProtocol.validate_return",
+        arity: &[2],
+        spec_prefix: "JH",
+        output: Output::Term,
+        call: |a| json_handler::validate_return(&a[0], &a[1]),
     },
     Op {
         name: "term.inspect",

@@ -639,3 +639,34 @@ fn rendered_files_are_json() {
             .unwrap_or_else(|e| panic!("{name} renders invalid JSON: {e}"));
     }
 }
+
+// ---- atoms.json --------------------------------------------------------
+
+fn render_atoms() -> String {
+    let mut out = String::from("{\n");
+    out.push_str(
+        "  \"about\": \"The atoms every VM that runs PtcRunner v0.13.0's PtcToolProtocol.atomize_value/2 \
+         already has (spec/json_handler.md JH-5): a binary map key naming one always becomes that atom. \
+         Measured on OTP 25 (erts 13.1.5) with Elixir 1.18.4: the atom table, listed as \
+         :erlang.binary_to_term(<<131, 75, index::24>>) for every index below \
+         :erlang.system_info(:atom_count), of a bare `erl -noshell` VM (code path: Elixir's and \
+         PtcRunner's ebin) right after loading Elixir.PtcRunner.PtcToolProtocol, \
+         Elixir.PtcRunner.SubAgent.Loop.JsonHandler and Elixir.Map (the modules every call loads before \
+         it converts its first key), intersected with the table of a fresh `elixir` VM that loaded the \
+         same three modules (which drops the probe module's own atoms). Names sorted by bytes; all ASCII. \
+         Generated from the reference (src/elixir/atom_table/names.rs); a test holds it equal.\",\n",
+    );
+    out.push_str("  \"atoms\": [\n");
+    let names = ptc_conformance::atom_table::names::NAMES;
+    for (i, name) in names.iter().enumerate() {
+        let comma = if i + 1 < names.len() { "," } else { "" };
+        let _ = writeln!(out, "    {}{comma}", json(name));
+    }
+    out.push_str("  ]\n}\n");
+    out
+}
+
+#[test]
+fn atoms_json() {
+    check("spec/data/atoms.json", &render_atoms());
+}

@@ -38,13 +38,13 @@ fn check(subject: &mut dyn Subject, cfg: &LawsConfig) -> LawsReport {
     laws::run(subject, cfg, &corpus.cases, &mut |_| {}).unwrap()
 }
 
-/// LAW-1 .. LAW-7 hold on the reference, each on its every op, and each
+/// LAW-1 .. LAW-8 hold on the reference, each on its every op, and each
 /// law compared a good share of its inputs (a rewrite that never applied
 /// would pass vacuously).
 #[test]
 fn every_law_holds_on_the_reference() {
     let ids = [
-        "LAW-1", "LAW-2", "LAW-3", "LAW-4", "LAW-5", "LAW-6", "LAW-7",
+        "LAW-1", "LAW-2", "LAW-3", "LAW-4", "LAW-5", "LAW-6", "LAW-7", "LAW-8",
     ];
     assert_eq!(LAWS.iter().map(|l| l.id).collect::<Vec<_>>(), ids);
     let report = check(&mut Reference, &config(&[], 3000));
@@ -117,14 +117,14 @@ impl Subject for RawHintBuild {
 
 /// Every law about `build` breaks on a `build` that hints from the raw
 /// args, on `build`, shrunk; LAW-6 holds in process (the term is the same,
-/// only its text is reordered).
+/// only its text is reordered), and LAW-8 is not about `build`.
 #[test]
 fn a_build_that_hints_from_raw_args_breaks_the_laws_about_build() {
     let report = check(&mut RawHintBuild { ops: None }, &config(&[], 3000));
     for lr in &report.laws {
         let broken = lr.broken.as_ref();
         match lr.law.id {
-            "LAW-1" | "LAW-6" => assert!(broken.is_none(), "{} broke", lr.law.id),
+            "LAW-1" | "LAW-6" | "LAW-8" => assert!(broken.is_none(), "{} broke", lr.law.id),
             id => {
                 let b = broken.unwrap_or_else(|| panic!("{id} held"));
                 assert_eq!(b.op.name, "native_preview.build", "{id}");
@@ -148,7 +148,7 @@ fn laws_whose_ops_are_not_declared_are_skipped() {
     .collect();
     let report = check(&mut RawHintBuild { ops: Some(ops) }, &config(&[], 200));
     let skipped: Vec<&str> = report.skipped.iter().map(|(l, _)| l.id).collect();
-    assert_eq!(skipped, ["LAW-4", "LAW-5", "LAW-7"]);
+    assert_eq!(skipped, ["LAW-4", "LAW-5", "LAW-7", "LAW-8"]);
     assert!(
         report.skipped[2]
             .1
@@ -298,7 +298,7 @@ fn an_unknown_law_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2), "{shown}");
     assert!(
         shown.contains(
-            "\"LAW-42\": no such law (laws: LAW-1, LAW-2, LAW-3, LAW-4, LAW-5, LAW-6, LAW-7"
+            "\"LAW-42\": no such law (laws: LAW-1, LAW-2, LAW-3, LAW-4, LAW-5, LAW-6, LAW-7, LAW-8"
         ),
         "{shown}"
     );
@@ -324,4 +324,81 @@ fn laws_check_only_the_ops_asked_for() {
         .count();
     assert_eq!(report.laws.len(), about);
     assert!(report.skipped.is_empty(), "{:?}", report.skipped.len());
+}
+
+/// A port whose `to_json_value` writes an atom key with `to_string/1`
+/// (`nil` as `""`) instead of its name: LAW-8 breaks on `atomize_value`,
+/// shrunk to the `"nil"` key, and no other law notices.
+struct ToStringKeys;
+
+impl Subject for ToStringKeys {
+    fn name(&self) -> String {
+        "reference with to_string keys in to_json_value".into()
+    }
+    fn ops(&self) -> BTreeSet<String> {
+        Reference.ops()
+    }
+    fn features(&self) -> BTreeSet<String> {
+        Reference.features()
+    }
+    fn run_batch(
+        &mut self,
+        requests: &[Request<'_>],
+        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
+    ) {
+        fn blank_nil(t: &Term) -> Term {
+            match t {
+                Term::Map(m) => Term::map(
+                    m.iter()
+                        .map(|(k, v)| {
+                            let k = if k == &Term::str("nil") {
+                                Term::str("")
+                            } else {
+                                k.clone()
+                            };
+                            (k, blank_nil(v))
+                        })
+                        .collect(),
+                ),
+                Term::List(items) => Term::List(items.iter().map(blank_nil).collect()),
+                Term::Tuple(items) => Term::Tuple(items.iter().map(blank_nil).collect()),
+                other => other.clone(),
+            }
+        }
+        for (i, r) in requests.iter().enumerate() {
+            let mut answer = Reference::answer(*r);
+            if r.op == "protocol.to_json_value" && r.args.first().is_some_and(holds_nil_key) {
+                if let Answer::Ok(t) = &answer {
+                    answer = Answer::Ok(blank_nil(t));
+                }
+            }
+            if on_answer(i, answer) == Flow::Stop {
+                return;
+            }
+        }
+    }
+}
+
+/// Whether a map in `t` has the key `nil` (an atom `to_string/1` writes as `""`).
+fn holds_nil_key(t: &Term) -> bool {
+    match t {
+        Term::Map(m) => m.iter().any(|(k, v)| k == &Term::Nil || holds_nil_key(v)),
+        Term::List(items) | Term::Tuple(items) => items.iter().any(holds_nil_key),
+        _ => false,
+    }
+}
+
+#[test]
+fn a_to_json_value_that_blanks_nil_keys_breaks_law_8() {
+    let report = check(&mut ToStringKeys, &config(&["LAW-8"], 3000));
+    let lr = &report.laws[0];
+    let b = lr.broken.as_ref().expect("LAW-8 breaks");
+    assert_eq!(b.op.name, "protocol.atomize_value");
+    assert!(
+        b.breach.first.wire().contains("\"nil\""),
+        "{}",
+        b.breach.first.wire()
+    );
+    let nodes: usize = b.breach.first.args.iter().map(size).sum();
+    assert!(nodes <= 12, "not shrunk: {}", b.breach.first.wire());
 }

@@ -96,8 +96,43 @@ fn string(bytes: &[u8], out: &mut String) -> Result<(), Raised> {
             ));
         }
     };
-    crate::tagged::push_escaped(s, out, true);
+    push_escaped(s, out, true);
     Ok(())
+}
+
+/// Appends `s` as a JSON string literal (its one home: Jason's answers
+/// and the tagged codec's text both write strings with it): `"`, `\` and control characters
+/// escaped (`\b \t \n \f \r`, the rest `\u00xx`, upper-case hex when
+/// `upper_hex`, as Jason writes it), everything else as it is.
+pub fn push_escaped(s: &str, out: &mut String, upper_hex: bool) {
+    out.push('"');
+    // Every byte that needs escaping is ASCII, and no byte of a multi-byte
+    // UTF-8 sequence is, so scanning bytes is enough (and fast).
+    let mut start = 0;
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if !esc.is_empty() {
+            out.push_str(esc);
+        } else if upper_hex {
+            let _ = write!(out, "\\u{b:04X}");
+        } else {
+            let _ = write!(out, "\\u{b:04x}");
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
 }
 
 #[cfg(test)]

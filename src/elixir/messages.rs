@@ -143,6 +143,15 @@ pub const CASE_CLAUSE: Template = Template {
     source: "Elixir 1.18.4 CaseClauseError.message/1",
 };
 
+/// `MatchError`.
+pub const MATCH_ERROR: Template = Template {
+    id: "match_error",
+    class: Some("MatchError"),
+    text: "no match of right hand side value: {term}",
+    placeholders: &[("term", "inspect/1 of the term")],
+    source: "Elixir 1.18.4 MatchError.message/1",
+};
+
 /// `FunctionClauseError`.
 pub const FUNCTION_CLAUSE: Template = Template {
     id: "function_clause",
@@ -458,6 +467,7 @@ pub const ALL: &[&Template] = &[
     &UNDEFINED_FUNCTION_OR_PRIVATE,
     &BAD_MAP,
     &CASE_CLAUSE,
+    &MATCH_ERROR,
     &FUNCTION_CLAUSE,
     &PROTOCOL_UNDEFINED,
     &PROTOCOL_UNDEFINED_STRUCT_TYPE,

@@ -7,11 +7,15 @@
 //! float text and exact truncation ([`num`]), `Keyword` and `term.field`
 //! ([`keyword`]), exception messages ([`errors`], their texts as templates
 //! in [`messages`]), the identifier tokenizer ([`identifier`]), grapheme clusters as
-//! OTP 25 splits them ([`string`]). Erlang term order is the term model's
+//! OTP 25 splits them ([`string`]), the VM's atom table as
+//! `String.to_existing_atom/1` meets it ([`atom_table`]), `DateTime.from_iso8601/1`
+//! shifted to UTC ([`datetime`]). Erlang term order is the term model's
 //! (`crate::term`).
 
 pub mod algebra;
+pub mod atom_table;
 pub mod chars;
+pub mod datetime;
 pub mod enumerable;
 pub mod errors;
 pub mod identifier;

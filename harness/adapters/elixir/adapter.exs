@@ -311,7 +311,10 @@ defmodule PtcAdapter.Codec do
   def encode(%Date{} = d), do: %{"$date" => Date.to_iso8601(d)}
   def encode(%Time{} = t), do: %{"$time" => Time.to_iso8601(t)}
   def encode(%NaiveDateTime{} = n), do: %{"$naive_datetime" => NaiveDateTime.to_iso8601(n)}
-  def encode(%DateTime{} = dt), do: %{"$datetime" => DateTime.to_iso8601(dt)}
+  # A year outside 0..9999 (a :datetime string shifted to UTC across year
+  # 0 or 9999 by atomize_value/2) has no $datetime text (spec/terms.md TJ-6).
+  def encode(%DateTime{year: y} = dt) when y in 0..9999, do: %{"$datetime" => DateTime.to_iso8601(dt)}
+  def encode(%DateTime{} = dt), do: throw({:unencodable, "no $datetime for #{inspect(dt)}"})
 
   def encode(%module{} = s) do
     fields = for {k, v} <- Map.from_struct(s), do: {Atom.to_string(k), encode(v)}
@@ -406,6 +409,8 @@ defmodule PtcAdapter.Ops do
     "protocol.validate_program" => {PtcRunner.PtcToolProtocol, :validate_program},
     "protocol.to_json_value" => {PtcRunner.PtcToolProtocol, :to_json_value},
     "protocol.parse_signature" => {PtcRunner.PtcToolProtocol, :parse_signature},
+    "protocol.atomize_value" => {PtcRunner.PtcToolProtocol, :atomize_value},
+    "protocol.validate_return" => {PtcRunner.PtcToolProtocol, :validate_return},
     "exposure.effective_expose" => {PtcRunner.SubAgent.Exposure, :effective_expose},
     "exposure.filter_by_expose" => {PtcRunner.SubAgent.Exposure, :filter_by_expose},
     "tool.new" => {PtcRunner.Tool, :new},

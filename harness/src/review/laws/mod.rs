@@ -28,6 +28,8 @@ const NORMALIZE_KEYS: &str = "key_normalizer.normalize_keys";
 const CANONICAL: &str = "key_normalizer.canonical_cache_key";
 const HINT: &str = "native_preview.cache_hint";
 const BUILD: &str = "native_preview.build";
+const ATOMIZE: &str = "protocol.atomize_value";
+const TO_JSON: &str = "protocol.to_json_value";
 
 /// A law of `spec/laws.md`: a promise that pairs of inputs answer alike.
 #[derive(Debug)]
@@ -50,6 +52,9 @@ enum Kind {
     Rewrite(Rewrite),
     /// The args replaced by the subject's own canonical args.
     ThroughCanonical,
+    /// The answer taken back by `to_json_value/1`, which must give
+    /// `{:ok, first argument}` (LAW-8).
+    RoundTrip,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,15 +110,21 @@ pub const LAWS: &[Law] = &[
         ops: &[HINT, BUILD],
         kind: Kind::ThroughCanonical,
     },
+    Law {
+        id: "LAW-8",
+        title: "to_json_value takes atomize_value's answer back to the JSON it came from",
+        ops: &[ATOMIZE],
+        kind: Kind::RoundTrip,
+    },
 ];
 
 impl Law {
     /// The ops a subject must declare for the law to run on `op`.
     pub fn needs(&self, op: &'static str) -> Vec<&'static str> {
-        if self.kind == Kind::ThroughCanonical {
-            vec![op, CANONICAL]
-        } else {
-            vec![op]
+        match self.kind {
+            Kind::ThroughCanonical => vec![op, CANONICAL],
+            Kind::RoundTrip => vec![op, TO_JSON],
+            _ => vec![op],
         }
     }
 }
@@ -234,22 +245,29 @@ pub fn check_batch(
     let sent: Vec<usize> = (0..inputs.len())
         .filter(|&i| seconds[i].is_some())
         .collect();
+    // LAW-8's second request is `to_json_value/1`, whose answer must be
+    // `{:ok, the first argument}`.
+    let (second_op, round_trip) = match law.kind {
+        Kind::RoundTrip => (ptc_conformance::ops::find(TO_JSON).unwrap_or(op), true),
+        _ => (op, false),
+    };
     let requests: Vec<Request<'_>> = sent
         .iter()
         .filter_map(|&i| seconds[i].as_ref())
         .map(|s| Request {
-            op: op.name,
+            op: second_op.name,
             args: &s.args,
             args_json: s.json.as_deref(),
         })
         .collect();
     let second_answers = subject.call_many(&requests);
     for (&i, a2) in sent.iter().zip(second_answers) {
-        let a1 = &answers[i];
+        let back = round_trip.then(|| Answer::Ok(Term::ok(inputs[i].0[0].clone())));
+        let a1 = back.as_ref().unwrap_or(&answers[i]);
         let Some(s) = seconds[i].take() else { continue };
         outcomes[i] = Some(match unanswered(std::iter::once(&a2)) {
             Some(o) => o,
-            None => match fuzz::disagreement(op, &s.args, a1, &a2, Reading::AsAnswered) {
+            None => match fuzz::disagreement(second_op, &s.args, a1, &a2, Reading::AsAnswered) {
                 None => Outcome::Holds,
                 Some(diff) => Outcome::Broken(Box::new(Breach {
                     first: Input {
@@ -257,7 +275,7 @@ pub fn check_batch(
                         json: None,
                     },
                     second: s,
-                    first_answer: a1.clone(),
+                    first_answer: answers[i].clone(),
                     second_answer: a2,
                     diff,
                 })),

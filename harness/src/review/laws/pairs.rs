@@ -69,9 +69,32 @@ pub(super) fn second(
             out[at] = c.clone();
             Some(plain(out))
         }
+        Kind::RoundTrip => match (first, args) {
+            (Answer::Ok(answer), [value, _]) if json_value(value) => {
+                Some(plain(vec![answer.clone()]))
+            }
+            _ => None,
+        },
         // A mask that picks none of the input's places picks them all
         // when inverted: so every input with a place makes a pair.
         Kind::Rewrite(r) => rewritten(r, op, args, mask).or_else(|| rewritten(r, op, args, !mask)),
+    }
+}
+
+/// Whether `t` is in LAW-8's domain: a JSON value (`nil`, booleans,
+/// numbers, UTF-8 strings, lists, maps with UTF-8 string keys) in which no
+/// string parses as a datetime (JH-9) to a text other than itself.
+fn json_value(t: &Term) -> bool {
+    match t {
+        Term::Nil | Term::Bool(_) | Term::Int(_) | Term::Float(_) => true,
+        Term::Str(s) => {
+            ptc_conformance::datetime::from_iso8601_utc(s.as_bytes()).is_none_or(|d| d.iso == *s)
+        }
+        Term::List(items) => items.iter().all(json_value),
+        Term::Map(m) => m
+            .iter()
+            .all(|(k, v)| matches!(k, Term::Str(_)) && json_value(v)),
+        _ => false,
     }
 }
 

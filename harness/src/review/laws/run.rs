@@ -305,6 +305,7 @@ fn emit(
         Kind::ThroughCanonical => "the second's args are the subject's canonical args of the first",
         Kind::Rewrite(Rewrite::MapOrder) => "the second's args are the first's with map pairs written in another order; the corpus runner sends args re-encoded canonically, so run as cases the two cannot differ: replay the pair with that command",
         Kind::Rewrite(_) => "the second's args are a rewrite of the first's",
+        Kind::RoundTrip => "the second is protocol.to_json_value of the subject's answer to the first, which must be {:ok, the first's value}",
     };
     let spec = [law.id.to_owned()];
     let mut written = Vec::new();
@@ -329,7 +330,12 @@ fn emit(
             dir,
             &fuzz::NewCase {
                 id: &ids[k],
-                op: broken.op,
+                op: match (k, law.kind) {
+                    (1, Kind::RoundTrip) => {
+                        ptc_conformance::ops::find(super::TO_JSON).unwrap_or(broken.op)
+                    }
+                    _ => broken.op,
+                },
                 description: &description,
                 spec: &spec,
                 level: crate::corpus::Level::Required,

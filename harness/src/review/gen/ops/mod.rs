@@ -12,6 +12,7 @@
 //!
 //! All shrink towards the well-formed source and small terms.
 
+mod json;
 mod shapes;
 
 use super::domain::{self, hostile_term};
@@ -206,6 +207,8 @@ pub fn well_formed(op: &str) -> Option<BoxedStrategy<Vec<Term>>> {
             1 => super::term(),
         ]),
         "protocol.parse_signature" => one(signature().prop_map(Term::Str)),
+        "protocol.atomize_value" => json::atomize_args(),
+        "protocol.validate_return" => json::validate_args(),
         "term.inspect" => one(prop_oneof![2 => super::term(), 3 => hostile_term()]),
         "exposure.effective_expose" => (tool_struct(), expose_mode()).prop_map(|(t, m)| vec![t, m]).boxed(),
         "exposure.filter_by_expose" => {

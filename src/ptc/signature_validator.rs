@@ -1,0 +1,318 @@
+//! `PtcRunner.SubAgent.Signature.validate/2` and the
+//! `PtcRunner.SubAgent.Signature.Validator` it calls: a value checked
+//! against a signature's return type, with one `%{path: [...], message:
+//! "..."}` per failure, in the order the type is walked
+//! (`spec/json_handler.md` JH-11 to JH-19).
+
+use crate::elixir::enumerable::{self, Walk};
+use crate::inspect::inspect_bytes;
+use crate::key_normalizer::normalize_key;
+use crate::term::{map_key_cmp, Map, Struct, TemporalKind, Term};
+use crate::Raised;
+
+const VALIDATOR: &str = "PtcRunner.SubAgent.Signature.Validator";
+const LISP_KEYWORD: &str = "PtcRunner.Lisp.Keyword";
+
+/// `Signature.validate/2`: `Validator.validate(data, return_type)` for a
+/// `{:signature, params, return_type}` tuple, else an `{:error, message}`
+/// naming the term (JH-11).
+pub fn signature_validate(signature: &Term, data: &Term) -> Result<Term, Raised> {
+    match signature {
+        Term::Tuple(t) if t.len() == 3 && t[0].as_atom() == Some("signature") => {
+            validate(data, &t[2])
+        }
+        _ => {
+            let mut text = b"signature must be a parsed signature tuple, got ".to_vec();
+            text.extend(inspect_bytes(signature));
+            Ok(Term::error(Term::binary(text)))
+        }
+    }
+}
+
+/// `Validator.validate/2`: `:ok`, or `{:error, errors}` (JH-12).
+pub fn validate(data: &Term, ty: &Term) -> Result<Term, Raised> {
+    let errors = validate_type(data, ty, &[])?;
+    Ok(if errors.is_empty() {
+        Term::atom("ok")
+    } else {
+        Term::error(Term::List(errors))
+    })
+}
+
+fn error_at(path: &[Term], message: Vec<u8>) -> Term {
+    Term::map(vec![
+        (Term::atom("path"), Term::List(path.to_vec())),
+        (Term::atom("message"), Term::binary(message)),
+    ])
+}
+
+/// `"expected <what>, got <type_name>"` at `path`.
+fn expected(path: &[Term], what: &str, data: &Term) -> Vec<Term> {
+    let mut text = format!("expected {what}, got ").into_bytes();
+    text.extend(type_name(data));
+    vec![error_at(path, text)]
+}
+
+fn is_lisp_keyword(t: &Term) -> bool {
+    matches!(t, Term::Struct(s) if s.module == LISP_KEYWORD)
+}
+
+/// `PtcRunner.Lisp.Keyword.valid_name?/1` on a binary:
+/// `~r/\A[a-zA-Z0-9+\-*<>=?!_]+\z/` (JH-14).
+fn valid_keyword_name(b: &[u8]) -> bool {
+    !b.is_empty()
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || b"+-*<>=?!_".contains(c))
+}
+
+fn with(path: &[Term], segment: Term) -> Vec<Term> {
+    let mut p = path.to_vec();
+    p.push(segment);
+    p
+}
+
+fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Vec<Term>, Raised> {
+    let ok = |good: bool, what: &str| {
+        if good {
+            vec![]
+        } else {
+            expected(path, what, data)
+        }
+    };
+    if let Some(name) = ty.as_atom() {
+        return Ok(match name {
+            "string" => ok(data.is_binary(), "string"),
+            "int" => ok(matches!(data, Term::Int(_)), "int"),
+            "float" => ok(matches!(data, Term::Int(_) | Term::Float(_)), "float"),
+            "bool" => ok(matches!(data, Term::Bool(_)), "bool"),
+            "keyword" => ok(
+                data.is_atom()
+                    || is_lisp_keyword(data)
+                    || data.as_binary().is_some_and(valid_keyword_name),
+                "keyword",
+            ),
+            "map" => ok(matches!(data, Term::Map(_)), "map"),
+            "any" => vec![],
+            "datetime" => ok(
+                matches!(data, Term::Temporal(t) if t.kind == TemporalKind::DateTime),
+                "datetime (%DateTime{})",
+            ),
+            _ => return Err(Raised::function_clause(VALIDATOR, "validate_type", 3)),
+        });
+    }
+    let Term::Tuple(t) = ty else {
+        return Err(Raised::function_clause(VALIDATOR, "validate_type", 3));
+    };
+    match (t.len(), t.first().and_then(Term::as_atom)) {
+        (2, Some("optional")) if matches!(data, Term::Nil) => Ok(vec![]),
+        (2, Some("optional")) => validate_type(data, &t[1], path),
+        (2, Some("list")) => match data {
+            Term::List(items) => {
+                let mut errors = vec![];
+                for (i, item) in items.iter().enumerate() {
+                    errors.extend(validate_type(
+                        item,
+                        &t[1],
+                        &with(path, Term::int(i as i64)),
+                    )?);
+                }
+                Ok(errors)
+            }
+            _ => Ok(expected(path, "list", data)),
+        },
+        (2, Some("map")) => match data {
+            Term::Map(m) => Ok(validate_fields(m, &t[1], path)?.0),
+            _ => Ok(expected(path, "map", data)),
+        },
+        (2, Some("closed_map")) => match data {
+            Term::Map(m) => {
+                let (mut errors, consumed) = validate_fields(m, &t[1], path)?;
+                errors.extend(no_extra_fields(m, &consumed, path)?);
+                Ok(errors)
+            }
+            _ => Ok(expected(path, "map", data)),
+        },
+        _ => Err(Raised::function_clause(VALIDATOR, "validate_type", 3)),
+    }
+}
+
+/// The keys a map's declared fields consumed: the `MapSet` built while
+/// walking them, or whatever an arity-2 function handed back as its
+/// accumulator's second element.
+enum Consumed {
+    Keys(Vec<Term>),
+    Other(Term),
+}
+
+/// `validate_map_fields_tracking/3`: each declared field in order, its
+/// errors and the data keys it consumed (JH-15, JH-16).
+fn validate_fields(
+    data: &Map,
+    fields: &Term,
+    path: &[Term],
+) -> Result<(Vec<Term>, Consumed), Raised> {
+    let items = match enumerable::walk(fields)? {
+        Walk::Elements(items) => items,
+        Walk::Accumulator(acc) => return accumulator(acc),
+    };
+    let (mut errors, mut consumed) = (vec![], vec![]);
+    for item in &items {
+        let (name, field_type) = match item {
+            Term::Tuple(p) if p.len() == 2 => (&p[0], &p[1]),
+            _ => {
+                return Err(Raised::function_clause_in(&format!(
+                    "anonymous fn/2 in {VALIDATOR}.validate_map_fields_tracking/3"
+                )))
+            }
+        };
+        match get_field(data, name)? {
+            Some((key, value)) => {
+                errors.extend(validate_type(value, field_type, &with(path, name.clone()))?);
+                if !consumed.contains(key) {
+                    consumed.push(key.clone());
+                }
+            }
+            None if tagged_optional(field_type) => {}
+            None => errors.push(error_at(
+                &with(path, name.clone()),
+                b"expected field, got nil".to_vec(),
+            )),
+        }
+    }
+    Ok((errors, Consumed::Keys(consumed)))
+}
+
+/// `{errors, consumed} = acc` for the accumulator an arity-2 function
+/// returned in place of a field list; the errors must be a list.
+fn accumulator(acc: Term) -> Result<(Vec<Term>, Consumed), Raised> {
+    match acc {
+        Term::Tuple(mut p) if p.len() == 2 => {
+            let consumed = p.pop().unwrap_or(Term::Nil);
+            match p.pop() {
+                Some(Term::List(errors)) => Ok((errors, Consumed::Other(consumed))),
+                // An improper list of errors has no term of the model.
+                other => Err(Raised::new(
+                    "ArgumentError",
+                    format!("validation errors that are not a list: {other:?}"),
+                )),
+            }
+        }
+        other => Err(crate::errors::raise(
+            &crate::elixir::messages::MATCH_ERROR,
+            &[("term", &crate::inspect::inspect(&other))],
+        )),
+    }
+}
+
+fn tagged_optional(ty: &Term) -> bool {
+    matches!(ty, Term::Tuple(t) if t.len() == 2 && t[0].as_atom() == Some("optional"))
+}
+
+/// `get_field/2`: the field's name normalized, as given, and normalized
+/// with `_` made `-`, each tried in turn (JH-15).
+fn get_field<'a>(data: &'a Map, name: &Term) -> Result<Option<(&'a Term, &'a Term)>, Raised> {
+    let normalized = normalize_key(name);
+    let hyphenated = match normalized.as_binary() {
+        Some(b) => Term::binary(
+            b.iter()
+                .map(|&c| if c == b'_' { b'-' } else { c })
+                .collect(),
+        ),
+        None => return Err(Raised::function_clause(VALIDATOR, "hyphenate", 1)),
+    };
+    let mut candidates: Vec<Term> = vec![];
+    for c in [normalized, name.clone(), hyphenated] {
+        if !candidates.contains(&c) {
+            candidates.push(c);
+        }
+    }
+    for key in &candidates {
+        let Some(bytes) = key.as_binary() else {
+            return Err(Raised::function_clause(VALIDATOR, "try_key", 2));
+        };
+        if let Some(found) = try_key(data, key, bytes) {
+            return Ok(Some(found));
+        }
+    }
+    Ok(None)
+}
+
+/// `try_key/2`: the atom key (`String.to_existing_atom/1`; an atom a map
+/// holds exists), the binary key, then `%PtcRunner.Lisp.Keyword{name: key}`.
+fn try_key<'a>(data: &'a Map, key: &Term, bytes: &[u8]) -> Option<(&'a Term, &'a Term)> {
+    let as_atom = std::str::from_utf8(bytes).ok().map(Term::atom);
+    let keyword = Term::Struct(Box::new(Struct {
+        module: LISP_KEYWORD.to_owned(),
+        fields: vec![("name".to_owned(), key.clone())],
+    }));
+    let wanted = as_atom.into_iter().chain([key.clone(), keyword]);
+    for w in wanted {
+        if let Ok(i) = data.pairs().binary_search_by(|(k, _)| map_key_cmp(k, &w)) {
+            let (k, v) = &data.pairs()[i];
+            return Some((k, v));
+        }
+    }
+    None
+}
+
+/// `validate_no_extra_fields/3`: every data key no field consumed, sorted
+/// by its `inspect/1` text (JH-17).
+fn no_extra_fields(data: &Map, consumed: &Consumed, path: &[Term]) -> Result<Vec<Term>, Raised> {
+    let mut extra = vec![];
+    for (k, _) in data.iter() {
+        let member = match consumed {
+            Consumed::Keys(keys) => keys.contains(k),
+            Consumed::Other(Term::Struct(s)) if s.module == "MapSet" => {
+                matches!(s.field("map"), Some(Term::Map(m)) if m.get(k).is_some())
+            }
+            Consumed::Other(_) => return Err(Raised::function_clause("MapSet", "member?", 2)),
+        };
+        if !member {
+            extra.push((inspect_bytes(k), k));
+        }
+    }
+    extra.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(extra
+        .into_iter()
+        .map(|(_, k)| {
+            error_at(
+                &with(path, path_segment(k)),
+                "unexpected field — schema disallows additional properties"
+                    .as_bytes()
+                    .to_vec(),
+            )
+        })
+        .collect())
+}
+
+/// `path_segment/1`: a keyword struct's name, a binary or atom as
+/// `to_string/1` gives it, anything else inspected (JH-17).
+fn path_segment(key: &Term) -> Term {
+    match key {
+        Term::Struct(s) if s.module == LISP_KEYWORD => {
+            s.field("name").cloned().unwrap_or(Term::Nil)
+        }
+        Term::Str(_) | Term::Bytes(_) => key.clone(),
+        _ => match key.as_atom() {
+            Some("nil") => Term::str(""),
+            Some(a) => Term::str(a),
+            None => Term::binary(inspect_bytes(key)),
+        },
+    }
+}
+
+/// `type_name/1` (JH-13): `nil` and every other atom are `"keyword"`.
+fn type_name(data: &Term) -> Vec<u8> {
+    let name = match data {
+        Term::Str(_) | Term::Bytes(_) => "string",
+        Term::Int(_) => "int",
+        Term::Float(_) => "float",
+        Term::Bool(_) => "bool",
+        Term::Nil | Term::Atom(_) => "keyword",
+        _ if is_lisp_keyword(data) => "keyword",
+        Term::Map(_) => "map",
+        Term::List(_) => "list",
+        _ => return inspect_bytes(data),
+    };
+    name.as_bytes().to_vec()
+}
