@@ -39,6 +39,10 @@ export declare function inspectChecked(term: Term, opts?: InspectOptions): Binar
 export declare function inspectRaw(term: Term, opts?: InspectOptions): RawString;
 /** Macro.inspect_atom(:literal, atom) of an atom name: `:foo`, `Foo.Bar`, `:"foo bar"`. */
 export declare function atomLiteral(name: string): string;
+/** Macro.inspect_atom(:remote_call, atom) of a function name: `f`, `+`, `"f g"`, `"%{}"`, `"Elixir.Foo"`. */
+export declare function remoteCall(name: string): string;
+/** A capture text `&M.f/n` read back (TJ-8): [module atom name, function name, arity text], or undefined for another shape. */
+export declare function captureParts(name: string): [string, string, string] | undefined;
 /** Macro.inspect_atom(:key, atom): `a:`, `"a b":`. */
 export declare function atomKey(name: string): string;
 /** How Macro.classify_atom/1 sees an atom name. */

@@ -214,9 +214,19 @@ export function termGen(seed = 1) {
         return new Temporal("datetime", `${date()}T${time()}${chance(0.5) ? "Z" : `${pick(["+", "-"])}${two(0, 14)}:${pick(["00", "30", "45"])}`}`);
     }
   };
+  // A named capture's text `&M.f/n` (TJ-8): known ones, or odd modules and
+  // functions (spaces, dots, operators, non-Latin, `Elixir.`, `:erlang`).
+  const CAPTURE_MODULES = ["String", "Foo", "Foo.Bar", "Elixir.Foo", "Elixir", "foo", "Foo Bar", "Ф", "名前", ":lists", ":foo", ":a.b", ":a b", ':"a b"', ":Elixir.Foo", ":", ":ф", "µ"];
+  const CAPTURE_FUNCTIONS = ["f", "bar", "upcase", "is_atom", "foo?", "f!", "f g", "a.b", "+", "::", "<|>", "when", "%{}", "..", "->", "Foo", "Elixir.Foo", "foo@bar", "ф", "Ф", "µ", "Ωmega", 'a"b', "a#{b}", "a\nb", "a/b", "名前"];
+  const capture = () => {
+    if (chance(0.3)) return pick(["&String.upcase/1", "&Enum.map/2", "&:lists.foldl/3", "&Kernel.is_atom/1", "&Foo.bar/2", "&:foo.bar/2"]);
+    const module = chance(0.7) ? pick(CAPTURE_MODULES) : (chance(0.5) ? ":" : "") + atomName();
+    const fun = chance(0.7) ? pick(CAPTURE_FUNCTIONS) : atomName();
+    return `&${module}.${fun}/${range(0, 3)}`;
+  };
   const fun = (depth) => {
     const r = below(4);
-    if (r === 0) return new Fun({ name: pick(["&String.upcase/1", "&Enum.map/2", "&:lists.foldl/3", "&Kernel.is_atom/1", "&Foo.bar/2", "&:foo.bar/2"]) });
+    if (r === 0) return new Fun({ name: capture() });
     if (r === 1) return new Fun({ arity: range(0, 3), raises: text(5) });
     return new Fun({ arity: range(0, 3), returns: term(depth + 1) });
   };

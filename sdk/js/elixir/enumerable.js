@@ -10,6 +10,7 @@ import { Raised } from "../adapter.js";
 import { Atom, Fun, Struct, TermMap, Tuple, tuple } from "../terms.js";
 import { iodataToRaw } from "./chars.js";
 import { badarg, moduleNotAvailable, protocolUndefined } from "./errors.js";
+import { captureParts } from "./inspect.js";
 import { message } from "./messages.js";
 import { binaryOfRaw } from "./raw.js";
 
@@ -74,10 +75,6 @@ function listsReverse(t) {
 
 // Calling the named capture &Mod.fun/2: no module of that name loads (LOOSE-5).
 function callCapture(name, t) {
-  const m = /^&(.*)\/[^/]*$/.exec(name);
-  const dot = m ? m[1].lastIndexOf(".") : -1;
-  if (!m || dot < 0) return protocolUndefined("Enumerable", t);
-  const module = m[1].slice(0, dot);
-  const fun = m[1].slice(dot + 1);
-  return moduleNotAvailable(module.startsWith(":") ? module.slice(1) : `Elixir.${module}`, fun, 2);
+  const parts = captureParts(name);
+  return parts ? moduleNotAvailable(parts[0], parts[1], 2) : protocolUndefined("Enumerable", t);
 }

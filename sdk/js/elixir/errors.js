@@ -7,7 +7,7 @@
 
 import { Raised } from "../adapter.js";
 import { Atom, Bytes, Float, Fun, Opaque, Struct, Temporal, TermMap, Tuple, atom } from "../terms.js";
-import { LIMIT, atomLiteral, inspect, inspectRaw } from "./inspect.js";
+import { LIMIT, atomLiteral, inspect, inspectRaw, remoteCall } from "./inspect.js";
 import { message } from "./messages.js";
 import { raw, textOfRaw } from "./raw.js";
 
@@ -40,7 +40,7 @@ export function moduleNotAvailable(module, fun, arity) {
   const oneSegment = module.startsWith("Elixir.") && !module.slice(7).includes(".");
   return message("undefined_function_module_not_available").raise({
     module: atomLiteral(module),
-    function: fun,
+    function: remoteCall(fun),
     arity: String(arity),
     hint: oneSegment ? message("undefined_function_alias_hint").template : "",
   });

@@ -41,6 +41,7 @@ export {
   PRINTABLE_LIMIT,
   atomKey,
   atomLiteral,
+  captureParts,
   classifyAtom,
   escape,
   inspect,
@@ -49,6 +50,7 @@ export {
   inspectRaw,
   invisible,
   printable,
+  remoteCall,
 } from "./inspect.js";
 export { encode as jasonEncode, jasonString, tryEncode as jasonTryEncode } from "./jason.js";
 export { Template, message, messages, raise } from "./messages.js";

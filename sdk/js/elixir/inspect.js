@@ -69,7 +69,7 @@ function toDoc(t, opts) {
   if (t instanceof TermMap) return mapDoc(t.pairs, "", opts);
   if (t instanceof Struct) return structure(t, opts);
   if (t instanceof Temporal) return temporal(t);
-  if (t instanceof Fun) return t.name !== undefined ? raw(t.name) : `#Function<anonymous/${t.arity ?? 0}>`;
+  if (t instanceof Fun) return t.name !== undefined ? captureRaw(t.name) : `#Function<anonymous/${t.arity ?? 0}>`;
   // VM-dependent text, compared loosely (spec/README.md LOOSE-2).
   if (t instanceof Opaque) return raw(`#${{ ref: "Reference", pid: "PID", port: "Port" }[t.kind]}<${t.label}>`);
   throw new TypeError(`inspect: not a term: ${String(t)}`);
@@ -139,6 +139,53 @@ function atomKeyRaw(name) {
 /** `Macro.inspect_atom(:key, atom)`: the `key:` of a keyword list or map (`a:`, `"a b":`). */
 export function atomKey(name) {
   return textOfRaw(atomKeyRaw(name));
+}
+
+/**
+ * The parts of a capture's text `&M.f/n` as the adapters read them back
+ * (spec/terms.md TJ-8): `[module, function, arity]`, the module atom's
+ * name (`M` after `:` taken literally, else `Elixir.` + `M`), the
+ * function's name (the text between the last `.` and the last `/`,
+ * literally) and the arity text; undefined for a text of another shape.
+ */
+export function captureParts(name) {
+  if (!name.startsWith("&")) return undefined;
+  const slash = name.lastIndexOf("/");
+  if (slash < 1) return undefined;
+  const mf = name.slice(1, slash);
+  const dot = mf.lastIndexOf(".");
+  if (dot <= 0 || dot === mf.length - 1) return undefined;
+  const module = mf.slice(0, dot);
+  const atomName = module.startsWith(":") ? module.slice(1) : `Elixir.${module}`;
+  return [atomName, mf.slice(dot + 1), name.slice(slash + 1)];
+}
+
+// A named capture (IN-18): `&` + the module atom + `.` + its function as a
+// remote call + `/arity`; a text of another shape as it is.
+function captureRaw(name) {
+  const parts = captureParts(name);
+  if (parts === undefined) return raw(name);
+  const [module, fun, arity] = parts;
+  return `&${atomLiteralRaw(module)}.${remoteCallRaw(fun)}/${raw(arity)}`;
+}
+
+function remoteCallRaw(name) {
+  if (QUOTED_OPERATORS.has(name) || OPERATORS.has(name)) return raw(name);
+  if (NOT_CALLABLE.has(name) || /^Elixir(\.[A-Z][A-Za-z0-9_]*)*$/.test(name)) return raw(`"${name}"`);
+  const t = tokenize(name);
+  if (t && t.whole && (t.kind !== "identifier" || t.at)) return raw(`"${name}"`);
+  if (t && t.whole && !t.nfkc) return raw(name);
+  return `"${escape(raw(name), '"', Infinity)[0]}"`;
+}
+
+/**
+ * `Macro.inspect_atom(:remote_call, atom)` of a function name: what follows
+ * `Module.` in a capture or an MFA text: bare for an identifier or an
+ * operator (`f`, `+`, `::`), else in double quotes, escaped unless it is
+ * not callable or an alias (`"f g"`, `"%{}"`, `"Elixir.Foo"`).
+ */
+export function remoteCall(name) {
+  return textOfRaw(remoteCallRaw(name));
 }
 
 // ---- binaries ------------------------------------------------------------

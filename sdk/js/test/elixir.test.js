@@ -7,6 +7,7 @@ import * as A from "../elixir/algebra.js";
 import {
   atomKey,
   atomLiteral,
+  captureParts,
   floatToBinaryCompact10,
   floatToString,
   graphemes,
@@ -21,6 +22,7 @@ import {
   message,
   nfc,
   raw,
+  remoteCall,
   take,
   takeRaw,
   toList,
@@ -67,6 +69,32 @@ test("atoms: quoted as Macro.classify_atom decides (IN-3, IN-4)", () => {
   assert.equal(atomKey("ok"), "ok:");
   assert.deepEqual(tokenize("Ф"), { kind: "atom", whole: true, at: false, nfkc: false });
   assert.equal(tokenize("Ωmega"), undefined);
+});
+
+test("named captures: read back literally (TJ-8), the function printed as a remote call (IN-18)", () => {
+  const calls = {
+    f: "f", "foo?": "foo?", "+": "+", "::": "::", "<|>": "<|>", when: "when", "%{}": '"%{}"', "..": '".."', "Elixir.Foo": '"Elixir.Foo"',
+    Foo: '"Foo"', "foo@bar": '"foo@bar"', "f g": '"f g"', "": '""', 'a"b': '"a\\"b"', "a#{b}": '"a\\#{b}"', "ф": "ф", "µ": '"µ"', "Ωmega": '"Ωmega"',
+  };
+  for (const [name, text] of Object.entries(calls)) assert.equal(remoteCall(name), text, name);
+  assert.deepEqual(captureParts("&Foo.Bar.f/2"), ["Elixir.Foo.Bar", "f", "2"]);
+  assert.deepEqual(captureParts("&:a.b.c/2"), ["a.b", "c", "2"]);
+  assert.deepEqual(captureParts('&:"a b".f/2'), ['"a b"', "f", "2"]);
+  assert.deepEqual(captureParts("&Foo.f g/2"), ["Elixir.Foo", "f g", "2"]);
+  assert.deepEqual(captureParts("&Foo.a/b/2"), ["Elixir.Foo", "a/b", "2"]);
+  for (const other of ["Foo.f/2", "&Foo/2", "&.f/2", "&Foo./2", "&Foo.f"]) assert.equal(captureParts(other), undefined, other);
+  const fn = (name) => inspect(new Fun({ name }));
+  assert.equal(fn("&Foo.f g/2"), '&Foo."f g"/2');
+  assert.equal(fn("&:a.b.c/2"), '&:"a.b".c/2');
+  assert.equal(fn("&:lists.foldl/3"), "&:lists.foldl/3");
+  assert.equal(fn("&Kernel.+/2"), "&Kernel.+/2");
+  assert.equal(fn("&Elixir.Foo.f/1"), "&Elixir.Elixir.Foo.f/1");
+  assert.equal(fn("&foo.bar/1"), '&:"Elixir.foo".bar/1');
+  assert.equal(fn("&Foo.%{}/1"), '&Foo."%{}"/1');
+  assert.equal(fn("&Foo"), "&Foo");
+  assert.throws(() => walk(new Fun({ name: "&Foo.f g/2" })), { class: "UndefinedFunctionError", message: /^function Foo\."f g"\/2 is undefined \(module Foo is not available\)\. Make sure/ });
+  assert.throws(() => walk(new Fun({ name: "&:a b.f/2" })), { class: "UndefinedFunctionError", message: 'function :"a b".f/2 is undefined (module :"a b" is not available)' });
+  assert.throws(() => walk(new Fun({ name: "&.f/2" })), { class: "Protocol.UndefinedError" });
 });
 
 test("inspect: containers, limits, printable limits, charlists, binaries and pretty layout (IN-)", () => {
