@@ -44,6 +44,15 @@ _INTS = [
 ]
 
 
+_CAPTURE_MODULES = (
+    "String", "Foo", "Foo.Bar", "Elixir.Foo", "Elixir", "foo", "Foo Bar", "Ф", "名前", ":lists", ":foo",
+    ":a.b", ":a b", ':"a b"', ":Elixir.Foo", ":", ":ф", "µ",
+)
+_CAPTURE_FUNCTIONS = (
+    "f", "bar", "upcase", "is_atom", "foo?", "f!", "f g", "a.b", "+", "::", "<|>", "when", "%{}", "..", "->",
+    "Foo", "Elixir.Foo", "foo@bar", "ф", "Ф", "µ", "Ωmega", 'a"b', "a#{b}", "a\nb", "a/b", "名前",
+)
+
 class Gen:
     """Term generators over one `random.Random`."""
 
@@ -173,7 +182,18 @@ class Gen:
             return Fun(arity=r.randint(0, 3), returns=self.scalar())
         if k < 0.7:
             return Fun(arity=r.randint(0, 3), raises=self.string())
-        return Fun(name=r.choice(("&String.upcase/1", "&Enum.map/2", "&:lists.reverse/1", "&Foo.bar/0", "&:erlang.+/2")))
+        return Fun(name=self.capture())
+
+    def capture(self):
+        """A named capture's text ``&M.f/n`` (TJ-8): known ones, or odd
+        modules and functions (spaces, dots, operators, non-Latin,
+        ``Elixir.``-prefixed, an Erlang ``:mod``)."""
+        r = self.r
+        if r.random() < 0.3:
+            return r.choice(("&String.upcase/1", "&Enum.map/2", "&:lists.reverse/1", "&Foo.bar/0", "&:erlang.+/2"))
+        module = r.choice(_CAPTURE_MODULES) if r.random() < 0.7 else r.choice(("", ":")) + self.atom_name()
+        function = r.choice(_CAPTURE_FUNCTIONS) if r.random() < 0.7 else self.atom_name()
+        return f"&{module}.{function}/{r.randint(0, 3)}"
 
     def opaque(self):
         r = self.r

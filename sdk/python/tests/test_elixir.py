@@ -17,6 +17,7 @@ from ptc_sdk.elixir import (
     reduce_fun,
     to_string,
 )
+from ptc_sdk.elixir import capture_parts, remote_call
 from ptc_sdk.elixir.inspect import atom_key, atom_literal
 
 
@@ -129,6 +130,36 @@ class InspectTest(unittest.TestCase):
         self.assertEqual(inspect(Fun(name="&String.upcase/1")), "&String.upcase/1")
         self.assertEqual(inspect(Fun(arity=2, returns=1)), "#Function<anonymous/2>")
 
+    def test_named_captures_read_back_literally_and_print_the_function_as_a_remote_call(self):
+        # TJ-8, IN-18: Macro.inspect_atom(:remote_call, f) after the module atom.
+        calls = {
+            "f": "f", "foo?": "foo?", "+": "+", "::": "::", "<|>": "<|>", "when": "when", "%{}": '"%{}"', "..": '".."',
+            "Elixir.Foo": '"Elixir.Foo"', "Foo": '"Foo"', "foo@bar": '"foo@bar"', "f g": '"f g"', "": '""',
+            'a"b': '"a\\"b"', "a#{b}": '"a\\#{b}"', "ф": "ф", "µ": '"µ"', "Ωmega": '"Ωmega"',
+        }
+        for name, text in calls.items():
+            with self.subTest(name=name):
+                self.assertEqual(remote_call(name), text)
+        self.assertEqual(capture_parts("&Foo.Bar.f/2"), ("Elixir.Foo.Bar", "f", "2"))
+        self.assertEqual(capture_parts("&:a.b.c/2"), ("a.b", "c", "2"))
+        self.assertEqual(capture_parts('&:"a b".f/2'), ('"a b"', "f", "2"))
+        self.assertEqual(capture_parts("&Foo.f g/2"), ("Elixir.Foo", "f g", "2"))
+        self.assertEqual(capture_parts("&Foo.a/b/2"), ("Elixir.Foo", "a/b", "2"))
+        for other in ("Foo.f/2", "&Foo/2", "&.f/2", "&Foo./2", "&Foo.f"):
+            self.assertIsNone(capture_parts(other), other)
+        for name, text in [
+            ("&Foo.f g/2", '&Foo."f g"/2'),
+            ("&:a.b.c/2", '&:"a.b".c/2'),
+            ("&:lists.foldl/3", "&:lists.foldl/3"),
+            ("&Kernel.+/2", "&Kernel.+/2"),
+            ("&Elixir.Foo.f/1", "&Elixir.Elixir.Foo.f/1"),
+            ("&foo.bar/1", '&:"Elixir.foo".bar/1'),
+            ("&Foo.%{}/1", '&Foo."%{}"/1'),
+            ("&Foo", "&Foo"),
+        ]:
+            with self.subTest(name=name):
+                self.assertEqual(inspect(Fun(name=name)), text)
+
     def test_a_display_struct_that_cannot_convert_prints_an_inspect_error(self):
         text = inspect(structs.new("PtcRunner.Lisp.Format.Var", name=[Atom("id")]))
         self.assertTrue(text.startswith("#Inspect.Error<\n  got ArgumentError with message:\n"), text)
@@ -228,6 +259,15 @@ class ReducerTest(unittest.TestCase):
             reduce_fun(Fun(name="&Foo.bar/2"))
         self.assertEqual(cm.exception.cls, "UndefinedFunctionError")
         self.assertIn("(module Foo is not available). Make sure", cm.exception.message)
+        with self.assertRaises(Raised) as cm:
+            reduce_fun(Fun(name="&Foo.f g/2"))
+        self.assertTrue(cm.exception.message.startswith('function Foo."f g"/2 is undefined (module Foo is not available). Make sure'))
+        with self.assertRaises(Raised) as cm:
+            reduce_fun(Fun(name="&:a b.f/2"))
+        self.assertEqual(cm.exception.message, 'function :"a b".f/2 is undefined (module :"a b" is not available)')
+        with self.assertRaises(Raised) as cm:
+            reduce_fun(Fun(name="&.f/2"))
+        self.assertEqual(cm.exception.cls, "Protocol.UndefinedError")
 
 
 class PackagedDataTest(unittest.TestCase):

@@ -22,11 +22,12 @@ The Unicode tables and templates are read from ``spec/data/`` (`ptc_sdk.data`).
 from . import chars, enumerable, errors, graphemes, identifier, jason, messages, normalize, num
 from .chars import iodata_to_binary, list_to_string, to_string
 from .enumerable import reduce_fun
-from .inspect import inspect, inspect_binary, inspect_checked, inspect_lossy, inspect_text
+from .inspect import capture_parts, inspect, inspect_binary, inspect_checked, inspect_lossy, inspect_text, remote_call
 from .jason import encode as jason_encode
 from .num import float_to_binary_compact_10, inspect_float, short_float
 
 __all__ = [
+    "capture_parts",
     "chars",
     "enumerable",
     "errors",
@@ -47,6 +48,7 @@ __all__ = [
     "normalize",
     "num",
     "reduce_fun",
+    "remote_call",
     "short_float",
     "to_string",
 ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..errors import Raised
 from ..terms import Atom, Fun, Map, Struct, Tuple
 from .errors import badarg, function_clause, module_not_available, protocol_undefined
+from .inspect import capture_parts
 
 FIRST = Atom("first")
 
@@ -86,10 +87,7 @@ def _call_capture(fun) -> Raised:
     """Calling the named capture ``&Mod.fun/2``: the reference knows no
     module of that name, so the call fails as for a module the VM cannot
     load (``:mod`` an Erlang module, ``Mod`` an Elixir alias)."""
-    name = fun.name
-    call = name[1:].rpartition("/")[0] if name.startswith("&") and "/" in name else None
-    if call and "." in call:
-        module, _, function = call.rpartition(".")
-        atom_ = module[1:] if module.startswith(":") else "Elixir." + module
-        return module_not_available(atom_, function, 2)
+    parts = capture_parts(fun.name)
+    if parts is not None:
+        return module_not_available(parts[0], parts[1], 2)
     return protocol_undefined("Enumerable", fun)

@@ -52,13 +52,13 @@ def module_not_available(module: str, function: str, arity: int) -> Raised:
     """``UndefinedFunctionError`` for a call into the module named by the
     atom `module` (``Elixir.Foo``, ``foo``), which the VM cannot load
     (``spec/README.md`` LOOSE-5); the alias hint when it is ``Elixir.X``."""
-    from .inspect import atom_literal
+    from .inspect import atom_literal, remote_call
 
     hint = ""
     if module.startswith("Elixir.") and "." not in module[7:]:
         hint = M.text("undefined_function_alias_hint")
     return M.get("undefined_function_module_not_available").raised(
-        module=atom_literal(module), function=function, arity=str(arity), hint=hint
+        module=atom_literal(module), function=remote_call(function), arity=str(arity), hint=hint
     )
 
 

@@ -108,7 +108,7 @@ def to_doc(t, limit, o):
     if ty is Temporal:
         return temporal(t)
     if ty is Fun:
-        return t.name if t.name is not None else f"#Function<anonymous/{t.arity or 0}>"
+        return _capture(t.name) if t.name is not None else f"#Function<anonymous/{t.arity or 0}>"
     if ty is Opaque:
         # VM-dependent text, compared loosely (spec/README.md LOOSE-1).
         return f"#{_OPAQUE[t.kind]}<{t.label}>"
@@ -174,6 +174,49 @@ def atom_literal(name: str) -> str:
         if len(_ATOM_CACHE) < 65536:
             _ATOM_CACHE[name] = text
     return text
+
+
+def capture_parts(name: str):
+    """The parts of a capture's text ``&M.f/n`` as the adapters read them
+    back (``spec/terms.md`` TJ-8): ``(module, function, arity)``, the module
+    atom's name (``M`` after ``:`` taken literally, else ``Elixir.`` + ``M``),
+    the function's name (the text between the last ``.`` and the last
+    ``/``, literally) and the arity text; None for a text of another shape."""
+    if not name.startswith("&") or "/" not in name:
+        return None
+    mf, _, arity = name[1:].rpartition("/")
+    module, dot, function = mf.rpartition(".")
+    if not dot or not module or not function:
+        return None
+    atom_ = module[1:] if module.startswith(":") else "Elixir." + module
+    return atom_, function, arity
+
+
+def _capture(name: str) -> str:
+    """A named capture (IN-18): ``&`` + the module atom + ``.`` + its
+    function as a remote call + ``/arity``; a text of another shape as it is."""
+    parts = capture_parts(name)
+    if parts is None:
+        return name
+    module, function, arity = parts
+    return f"&{atom_literal(module)}.{remote_call(function)}/{arity}"
+
+
+def remote_call(name: str) -> str:
+    """``Macro.inspect_atom(:remote_call, atom)``: a function's name after
+    ``Module.`` in a capture or an MFA text: bare for an identifier or an
+    operator (``f``, ``+``, ``::``), else in double quotes, escaped unless it
+    is not callable or an alias (``"f g"``, ``"%{}"``, ``"Elixir.Foo"``)."""
+    if name in _QUOTED_OPERATORS or name in _OPERATORS:
+        return name
+    if name in _NOT_CALLABLE or (name.isascii() and _ALIAS_RE.match(name)):
+        return f'"{name}"'
+    tok = identifier.tokenize(name)
+    if tok is not None and tok.whole and (tok.kind != identifier.IDENTIFIER or tok.at):
+        return f'"{name}"'
+    if tok is not None and tok.whole and not tok.nfkc:
+        return name
+    return '"' + escape(name, '"', None)[0] + '"'
 
 
 def atom_key(name: str) -> str:
