@@ -22,6 +22,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
         };
         match groups.iter_mut().find(|g| g.kind == d.kind.cause()) {
             Some(g) => {
+                g.ops.insert(d.case.op.name);
                 g.cases.push(d.case);
                 if weight(&d.case.args) < weight(&g.example.args) {
                     g.example = example();
@@ -34,6 +35,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
                 example: example(),
                 emitted: None,
                 also: Vec::new(),
+                ops: [d.case.op.name].into_iter().collect(),
             }),
         }
     }
@@ -48,6 +50,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
         };
         match groups.iter_mut().find(|g| g.kind == f.kind.cause()) {
             Some(g) => {
+                g.ops.insert(f.op.name);
                 g.generated += f.count;
                 if weight(&f.args) < weight(&g.example.args) {
                     g.example = example;
@@ -60,6 +63,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
                 example,
                 emitted: None,
                 also: Vec::new(),
+                ops: [f.op.name].into_iter().collect(),
             }),
         }
     }

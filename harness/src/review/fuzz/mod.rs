@@ -14,6 +14,7 @@
 pub mod disagreement;
 pub mod emit;
 pub mod known_kinds;
+pub mod refusal;
 pub mod shrink;
 
 pub use crate::review::kinds::{mask_vm_text, size};
@@ -29,7 +30,7 @@ use crate::review::gen;
 use crate::review::kinds::{weight, Kind};
 use crate::subject::reference::Reference;
 use crate::subject::{Answer, Request, Subject};
-use disagreement::disagreement_of_kind;
+use disagreement::difference_of_kind;
 use emit::emit;
 use known_kinds::Known;
 use proptest::prelude::*;
@@ -88,6 +89,9 @@ pub struct FuzzConfig {
     /// Attribute differences to struct shape changes (`compare`), starting
     /// from these (found in the corpus); `None`: every difference is a kind.
     pub attribution: Option<Shapes>,
+    /// An input one side declines and the other answers is a difference
+    /// (two builds compared); otherwise only counted as declined.
+    pub one_sided_refusals: bool,
 }
 
 impl FuzzConfig {
@@ -108,6 +112,7 @@ impl FuzzConfig {
             quirks: std::collections::BTreeSet::new(),
             labels: ("reference", "subject"),
             attribution: None,
+            one_sided_refusals: false,
         }
     }
 }
@@ -138,6 +143,20 @@ pub struct FuzzReport {
     /// With [`FuzzConfig::attribution`]: inputs whose difference the shape
     /// changes explain, by op and explanation (not findings).
     pub explained: std::collections::BTreeMap<(&'static str, Explanation), usize>,
+    /// Requests declined, by side, op and reason: the inputs either side
+    /// could not take, never dropped silently.
+    pub declines: refusal::Declines,
+    /// Inputs declined for naming a struct field one side's build lacks,
+    /// retried without it (and compared as retried).
+    pub retried: usize,
+    /// Struct fields the generators know that neither side's build has
+    /// ([`refusal::probe`]): left out of every input.
+    pub unknown_fields: std::collections::BTreeSet<refusal::Field>,
+    /// Struct fields one side's build lacks, by side label.
+    pub lacking:
+        std::collections::BTreeMap<&'static str, std::collections::BTreeSet<refusal::Field>>,
+    /// Generated inputs that named an [`Self::unknown_fields`] field, sent without it.
+    pub stripped: usize,
 }
 
 /// The ops a run fuzzes: those asked for (each must exist, have a
@@ -190,8 +209,9 @@ pub fn run(
     )
 }
 
-/// A kind's smallest instance so far: its weight, batch and index there.
-type Smallest = ((usize, usize), usize, usize);
+/// A kind's smallest instance so far: its weight, batch and index there,
+/// and whether it was met retried without the fields a side lacks.
+type Smallest = ((usize, usize), usize, usize, bool);
 
 /// Runs the fuzzer with `expected`'s answers as the expectation (the
 /// reference, or the first of two builds being compared, whose answers are
@@ -227,6 +247,7 @@ pub fn run_between(
         ops: names.clone(),
         ..FuzzReport::default()
     };
+    learn_fields(expected, subject, names[0], cfg.labels, &mut report);
     let mut done: std::collections::BTreeSet<&'static str> = std::collections::BTreeSet::new();
     let mut spent: std::collections::BTreeMap<&'static str, Duration> = Default::default();
     let mut kinds: Vec<(Kind, usize, Smallest)> = Vec::new();
@@ -290,6 +311,12 @@ pub fn run_between(
                 }
                 inputs.truncate(cap - report.checked);
                 let op_started = Instant::now();
+                for a in inputs.iter_mut() {
+                    if let Some(s) = refusal::stripped(a, &report.unknown_fields) {
+                        *a = s;
+                        report.stripped += 1;
+                    }
+                }
                 let requests: Vec<Request<'_>> =
                     inputs.iter().map(|a| Request::new(op.name, a)).collect();
                 let expected_answers = expected.call_many(&requests);
@@ -305,18 +332,25 @@ pub fn run_between(
                     .filter(|a| matches!(a, Answer::Unsupported(_) | Answer::Error(_)))
                     .count();
                 progress(report.checked);
-                for i in 0..inputs.len() {
-                    let Some((_, kind)) = disagreement_of_kind(
-                        op,
-                        &inputs[i],
-                        &expected_answers[i],
-                        &actual[i],
-                        known,
-                        reading,
-                    ) else {
+                let retries = retry_refused(
+                    (&mut *expected, &mut *subject),
+                    op,
+                    &inputs,
+                    (&expected_answers, &actual),
+                    cfg.labels,
+                    &mut report,
+                );
+                let checks = (0..inputs.len())
+                    .map(|i| (&inputs[i], &expected_answers[i], &actual[i], i, false))
+                    .chain(retries.iter().map(|(i, args, e, a)| (args, e, a, *i, true)));
+                for (args, e, a, i, retried) in checks {
+                    let Some((_, kind)) =
+                        difference_of_kind(op, args, e, a, known, reading, cfg.one_sided_refusals)
+                    else {
                         continue;
                     };
-                    let w = weight(&inputs[i]);
+                    let w = weight(args);
+                    let (expected_answer, actual_answer) = (e, a);
                     if let Some(shapes) = &mut shapes {
                         // A shape change is counted as itself; what it may
                         // explain is decided once all of them are known.
@@ -325,14 +359,14 @@ pub fn run_between(
                         } else {
                             pending.push((
                                 kind,
-                                (w, b, i),
-                                expected_answers[i].clone(),
-                                actual[i].clone(),
+                                (w, b, i, retried),
+                                expected_answer.clone(),
+                                actual_answer.clone(),
                             ));
                             continue;
                         }
                     }
-                    count_kind(&mut kinds, kind, (w, b, i));
+                    count_kind(&mut kinds, kind, (w, b, i, retried));
                     if !cfg.keep_going {
                         return Ok(());
                     }
@@ -359,17 +393,23 @@ pub fn run_between(
         }
     }
     // Shrink the smallest instance of each kind, regenerated from its batch's seed.
-    for (kind, count, (_, b, i)) in kinds {
+    let retry_fields: std::collections::BTreeSet<refusal::Field> =
+        report.lacking.values().flatten().cloned().collect();
+    for (kind, count, (_, b, i, retried)) in kinds {
         let op = ops[b % ops.len()];
         let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
         let tree =
             generate(&strategy, op_seed(cfg.seed, op.name), b / ops.len(), i + 1)?.swap_remove(i);
+        let mut leave_out = report.unknown_fields.clone();
+        if retried {
+            leave_out.extend(retry_fields.iter().cloned());
+        }
         let mut finding = shrink(
             expected,
             subject,
             op,
             (&kind, &shapes),
-            known,
+            (known, cfg.one_sided_refusals, &leave_out),
             tree,
             reading,
         );
@@ -394,6 +434,84 @@ pub fn run_between(
     report.elapsed = started.elapsed();
     report.shapes = shapes;
     Ok(report)
+}
+
+/// Learns which struct fields the generators know each side's build
+/// lacks ([`refusal::probe`]): those neither has are left out of every
+/// input, those one side lacks make its refusals retried without them.
+fn learn_fields(
+    expected: &mut dyn Subject,
+    subject: &mut dyn Subject,
+    op: &str,
+    labels: crate::review::kinds::Labels,
+    report: &mut FuzzReport,
+) {
+    let (e, a) = (refusal::probe(expected, op), refusal::probe(subject, op));
+    report.unknown_fields = e.intersection(&a).cloned().collect();
+    for (label, lacks) in [(labels.0, e), (labels.1, a)] {
+        let only: std::collections::BTreeSet<refusal::Field> =
+            lacks.difference(&report.unknown_fields).cloned().collect();
+        if !only.is_empty() {
+            report.lacking.insert(label, only);
+        }
+    }
+}
+
+/// Counts the batch's refusals by side, op and reason, and retries each
+/// input declined for naming a struct field a side lacks without that
+/// field (and the others either side lacks): the retried inputs with both
+/// answers, by index. A field both sides refuse is learned as unknown to
+/// both and left out of later inputs.
+#[allow(clippy::type_complexity)]
+fn retry_refused(
+    (expected, subject): (&mut dyn Subject, &mut dyn Subject),
+    op: &'static Op,
+    inputs: &[Vec<Term>],
+    (e, a): (&[Answer], &[Answer]),
+    labels: crate::review::kinds::Labels,
+    report: &mut FuzzReport,
+) -> Vec<(usize, Vec<Term>, Answer, Answer)> {
+    let mut fields: std::collections::BTreeSet<refusal::Field> =
+        report.lacking.values().flatten().cloned().collect();
+    let mut retry = Vec::new();
+    for i in 0..inputs.len() {
+        let mut named = Vec::new();
+        for (label, answer) in [(labels.0, &e[i]), (labels.1, &a[i])] {
+            if let Answer::Unsupported(r) = answer {
+                let reason = refusal::reason_label(r);
+                named.push(refusal::missing_field(&reason));
+                *report.declines.entry((label, op.name, reason)).or_default() += 1;
+            }
+        }
+        if let [Some(x), Some(y)] = &named[..] {
+            if x == y {
+                report.unknown_fields.insert(x.clone());
+            }
+        }
+        fields.extend(named.iter().flatten().cloned());
+        if named.iter().any(Option::is_some) {
+            retry.push(i);
+        }
+    }
+    fields.extend(report.unknown_fields.iter().cloned());
+    let retried: Vec<(usize, Vec<Term>)> = retry
+        .into_iter()
+        .filter_map(|i| Some((i, refusal::stripped(&inputs[i], &fields)?)))
+        .collect();
+    if retried.is_empty() {
+        return Vec::new();
+    }
+    let requests: Vec<Request<'_>> = retried
+        .iter()
+        .map(|(_, args)| Request::new(op.name, args))
+        .collect();
+    let (re, ra) = (expected.call_many(&requests), subject.call_many(&requests));
+    report.retried += retried.len();
+    retried
+        .into_iter()
+        .zip(re.into_iter().zip(ra))
+        .map(|((i, args), (e, a))| (i, args, e, a))
+        .collect()
 }
 
 /// Counts an instance of `kind` at `at`, keeping the smallest.

@@ -1,0 +1,235 @@
+//! Causes: what in the input makes two builds answer differently. A kind
+//! of difference says where it shows; its cause says what triggers it.
+//! For each kind's smallest example, the search takes out one part of the
+//! input at a time, the smallest first ([`parts`]: a struct field, a
+//! struct, an option, a map pair, a value), and the first part without
+//! which the two builds answer alike, one of them as it did before (so the
+//! part was not merely cut short by an earlier error), is the trigger
+//! (delta debugging, one step: C-Reduce and `ddmin` look for the same
+//! smallest part). Kinds whose triggers are the same are one cause; a
+//! struct field only one side's struct has is its own trigger; a refusal
+//! is named by its reason; a kind no single part explains is a cause of
+//! its own, and says so.
+//!
+//! The search is bounded: at most [`MAX_CANDIDATES`] inputs per kind,
+//! sent to each side in one pipelined batch.
+
+pub mod parts;
+
+use crate::judging::judge::Reading;
+use crate::review::attribution::{explain, ShapeChange, Shapes};
+use crate::review::fuzz::disagreement::{difference_of_kind, disagreement};
+use crate::review::fuzz::known_kinds::Known;
+use crate::review::kinds::{How, Kind, Labels, Side};
+use crate::subject::{Answer, Request, Subject};
+use ptc_conformance::ops::Op;
+use ptc_conformance::term::Term;
+
+/// Inputs tried per kind at most (each sent to both sides).
+pub const MAX_CANDIDATES: usize = 96;
+
+/// What triggers a difference.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Trigger {
+    /// A struct field: only one side's struct has it, or the input naming
+    /// it is what differs.
+    Field {
+        /// The struct's module.
+        module: String,
+        /// The field.
+        field: String,
+    },
+    /// A struct in the input (no one field of it).
+    Struct {
+        /// Its module.
+        module: String,
+    },
+    /// An option: a keyword-like list element with this atom key.
+    Option {
+        /// The key.
+        key: String,
+    },
+    /// A map pair whose key is of this class (`gen::keys`).
+    MapKey {
+        /// The key's class.
+        class: &'static str,
+    },
+    /// A value at a place in the input of one op.
+    Value {
+        /// The op.
+        op: &'static str,
+        /// Where (`/1/*/0`: argument 2, any list element, its first element).
+        path: String,
+        /// Its type.
+        of: String,
+    },
+    /// Inputs one side declines, for this reason.
+    Refusal {
+        /// The side that declines.
+        side: Side,
+        /// Why (without where in the args).
+        reason: String,
+    },
+    /// An op only one side declares.
+    Op {
+        /// The op.
+        name: String,
+        /// The side that declares it.
+        side: Side,
+    },
+    /// No single part of the input: the kind is a cause of its own.
+    Alone(Kind),
+}
+
+impl Trigger {
+    /// Preference among parts of one size: named parts first.
+    pub fn rank(&self) -> u8 {
+        match self {
+            Trigger::Field { .. } => 0,
+            Trigger::Option { .. } => 1,
+            Trigger::MapKey { .. } => 2,
+            Trigger::Value { .. } => 3,
+            Trigger::Struct { .. } => 4,
+            _ => 5,
+        }
+    }
+
+    /// One line naming the trigger.
+    pub fn title(&self, labels: Labels) -> String {
+        let side = |s: &Side| match s {
+            Side::Expected => labels.0,
+            Side::Actual => labels.1,
+        };
+        match self {
+            Trigger::Field { module, field } => format!("struct field {module}.{field}"),
+            Trigger::Struct { module } => format!("a {module} struct in the input"),
+            Trigger::Option { key } => format!("option :{key}"),
+            Trigger::MapKey { class } => format!("a map key of class \"{class}\""),
+            Trigger::Value { op, path, of } => format!("the {of} at {op} args{path}"),
+            Trigger::Refusal { side: s, reason } => {
+                format!("inputs {} declines: {reason}", side(s))
+            }
+            Trigger::Op { name, side: s } => format!("op {name}, declared by {} only", side(s)),
+            Trigger::Alone(kind) => format!("no single trigger: {}", kind.title(labels)),
+        }
+    }
+}
+
+/// A kind's trigger, and how the search found it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    /// The trigger.
+    pub trigger: Trigger,
+    /// How it was found, in words (`left out, both answer as base did`).
+    pub how: String,
+}
+
+/// The trigger a kind names without a search: a struct field only one
+/// side's struct has, or a refusal's reason, or no valid answer.
+pub fn named(kind: &Kind) -> Option<Found> {
+    if let Some(change) = ShapeChange::of(kind) {
+        return Some(Found {
+            trigger: Trigger::Field {
+                module: change.module,
+                field: change.field,
+            },
+            how: "a field only one side's struct has".into(),
+        });
+    }
+    match &kind.how {
+        How::Unsupported { side, reason } => Some(Found {
+            trigger: Trigger::Refusal {
+                side: *side,
+                reason: reason.clone(),
+            },
+            how: "declined by one side, answered by the other".into(),
+        }),
+        How::NoAnswer(_) => Some(Found {
+            trigger: Trigger::Alone(kind.clone()),
+            how: "no valid answer: nothing to search".into(),
+        }),
+        _ => None,
+    }
+}
+
+/// The two sides and what the search compares with.
+pub struct Search<'a> {
+    /// The first build.
+    pub base: &'a mut dyn Subject,
+    /// The second build.
+    pub head: &'a mut dyn Subject,
+    /// The struct shape changes known (a difference they explain is none).
+    pub shapes: &'a Shapes,
+    /// How structs are read.
+    pub reading: Reading,
+    /// What reports call the two sides.
+    pub labels: Labels,
+}
+
+impl Search<'_> {
+    /// The trigger of `kind`, whose example is `args` of `op` answered
+    /// `base` and `head`: the smallest part without which both sides
+    /// answer alike and one of them as before; [`Trigger::Alone`] when no
+    /// single part is.
+    pub fn trigger(
+        &mut self,
+        kind: &Kind,
+        op: &'static Op,
+        args: &[Term],
+        (base, head): (&Answer, &Answer),
+    ) -> Found {
+        if let Some(found) = named(kind) {
+            return found;
+        }
+        let alone = Found {
+            trigger: Trigger::Alone(kind.clone()),
+            how: "no single part of the input makes the two answer alike".into(),
+        };
+        if !answered(base) || !answered(head) {
+            return alone;
+        }
+        let candidates = parts::candidates(op.name, args, MAX_CANDIDATES);
+        let requests: Vec<Request<'_>> = candidates
+            .iter()
+            .map(|c| Request::new(op.name, &c.args))
+            .collect();
+        let (b2, h2) = (
+            self.base.call_many(&requests),
+            self.head.call_many(&requests),
+        );
+        for ((c, b), h) in candidates.iter().zip(&b2).zip(&h2) {
+            if !answered(b) || !answered(h) || !self.alike(op, &c.args, b, h) {
+                continue;
+            }
+            let same = |before: &Answer, now: &Answer| {
+                disagreement(op, &c.args, before, now, self.reading).is_none()
+            };
+            let kept = if same(base, b) {
+                self.labels.0
+            } else if same(head, h) {
+                self.labels.1
+            } else {
+                continue;
+            };
+            return Found {
+                trigger: c.trigger.clone(),
+                how: format!("{}, both answer as {kept} did", c.how),
+            };
+        }
+        alone
+    }
+
+    /// Whether two answers agree, or differ only by the struct shape changes.
+    fn alike(&self, op: &'static Op, args: &[Term], b: &Answer, h: &Answer) -> bool {
+        let differs =
+            difference_of_kind(op, args, b, h, &Known::default(), self.reading, true).is_some();
+        !differs || explain(op, b, h, self.shapes, self.reading).is_some()
+    }
+}
+
+fn answered(a: &Answer) -> bool {
+    matches!(a, Answer::Ok(_) | Answer::Raised(_))
+}
+
+#[cfg(test)]
+mod tests;
