@@ -800,7 +800,7 @@ fn compare_groups_what_two_builds_answer_differently_by_kind() {
     assert_eq!(out.status.code(), Some(1), "{t}");
     assert!(
         t.contains(&format!(
-            "ONLY BASE DECLARES op term.inspect ({} selected case(s) run on neither side)",
+            "op term.inspect, declared by base only\n  {} selected case(s) of it run on neither side",
             cases_under("inspect/inspect")
         )),
         "{t}"
@@ -817,14 +817,43 @@ fn compare_groups_what_two_builds_answer_differently_by_kind() {
         t.contains("native_preview.cache_hint at /: binary value changed"),
         "{t}"
     );
-    let kinds = t.lines().filter(|l| l.starts_with("KIND ")).count();
+    let kinds = t
+        .lines()
+        .filter(|l| l.trim_start().starts_with("KIND "))
+        .count();
     assert!((2..=4).contains(&kinds), "{kinds} kinds: {t}");
+    // The report leads with causes, each kind under one.
+    assert!(t.contains("\nCAUSE 1. "), "{t}");
+    // Not a terminal: no progress lines.
+    let progress = |l: &str| l.ends_with(" inputs checked") || l.contains(" inputs, ");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).lines().any(progress),
+        "{t}"
+    );
     assert!(t.lines().count() < 120, "a few screens: {t}");
 
     let out = compare("json");
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let all = v["kinds"].as_array().unwrap();
+    let mut under: Vec<u64> = v["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| {
+            c["kinds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| k.as_u64().unwrap())
+        })
+        .collect();
+    under.sort_unstable();
+    assert_eq!(
+        under,
+        (0..all.len() as u64).collect::<Vec<_>>(),
+        "each kind under one cause: {v}"
+    );
     let cck = all
         .iter()
         .find(|k| k["op"] == "key_normalizer.canonical_cache_key")
