@@ -166,7 +166,7 @@ fn print_pretty(c: &Comparison<'_>) {
         print_fuzz_totals(f);
         if f.unanswered > 0 {
             println!(
-                "  ({} inputs base could not answer, not compared)",
+                "  ({} inputs base could not answer: each counted under its cause, and retried without the field where it named one base's struct lacks)",
                 f.unanswered
             );
         }

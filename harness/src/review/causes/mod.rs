@@ -21,6 +21,7 @@ use crate::review::attribution::{explain, ShapeChange, Shapes};
 use crate::review::fuzz::disagreement::{difference_of_kind, disagreement};
 use crate::review::fuzz::known_kinds::Known;
 use crate::review::kinds::{How, Kind, Labels, Side};
+use crate::review::show::answer_text;
 use crate::subject::{Answer, Request, Subject};
 use ptc_conformance::ops::Op;
 use ptc_conformance::term::Term;
@@ -188,6 +189,7 @@ impl Search<'_> {
         if !answered(base) || !answered(head) {
             return alone;
         }
+        let echo = self.echo(base, head);
         let candidates = parts::candidates(op.name, args, MAX_CANDIDATES);
         let requests: Vec<Request<'_>> = candidates
             .iter()
@@ -211,12 +213,44 @@ impl Search<'_> {
             } else {
                 continue;
             };
+            if let (Trigger::Value { .. }, Some(found)) = (&c.trigger, &echo) {
+                return found.clone();
+            }
             return Found {
                 trigger: c.trigger.clone(),
                 how: format!("{}, both answer as {kept} did", c.how),
             };
         }
-        alone
+        echo.unwrap_or(alone)
+    }
+
+    /// The shape change whose field's text one answer renders and the
+    /// other lacks (`runtime_prelude: nil` in one side's rendered
+    /// `%PtcRunner.SubAgent.Definition{...}`), when attribution could not
+    /// strip it (a text cut elsewhere, reordered): the difference is that
+    /// struct change's echo, whatever value of the input moves the cut.
+    fn echo(&self, base: &Answer, head: &Answer) -> Option<Found> {
+        let (b, h) = (answer_text(base), answer_text(head));
+        self.shapes.iter().find_map(|c| {
+            let (has, lacks) = match c.side {
+                Side::Expected => (&b, &h),
+                Side::Actual => (&h, &b),
+            };
+            let field = format!("{}: ", c.field);
+            (has.contains(&format!("%{}{{", c.module))
+                && has.contains(&field)
+                && !lacks.contains(&field))
+            .then(|| Found {
+                trigger: Trigger::Field {
+                    module: c.module.clone(),
+                    field: c.field.clone(),
+                },
+                how: format!(
+                    "an echo: one side's text renders {}'s {} and the other's does not",
+                    c.module, c.field
+                ),
+            })
+        })
     }
 
     /// Whether two answers agree, or differ only by the struct shape changes.

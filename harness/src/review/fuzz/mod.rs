@@ -252,6 +252,22 @@ pub fn run_between(
     let mut spent: std::collections::BTreeMap<&'static str, Duration> = Default::default();
     let mut kinds: Vec<(Kind, usize, Smallest)> = Vec::new();
     let mut shapes = cfg.attribution.clone();
+    // A field one side's build lacks (learned above) is a shape change,
+    // whether or not an answer shows the struct.
+    if let Some(shapes) = &mut shapes {
+        for (label, fields) in &report.lacking {
+            let side = if *label == cfg.labels.0 {
+                crate::review::kinds::Side::Actual
+            } else {
+                crate::review::kinds::Side::Expected
+            };
+            shapes.extend(fields.iter().map(|(module, field)| ShapeChange {
+                module: module.clone(),
+                field: field.clone(),
+                side,
+            }));
+        }
+    }
     // With attribution: differences that are not shape changes, with both
     // answers, until every shape change is known.
     let mut pending: Vec<(Kind, Smallest, Answer, Answer)> = Vec::new();
