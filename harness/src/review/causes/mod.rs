@@ -3,8 +3,9 @@
 //! For each kind's smallest example, the search takes out one part of the
 //! input at a time, the smallest first ([`parts`]: a struct field, a
 //! struct, an option, a map pair, a value), and the first part without
-//! which the two builds answer alike, one of them as it did before (so the
-//! part was not merely cut short by an earlier error), is the trigger
+//! which the two builds answer alike, and not by both raising an exception
+//! neither raised before (the op cut short, which says nothing of the
+//! part), is the trigger
 //! (delta debugging, one step: C-Reduce and `ddmin` look for the same
 //! smallest part). Kinds whose triggers are the same are one cause; a
 //! struct field only one side's struct has is its own trigger; a refusal
@@ -50,6 +51,14 @@ pub enum Trigger {
         /// The key.
         key: String,
     },
+    /// Any one of two or more pairs of the map at a place of one op
+    /// (their order or their number, not one key).
+    Pairs {
+        /// The op.
+        op: &'static str,
+        /// Where the map is.
+        path: String,
+    },
     /// A map pair whose key is of this class (`gen::keys`).
     MapKey {
         /// The key's class.
@@ -63,6 +72,8 @@ pub enum Trigger {
         path: String,
         /// Its type.
         of: String,
+        /// The value, as tagged JSON.
+        value: String,
     },
     /// Inputs one side declines, for this reason.
     Refusal {
@@ -71,11 +82,11 @@ pub enum Trigger {
         /// Why (without where in the args).
         reason: String,
     },
-    /// An op only one side declares.
-    Op {
-        /// The op.
-        name: String,
-        /// The side that declares it.
+    /// Ops only one side declares.
+    Ops {
+        /// The ops.
+        names: Vec<String>,
+        /// The side that declares them.
         side: Side,
     },
     /// No single part of the input: the kind is a cause of its own.
@@ -95,6 +106,34 @@ impl Trigger {
         }
     }
 
+    /// Whether two triggers are one cause: the same, or two values at the
+    /// same place of one op (the tag of a tuple, whichever tag), or the
+    /// same value anywhere (`-0.0` in any op), unless that value is too
+    /// common to name anything (`nil`, a boolean, `0`, `1`, `""`, `[]`).
+    pub fn same_cause(&self, other: &Trigger) -> bool {
+        match (self, other) {
+            (
+                Trigger::Value {
+                    op,
+                    path,
+                    of,
+                    value,
+                },
+                Trigger::Value {
+                    op: op2,
+                    path: path2,
+                    of: of2,
+                    value: value2,
+                },
+            ) => {
+                let common = ["null", "true", "false", "0", "1", "\"\"", "[]", "{}"];
+                (op == op2 && path == path2 && of == of2)
+                    || (value == value2 && !common.contains(&value.as_str()))
+            }
+            _ => self == other,
+        }
+    }
+
     /// One line naming the trigger.
     pub fn title(&self, labels: Labels) -> String {
         let side = |s: &Side| match s {
@@ -106,11 +145,23 @@ impl Trigger {
             Trigger::Struct { module } => format!("a {module} struct in the input"),
             Trigger::Option { key } => format!("option :{key}"),
             Trigger::MapKey { class } => format!("a map key of class \"{class}\""),
-            Trigger::Value { op, path, of } => format!("the {of} at {op} args{path}"),
+            Trigger::Pairs { op, path } => {
+                format!("the pairs of the map at {op} args{path} (any one of them)")
+            }
+            Trigger::Value {
+                op,
+                path,
+                of,
+                value,
+            } => {
+                format!("the {of} {value} at {op} args{path}")
+            }
             Trigger::Refusal { side: s, reason } => {
                 format!("inputs {} declines: {reason}", side(s))
             }
-            Trigger::Op { name, side: s } => format!("op {name}, declared by {} only", side(s)),
+            Trigger::Ops { names, side: s } => {
+                format!("op(s) declared by {} only: {}", side(s), names.join(", "))
+            }
             Trigger::Alone(kind) => format!("no single trigger: {}", kind.title(labels)),
         }
     }
@@ -141,7 +192,7 @@ pub fn named(kind: &Kind) -> Option<Found> {
         How::Unsupported { side, reason } => Some(Found {
             trigger: Trigger::Refusal {
                 side: *side,
-                reason: reason.clone(),
+                reason: unquoted(reason),
             },
             how: "declined by one side, answered by the other".into(),
         }),
@@ -199,29 +250,76 @@ impl Search<'_> {
             self.base.call_many(&requests),
             self.head.call_many(&requests),
         );
-        for ((c, b), h) in candidates.iter().zip(&b2).zip(&h2) {
-            if !answered(b) || !answered(h) || !self.alike(op, &c.args, b, h) {
-                continue;
-            }
-            let same = |before: &Answer, now: &Answer| {
-                disagreement(op, &c.args, before, now, self.reading).is_none()
-            };
-            let kept = if same(base, b) {
-                self.labels.0
-            } else if same(head, h) {
-                self.labels.1
-            } else {
-                continue;
-            };
+        let accepted: Vec<Option<String>> = candidates
+            .iter()
+            .zip(&b2)
+            .zip(&h2)
+            .map(|((c, b), h)| self.accept(op, &c.args, (base, head), (b, h)))
+            .collect();
+        for (i, c) in candidates.iter().enumerate() {
+            let Some(kept) = &accepted[i] else { continue };
             if let (Trigger::Value { .. }, Some(found)) = (&c.trigger, &echo) {
                 return found.clone();
             }
+            // Another pair of the same map does as well: the pairs, not a key.
+            let sibling = |j: usize| {
+                j != i
+                    && candidates[j].from == c.from
+                    && matches!(candidates[j].trigger, Trigger::MapKey { .. })
+                    && accepted[j].is_some()
+            };
+            if matches!(c.trigger, Trigger::MapKey { .. }) && (0..candidates.len()).any(sibling) {
+                return Found {
+                    trigger: Trigger::Pairs {
+                        op: op.name,
+                        path: c.from.1.clone(),
+                    },
+                    how: format!("any one pair left out, both answer {kept}"),
+                };
+            }
             return Found {
                 trigger: c.trigger.clone(),
-                how: format!("{}, both answer as {kept} did", c.how),
+                how: format!("{}, both answer {kept}", c.how),
             };
         }
         echo.unwrap_or(alone)
+    }
+
+    /// Whether answers `(b, h)` to an input with a part taken out make
+    /// that part the trigger of a difference whose answers were
+    /// `(base, head)`: how both answer then, if they do.
+    fn accept(
+        &self,
+        op: &'static Op,
+        args: &[Term],
+        (base, head): (&Answer, &Answer),
+        (b, h): (&Answer, &Answer),
+    ) -> Option<String> {
+        {
+            if !answered(b) || !answered(h) || !self.alike(op, args, b, h) {
+                return None;
+            }
+            // Not an exception neither side raised before: taking the
+            // part out cut the op short on both sides, which says nothing
+            // of what the part did.
+            if let Answer::Raised(x) = b {
+                let before = |a: &Answer| matches!(a, Answer::Raised(r) if r.class == x.class);
+                if !before(base) && !before(head) {
+                    return None;
+                }
+            }
+            let same = |before: &Answer, now: &Answer| {
+                disagreement(op, args, before, now, self.reading).is_none()
+            };
+            let kept = if same(base, b) {
+                format!("as {} did", self.labels.0)
+            } else if same(head, h) {
+                format!("as {} did", self.labels.1)
+            } else {
+                "alike".to_owned()
+            };
+            Some(kept)
+        }
     }
 
     /// The shape change whose field's text one answer renders and the
@@ -259,6 +357,37 @@ impl Search<'_> {
             difference_of_kind(op, args, b, h, &Known::default(), self.reading, true).is_some();
         !differs || explain(op, b, h, self.shapes, self.reading).is_some()
     }
+}
+
+/// A refusal's reason with what it quotes masked (`inspecting the atom
+/// '…': its character '…' needs ...`), so one reason met with many
+/// values is one trigger; a field a struct lacks keeps its name.
+pub fn unquoted(reason: &str) -> String {
+    if reason.contains(" has no field ") {
+        return reason.to_owned();
+    }
+    let mut out = String::with_capacity(reason.len());
+    let mut open: Option<char> = None;
+    for c in reason.chars() {
+        match open {
+            Some(q) if c == q => {
+                out.push('…');
+                out.push(c);
+                open = None;
+            }
+            Some(_) => {}
+            None => {
+                out.push(c);
+                if c == '\'' || c == '"' {
+                    open = Some(c);
+                }
+            }
+        }
+    }
+    if open.is_some() {
+        out.push('…');
+    }
+    out
 }
 
 fn answered(a: &Answer) -> bool {

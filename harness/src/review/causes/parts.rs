@@ -20,6 +20,9 @@ pub struct Candidate {
     pub args: Vec<Term>,
     /// The part's size (nodes), to try the smallest first.
     pub size: usize,
+    /// The node the part was taken from, and its path (pairs of one map
+    /// share them).
+    pub from: (usize, String),
 }
 
 /// Where a node sits, for the path of a value trigger and for telling
@@ -72,6 +75,7 @@ fn walk(
             how,
             args: mutate(args, me, new),
             size,
+            from: (me, path.to_owned()),
         });
     };
     match t {
@@ -132,6 +136,7 @@ fn walk(
                 op,
                 path: path.to_owned(),
                 of: type_name(t),
+                value: crate::review::show::abbreviate_line(&ptc_conformance::tagged::encode(t)),
             },
         };
         push(trigger, "replaced by nil", &Term::Nil, size(t));

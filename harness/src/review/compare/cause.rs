@@ -17,6 +17,8 @@ pub struct Cause {
     pub trigger: Trigger,
     /// How the trigger was found (for the first of its kinds).
     pub how: String,
+    /// Every trigger found for its kinds ([`Trigger::same_cause`] as the first).
+    pub triggers: Vec<Trigger>,
     /// Its kinds, as indices into [`Comparison::groups`].
     pub kinds: Vec<usize>,
     /// For an op one side declares: the selected cases run on neither side.
@@ -53,9 +55,18 @@ pub fn causes(
                 how: "no op to search with".into(),
             }),
         };
-        match out.iter_mut().find(|c| c.trigger == found.trigger) {
-            Some(c) => c.kinds.push(i),
+        match out
+            .iter_mut()
+            .find(|c| c.triggers.iter().any(|t| t.same_cause(&found.trigger)))
+        {
+            Some(c) => {
+                c.kinds.push(i);
+                if !c.triggers.contains(&found.trigger) {
+                    c.triggers.push(found.trigger);
+                }
+            }
             None => out.push(Cause {
+                triggers: vec![found.trigger.clone()],
                 trigger: found.trigger,
                 how: found.how,
                 kinds: vec![i],
@@ -63,24 +74,28 @@ pub fn causes(
             }),
         }
     }
-    for o in one_sided_ops {
+    for (label, side) in [("base", Side::Expected), ("head", Side::Actual)] {
+        let ops: Vec<&OneSided> = one_sided_ops
+            .iter()
+            .filter(|o| o.declared_by == label)
+            .collect();
+        if ops.is_empty() {
+            continue;
+        }
         out.push(Cause {
-            trigger: Trigger::Op {
-                name: o.name.clone(),
-                side: if o.declared_by == "base" {
-                    Side::Expected
-                } else {
-                    Side::Actual
-                },
+            trigger: Trigger::Ops {
+                names: ops.iter().map(|o| o.name.clone()).collect(),
+                side,
             },
             how: "declared by one side only".into(),
+            triggers: Vec::new(),
             kinds: Vec::new(),
-            cases_not_run: o.cases,
+            cases_not_run: ops.iter().map(|o| o.cases).sum(),
         });
     }
     let order = |c: &Cause| match &c.trigger {
         Trigger::Field { .. } if groups[c.kinds[0]].kind.one_sided() => 0,
-        Trigger::Op { .. } => 1,
+        Trigger::Ops { .. } => 1,
         Trigger::Alone(_) => 3,
         _ => 2,
     };
@@ -104,6 +119,40 @@ pub fn causes(
             .then(a.trigger.cmp(&b.trigger))
     });
     out
+}
+
+impl Cause {
+    /// One line naming the cause: its trigger, and for values met at one
+    /// place or as one value, every value or place.
+    pub fn title(&self, labels: crate::review::kinds::Labels) -> String {
+        let values: Vec<(&str, &str, &str, &str)> = self
+            .triggers
+            .iter()
+            .filter_map(|t| match t {
+                Trigger::Value {
+                    op,
+                    path,
+                    of,
+                    value,
+                } => Some((*op, path.as_str(), of.as_str(), value.as_str())),
+                _ => None,
+            })
+            .collect();
+        if values.len() < 2 || values.len() != self.triggers.len() {
+            return self.trigger.title(labels);
+        }
+        let (op, path, of, value) = values[0];
+        if values.iter().all(|v| (v.0, v.1, v.2) == (op, path, of)) {
+            let all: Vec<&str> = values.iter().map(|v| v.3).collect();
+            return format!("the {of} at {op} args{path}: {}", all.join(", "));
+        }
+        let places: BTreeSet<String> = values
+            .iter()
+            .map(|v| format!("{} args{}", v.0, v.1))
+            .collect();
+        let places: Vec<String> = places.into_iter().collect();
+        format!("the {of} {value} at {}", places.join(", "))
+    }
 }
 
 impl Comparison<'_> {

@@ -64,8 +64,9 @@ impl Comparison<'_> {
             .map(|c| {
                 let (cases, generated) = self.cause_counts(c);
                 json!({
-                    "title": c.trigger.title(labels),
+                    "title": c.title(labels),
                     "trigger": trigger_json(&c.trigger, labels),
+                    "triggers": c.triggers.iter().map(|t| trigger_json(t, labels)).collect::<Vec<_>>(),
                     "found": c.how,
                     "ops": self.cause_ops(c),
                     "cases": cases,
@@ -144,11 +145,17 @@ fn trigger_json(t: &Trigger, labels: crate::review::kinds::Labels) -> serde_json
         Trigger::Struct { module } => json!({"struct": module}),
         Trigger::Option { key } => json!({"option": key}),
         Trigger::MapKey { class } => json!({"map_key_class": class}),
-        Trigger::Value { op, path, of } => json!({"value": {"op": op, "path": path, "type": of}}),
+        Trigger::Pairs { op, path } => json!({"map_pairs": {"op": op, "path": path}}),
+        Trigger::Value {
+            op,
+            path,
+            of,
+            value,
+        } => json!({"value": {"op": op, "path": path, "type": of, "value": value}}),
         Trigger::Refusal { side: s, reason } => {
             json!({"refusal": {"side": side(s), "reason": reason}})
         }
-        Trigger::Op { name, side: s } => json!({"op": {"name": name, "declared_by": side(s)}}),
+        Trigger::Ops { names, side: s } => json!({"ops": {"names": names, "declared_by": side(s)}}),
         Trigger::Alone(kind) => json!({"none": kind.title(labels)}),
     }
 }

@@ -71,11 +71,11 @@ impl Comparison<'_> {
     fn cause_text(&self, out: &mut String, n: usize, c: &Cause) {
         let labels = ("base", "head");
         let (cases, generated) = self.cause_counts(c);
-        let _ = writeln!(out, "\nCAUSE {n}. {}", c.trigger.title(labels));
-        if let Trigger::Op { .. } = c.trigger {
+        let _ = writeln!(out, "\nCAUSE {n}. {}", c.title(labels));
+        if let Trigger::Ops { .. } = c.trigger {
             let _ = writeln!(
                 out,
-                "  {} selected case(s) of it run on neither side",
+                "  {} selected case(s) of them run on neither side",
                 c.cases_not_run
             );
             return;

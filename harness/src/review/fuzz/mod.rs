@@ -251,6 +251,7 @@ pub fn run_between(
     let mut done: std::collections::BTreeSet<&'static str> = std::collections::BTreeSet::new();
     let mut spent: std::collections::BTreeMap<&'static str, Duration> = Default::default();
     let mut kinds: Vec<(Kind, usize, Smallest)> = Vec::new();
+    let features = (expected.features(), subject.features());
     let mut shapes = cfg.attribution.clone();
     // A field one side's build lacks (learned above) is a shape change,
     // whether or not an answer shows the struct.
@@ -360,8 +361,10 @@ pub fn run_between(
                     .map(|i| (&inputs[i], &expected_answers[i], &actual[i], i, false))
                     .chain(retries.iter().map(|(i, args, e, a)| (args, e, a, *i, true)));
                 for (args, e, a, i, retried) in checks {
+                    let refusals =
+                        cfg.one_sided_refusals && !needs_undeclared(args, (e, a), &features);
                     let Some((_, kind)) =
-                        difference_of_kind(op, args, e, a, known, reading, cfg.one_sided_refusals)
+                        difference_of_kind(op, args, e, a, known, reading, refusals)
                     else {
                         continue;
                     };
@@ -528,6 +531,28 @@ fn retry_refused(
         .zip(re.into_iter().zip(ra))
         .map(|((i, args), (e, a))| (i, args, e, a))
         .collect()
+}
+
+/// Whether a side that declined `args` does not declare a feature they
+/// use: a refusal its declared features explain (and which `compare`
+/// reports once, as a feature only one side declares).
+fn needs_undeclared(
+    args: &[Term],
+    (e, a): (&Answer, &Answer),
+    (fe, fa): &(
+        std::collections::BTreeSet<String>,
+        std::collections::BTreeSet<String>,
+    ),
+) -> bool {
+    let declared = match (e, a) {
+        (Answer::Unsupported(_), _) => fe,
+        (_, Answer::Unsupported(_)) => fa,
+        _ => return false,
+    };
+    let mut used = std::collections::BTreeSet::new();
+    args.iter()
+        .for_each(|t| ptc_conformance::features::used_by(t, &mut used));
+    used.iter().any(|f| !declared.contains(*f))
 }
 
 /// Counts an instance of `kind` at `at`, keeping the smallest.
