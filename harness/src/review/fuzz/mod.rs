@@ -37,6 +37,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use ptc_conformance::ops::{self, Op};
 use ptc_conformance::term::Term;
+use refusal::{learn_fields, needs_undeclared, retry_refused};
 use shrink::{op_seed, shrink};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -453,106 +454,6 @@ pub fn run_between(
     report.elapsed = started.elapsed();
     report.shapes = shapes;
     Ok(report)
-}
-
-/// Learns which struct fields the generators know each side's build
-/// lacks ([`refusal::probe`]): those neither has are left out of every
-/// input, those one side lacks make its refusals retried without them.
-fn learn_fields(
-    expected: &mut dyn Subject,
-    subject: &mut dyn Subject,
-    op: &str,
-    labels: crate::review::kinds::Labels,
-    report: &mut FuzzReport,
-) {
-    let (e, a) = (refusal::probe(expected, op), refusal::probe(subject, op));
-    report.unknown_fields = e.intersection(&a).cloned().collect();
-    for (label, lacks) in [(labels.0, e), (labels.1, a)] {
-        let only: std::collections::BTreeSet<refusal::Field> =
-            lacks.difference(&report.unknown_fields).cloned().collect();
-        if !only.is_empty() {
-            report.lacking.insert(label, only);
-        }
-    }
-}
-
-/// Counts the batch's refusals by side, op and reason, and retries each
-/// input declined for naming a struct field a side lacks without that
-/// field (and the others either side lacks): the retried inputs with both
-/// answers, by index. A field both sides refuse is learned as unknown to
-/// both and left out of later inputs.
-#[allow(clippy::type_complexity)]
-fn retry_refused(
-    (expected, subject): (&mut dyn Subject, &mut dyn Subject),
-    op: &'static Op,
-    inputs: &[Vec<Term>],
-    (e, a): (&[Answer], &[Answer]),
-    labels: crate::review::kinds::Labels,
-    report: &mut FuzzReport,
-) -> Vec<(usize, Vec<Term>, Answer, Answer)> {
-    let mut fields: std::collections::BTreeSet<refusal::Field> =
-        report.lacking.values().flatten().cloned().collect();
-    let mut retry = Vec::new();
-    for i in 0..inputs.len() {
-        let mut named = Vec::new();
-        for (label, answer) in [(labels.0, &e[i]), (labels.1, &a[i])] {
-            if let Answer::Unsupported(r) = answer {
-                let reason = refusal::reason_label(r);
-                named.push(refusal::missing_field(&reason));
-                *report.declines.entry((label, op.name, reason)).or_default() += 1;
-            }
-        }
-        if let [Some(x), Some(y)] = &named[..] {
-            if x == y {
-                report.unknown_fields.insert(x.clone());
-            }
-        }
-        fields.extend(named.iter().flatten().cloned());
-        if named.iter().any(Option::is_some) {
-            retry.push(i);
-        }
-    }
-    fields.extend(report.unknown_fields.iter().cloned());
-    let retried: Vec<(usize, Vec<Term>)> = retry
-        .into_iter()
-        .filter_map(|i| Some((i, refusal::stripped(&inputs[i], &fields)?)))
-        .collect();
-    if retried.is_empty() {
-        return Vec::new();
-    }
-    let requests: Vec<Request<'_>> = retried
-        .iter()
-        .map(|(_, args)| Request::new(op.name, args))
-        .collect();
-    let (re, ra) = (expected.call_many(&requests), subject.call_many(&requests));
-    report.retried += retried.len();
-    retried
-        .into_iter()
-        .zip(re.into_iter().zip(ra))
-        .map(|((i, args), (e, a))| (i, args, e, a))
-        .collect()
-}
-
-/// Whether a side that declined `args` does not declare a feature they
-/// use: a refusal its declared features explain (and which `compare`
-/// reports once, as a feature only one side declares).
-fn needs_undeclared(
-    args: &[Term],
-    (e, a): (&Answer, &Answer),
-    (fe, fa): &(
-        std::collections::BTreeSet<String>,
-        std::collections::BTreeSet<String>,
-    ),
-) -> bool {
-    let declared = match (e, a) {
-        (Answer::Unsupported(_), _) => fe,
-        (_, Answer::Unsupported(_)) => fa,
-        _ => return false,
-    };
-    let mut used = std::collections::BTreeSet::new();
-    args.iter()
-        .for_each(|t| ptc_conformance::features::used_by(t, &mut used));
-    used.iter().any(|f| !declared.contains(*f))
 }
 
 /// Counts an instance of `kind` at `at`, keeping the smallest.
