@@ -89,6 +89,12 @@ pub enum Trigger {
         /// The side that declares them.
         side: Side,
     },
+    /// No valid answer from one side (a timeout, a crash): a fault of
+    /// that side's adapter, not a difference of behaviour.
+    Fault {
+        /// The side.
+        side: Side,
+    },
     /// No single part of the input: the kind is a cause of its own.
     Alone(Kind),
 }
@@ -127,8 +133,8 @@ impl Trigger {
                 },
             ) => {
                 let common = ["null", "true", "false", "0", "1", "\"\"", "[]", "{}"];
-                (op == op2 && path == path2 && of == of2)
-                    || (value == value2 && !common.contains(&value.as_str()))
+                (op == op2 && path == path2)
+                    || (value == value2 && of == of2 && !common.contains(&value.as_str()))
             }
             _ => self == other,
         }
@@ -163,6 +169,10 @@ impl Trigger {
                 format!("op(s) declared by {} only: {}", side(s), names.join(", "))
             }
             Trigger::Alone(kind) => format!("no single trigger: {}", kind.title(labels)),
+            Trigger::Fault { side: s } => format!(
+                "no valid answer from {} (its adapter's fault, not a difference of behaviour)",
+                side(s)
+            ),
         }
     }
 }
@@ -196,8 +206,8 @@ pub fn named(kind: &Kind) -> Option<Found> {
             },
             how: "declined by one side, answered by the other".into(),
         }),
-        How::NoAnswer(_) => Some(Found {
-            trigger: Trigger::Alone(kind.clone()),
+        How::NoAnswer(side) => Some(Found {
+            trigger: Trigger::Fault { side: *side },
             how: "no valid answer: nothing to search".into(),
         }),
         _ => None,
@@ -258,7 +268,7 @@ impl Search<'_> {
             .collect();
         for (i, c) in candidates.iter().enumerate() {
             let Some(kept) = &accepted[i] else { continue };
-            if let (Trigger::Value { .. }, Some(found)) = (&c.trigger, &echo) {
+            if let (false, Some(found)) = (matches!(c.trigger, Trigger::Field { .. }), &echo) {
                 return found.clone();
             }
             // Another pair of the same map does as well: the pairs, not a key.

@@ -139,6 +139,16 @@ fn walk(
                 value: crate::review::show::abbreviate_line(&ptc_conformance::tagged::encode(t)),
             },
         };
+        // `[]` too: the neutral value of options and lists, where `nil`
+        // is no value at all.
+        if !matches!(t, Term::List(xs) if xs.is_empty()) {
+            push(
+                trigger.clone(),
+                "replaced by []",
+                &Term::List(Vec::new()),
+                size(t),
+            );
+        }
         push(trigger, "replaced by nil", &Term::Nil, size(t));
     }
     // Children in the order `mutate` counts them.

@@ -97,6 +97,7 @@ pub fn causes(
         Trigger::Field { .. } if groups[c.kinds[0]].kind.one_sided() => 0,
         Trigger::Ops { .. } => 1,
         Trigger::Alone(_) => 3,
+        Trigger::Fault { .. } => 4,
         _ => 2,
     };
     let count = |c: &Cause| -> usize {
@@ -142,9 +143,10 @@ impl Cause {
             return self.trigger.title(labels);
         }
         let (op, path, of, value) = values[0];
-        if values.iter().all(|v| (v.0, v.1, v.2) == (op, path, of)) {
-            let all: Vec<&str> = values.iter().map(|v| v.3).collect();
-            return format!("the {of} at {op} args{path}: {}", all.join(", "));
+        if values.iter().all(|v| (v.0, v.1) == (op, path)) {
+            let all: BTreeSet<&str> = values.iter().map(|v| v.3).collect();
+            let all: Vec<&str> = all.into_iter().collect();
+            return format!("the value at {op} args{path}: {}", all.join(", "));
         }
         let places: BTreeSet<String> = values
             .iter()

@@ -157,5 +157,6 @@ fn trigger_json(t: &Trigger, labels: crate::review::kinds::Labels) -> serde_json
         }
         Trigger::Ops { names, side: s } => json!({"ops": {"names": names, "declared_by": side(s)}}),
         Trigger::Alone(kind) => json!({"none": kind.title(labels)}),
+        Trigger::Fault { side: s } => json!({"fault": side(s)}),
     }
 }
