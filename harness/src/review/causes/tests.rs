@@ -15,8 +15,11 @@ use std::collections::BTreeSet;
 /// The reference with bugs planted: each rewrites the answer to a request
 /// whose op it names and whose args hold an option with its key.
 struct Planted {
-    bugs: Vec<(&'static str, &'static str, fn(Answer) -> Answer)>,
+    bugs: Vec<Bug>,
 }
+
+/// A planted bug: the op, the option key that triggers it, what it does to the answer.
+type Bug = (&'static str, &'static str, fn(Answer) -> Answer);
 
 fn has_option(t: &Term, key: &str) -> bool {
     match t {
