@@ -187,6 +187,20 @@ pub fn text_key() -> BoxedStrategy<Term> {
         .boxed()
 }
 
+/// A text key of any class that is UTF-8 (all but [`KeyClass::NotUtf8`]),
+/// for terms whose keys must render as JSON text.
+pub fn utf8_text_key() -> BoxedStrategy<Term> {
+    prop::sample::select(
+        CLASSES
+            .iter()
+            .copied()
+            .filter(|c| *c != KeyClass::NotUtf8)
+            .collect::<Vec<_>>(),
+    )
+    .prop_flat_map(key_of)
+    .boxed()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

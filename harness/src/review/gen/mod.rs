@@ -154,7 +154,7 @@ pub fn text_key() -> impl Strategy<Value = Term> {
         4 => key_name().prop_map(|n| Term::atom(&n)),
         1 => (-5i64..50).prop_map(Term::int),
         1 => float().prop_map(Term::Float),
-        1 => keys::text_key(),
+        1 => keys::utf8_text_key(),
     ]
 }
 
@@ -174,7 +174,7 @@ pub fn distinct_keys_args_map() -> impl Strategy<Value = Term> {
             prop_oneof![
                 2 => key_name().prop_map(Term::Str),
                 2 => key_name().prop_map(|n| Term::atom(&n)),
-                1 => keys::text_key(),
+                1 => keys::utf8_text_key(),
             ],
             distinct_keys_term(),
         ),
