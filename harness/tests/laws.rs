@@ -6,10 +6,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
 
+use ptc_conformance::key_normalizer;
 use ptc_conformance::tagged;
+use ptc_conformance::term::Map;
 use ptc_conformance::Term;
 use ptc_conformance_harness::corpus::{self, Sources};
 use ptc_conformance_harness::review::fuzz::size;
+use ptc_conformance_harness::review::gen::keys::{KeyClass, CLASSES};
 use ptc_conformance_harness::review::laws::{self, LawsConfig, LawsReport, LAWS};
 use ptc_conformance_harness::subject::reference::Reference;
 use ptc_conformance_harness::subject::{Answer, Flow, Request, Subject};
@@ -401,4 +404,138 @@ fn a_to_json_value_that_blanks_nil_keys_breaks_law_8() {
     );
     let nodes: usize = b.breach.first.args.iter().map(size).sum();
     assert!(nodes <= 12, "not shrunk: {}", b.breach.first.wire());
+}
+
+/// The reference with one class of map key canonicalized differently:
+/// `normalize_key/1` keeps a key of that class as written (neither made
+/// a string nor de-hyphenated), in `normalize_key`, `normalize_keys` and
+/// `canonical_cache_key` alike, as a later upstream release keeps the
+/// hyphens of quoted-symbol keys.
+struct OneClassKept {
+    class: KeyClass,
+}
+
+impl OneClassKept {
+    fn key(&self, k: &Term) -> Term {
+        if KeyClass::of(k) == Some(self.class) {
+            k.clone()
+        } else {
+            key_normalizer::normalize_key(k)
+        }
+    }
+    fn keys(&self, t: &Term) -> Term {
+        match t {
+            Term::Map(m) => Term::Map(Map::from_pairs(
+                m.iter().map(|(k, v)| (self.key(k), self.keys(v))).collect(),
+            )),
+            Term::List(xs) => Term::List(xs.iter().map(|x| self.keys(x)).collect()),
+            other => other.clone(),
+        }
+    }
+    fn canonical(&self, t: &Term) -> Term {
+        match t {
+            Term::Map(m) => Term::Map(Map::from_pairs(
+                m.iter()
+                    .map(|(k, v)| {
+                        let k = if k.is_atom() || k.is_binary() {
+                            self.key(k)
+                        } else {
+                            k.clone()
+                        };
+                        (k, self.canonical(v))
+                    })
+                    .collect(),
+            )),
+            Term::List(xs) | Term::Tuple(xs) => {
+                Term::List(xs.iter().map(|x| self.canonical(x)).collect())
+            }
+            other => key_normalizer::canonicalize(other),
+        }
+    }
+}
+
+impl Subject for OneClassKept {
+    fn name(&self) -> String {
+        format!("reference keeping {} keys as written", self.class.name())
+    }
+    fn ops(&self) -> BTreeSet<String> {
+        Reference.ops()
+    }
+    fn features(&self) -> BTreeSet<String> {
+        Reference.features()
+    }
+    fn run_batch(
+        &mut self,
+        requests: &[Request<'_>],
+        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
+    ) {
+        for (i, r) in requests.iter().enumerate() {
+            let answer = match (Reference::answer(*r), r.op) {
+                (Answer::Ok(_), "key_normalizer.normalize_key") => Answer::Ok(self.key(&r.args[0])),
+                (Answer::Ok(_), "key_normalizer.normalize_keys") => {
+                    Answer::Ok(self.keys(&r.args[0]))
+                }
+                (Answer::Ok(_), "key_normalizer.canonical_cache_key") if r.args[1].is_map() => {
+                    Answer::Ok(Term::tuple(vec![
+                        r.args[0].clone(),
+                        self.canonical(&r.args[1]),
+                    ]))
+                }
+                (a, _) => a,
+            };
+            if on_answer(i, answer) == Flow::Stop {
+                return;
+            }
+        }
+    }
+}
+
+/// Every text key class `args` holds, as map keys or as `normalize_key`'s key.
+fn classes_in(t: &Term, out: &mut BTreeSet<KeyClass>) {
+    match t {
+        Term::Map(m) => m.iter().for_each(|(k, v)| {
+            out.extend(KeyClass::of(k));
+            classes_in(k, out);
+            classes_in(v, out);
+        }),
+        Term::List(xs) | Term::Tuple(xs) => xs.iter().for_each(|x| classes_in(x, out)),
+        _ => {}
+    }
+}
+
+/// The laws search every class of key the generators know: for each, a
+/// canonicalization that treats that class alone differently breaks LAW-2
+/// or LAW-3 within the default budget (`laws`' 10,000 inputs per law),
+/// and the shrunk pair holds a key of that class.
+#[test]
+fn a_canonicalization_change_for_one_key_class_breaks_a_law() {
+    let default_budget = 10_000;
+    for &class in CLASSES {
+        let report = check(
+            &mut OneClassKept { class },
+            &config(&["LAW-2", "LAW-3"], default_budget),
+        );
+        let broken: Vec<_> = report
+            .laws
+            .iter()
+            .filter_map(|l| l.broken.as_ref())
+            .collect();
+        assert!(!broken.is_empty(), "{}: every law held", class.name());
+        for b in broken {
+            let mut found = BTreeSet::new();
+            for a in b.breach.first.args.iter().chain(&b.breach.second.args) {
+                classes_in(a, &mut found);
+            }
+            if b.op.name == "key_normalizer.normalize_key" {
+                found.extend(KeyClass::of(&b.breach.first.args[0]));
+            }
+            assert!(
+                found.contains(&class),
+                "{}: broken on {} without such a key: {}",
+                class.name(),
+                b.op.name,
+                b.breach.first.wire()
+            );
+        }
+    }
 }

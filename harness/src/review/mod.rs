@@ -5,6 +5,7 @@
 pub mod attribution;
 pub mod bench;
 pub mod bless;
+pub mod causes;
 pub mod compare;
 pub mod fuzz;
 pub mod gen;

@@ -2,11 +2,11 @@
 
 use super::fuzz::{fuzz_config, planned, print_fuzz_totals, progress_display, Budget};
 use crate::cli::args::{load_clean, seconds, start, CorpusArgs, Filter};
-use crate::cli::out::outln;
+use crate::cli::out::{out, outln};
 use crate::exit::Failure;
 use crate::judging::outcome::Strictness;
-use crate::review::compare::{Comparison, Group};
-use crate::review::show::{answer_line, args_line};
+use crate::review::causes::Trigger;
+use crate::review::compare::Comparison;
 use crate::subject::adapter::AdapterConfig;
 use crate::subject::Subject;
 use clap::{Args, ValueEnum};
@@ -167,33 +167,15 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     }
 }
 
-/// Characters of an example's line (an answer, a line of diff) shown.
-const LINE_CHARS: usize = 120;
-/// Width the lists of a kind are wrapped at.
-const WRAP: usize = 100;
-
-/// Prints what only one side declares, each kind once, the fuzzing totals
-/// and the summary.
+/// Prints the fuzzing totals, each cause once (its kinds beneath) and
+/// the summary.
 fn print_pretty(c: &Comparison<'_>) {
-    for o in c.one_sided_ops.iter().chain(&c.one_sided_features) {
-        let kind = if c.one_sided_ops.contains(o) {
-            "op"
-        } else {
-            "feature"
-        };
-        outln!(
-            "ONLY {} DECLARES {kind} {} ({} selected case(s) run on neither side)",
-            o.declared_by.to_uppercase(),
-            o.name,
-            o.cases
-        );
-    }
     if let Some(f) = &c.fuzz {
         outln!();
         print_fuzz_totals(f);
         if f.unanswered > 0 {
             outln!(
-                "  ({} inputs base could not answer, not compared)",
+                "  ({} inputs base could not answer: each counted under its cause, and retried without the field where it named one base's struct lacks)",
                 f.unanswered
             );
         }
@@ -201,15 +183,20 @@ fn print_pretty(c: &Comparison<'_>) {
     let generated: usize = c.groups.iter().map(|g| g.generated).sum();
     let (explained_cases, explained_generated) = c.explained();
     let listed = c.differences.len() - explained_cases;
-    if !c.groups.is_empty() {
+    let alone = c
+        .causes
+        .iter()
+        .filter(|x| matches!(x.trigger, Trigger::Alone(_)))
+        .count();
+    if !c.causes.is_empty() {
         outln!(
-            "\n{} kind(s) of difference ({listed} corpus case(s), {generated} generated input(s)), each once with its smallest example:",
+            "\n{} cause(s) of difference ({} with no single trigger), {} kind(s) ({listed} corpus case(s), {generated} generated input(s)), each cause once with its smallest example:",
+            c.causes.len(),
+            alone,
             c.groups.len(),
         );
     }
-    for (i, g) in c.groups.iter().enumerate() {
-        print_group(i + 1, g);
-    }
+    out!("{}", c.causes_text());
     if explained_cases + explained_generated > 0 {
         outln!(
             "\n{} differences explained by the struct changes above ({explained_cases} corpus case(s), {explained_generated} generated input(s)): equal once the fields only one side's struct has are removed, with their text, from both answers, or a refusal of an input naming such a field",
@@ -220,120 +207,27 @@ fn print_pretty(c: &Comparison<'_>) {
         outln!("\nADAPTER FAULT {fault}");
     }
     outln!(
-        "\ncompare: {} cases selected, {} answered alike, {} answered differently ({explained_cases} explained by struct changes), {} run on neither side, {} unanswered by both; {} generated input(s) answered differently ({explained_generated} explained by struct changes); {} kind(s) of difference; {} op(s) and {} feature(s) declared by one side only",
+        "\ncompare: {} cases selected, {} answered alike, {} answered differently ({explained_cases} explained by struct changes), {} run on neither side, {} unanswered by both; {} generated input(s) answered differently ({explained_generated} explained by struct changes); {} cause(s), {} kind(s) of difference; {} op(s) and {} feature(s) declared by one side only",
         c.selected,
         c.agreed,
         c.differences.len(),
         c.skipped,
         c.unanswered,
         generated + explained_generated,
+        c.causes.len(),
         c.groups.len(),
         c.one_sided_ops.len(),
         c.one_sided_features.len()
     );
+    for o in &c.one_sided_features {
+        outln!(
+            "ONLY {} DECLARES feature {} ({} selected case(s) run on neither side)",
+            o.declared_by.to_uppercase(),
+            o.name,
+            o.cases
+        );
+    }
     if c.compared() == 0 {
         outln!("compare: nothing was compared: neither the selected cases nor generated inputs were answered by both sides");
     }
-}
-
-/// `n case(s)`, `n input(s)` or both, joined by `+`.
-fn counts(cases: usize, generated: usize) -> String {
-    let mut out = Vec::new();
-    if cases > 0 {
-        out.push(format!("{cases} case(s)"));
-    }
-    if generated > 0 {
-        out.push(format!("{generated} input(s)"));
-    }
-    out.join(" + ")
-}
-
-/// `items` after `label`, comma-separated, wrapped at [`WRAP`] characters.
-fn print_wrapped(label: &str, items: &[String]) {
-    let mut line = format!("  {label}");
-    for (i, item) in items.iter().enumerate() {
-        let piece = if i + 1 < items.len() {
-            format!("{item},")
-        } else {
-            item.clone()
-        };
-        if line.len() + 1 + piece.len() > WRAP && line.trim().len() > label.len() {
-            outln!("{line}");
-            line = "   ".to_owned();
-        }
-        line.push(' ');
-        line.push_str(&piece);
-    }
-    outln!("{line}");
-}
-
-/// Prints one kind: its title with its counts, its first case, its
-/// smallest example on three short lines with the point where the answers
-/// differ, and what a struct change explains elsewhere.
-fn print_group(n: usize, g: &Group<'_>) {
-    outln!(
-        "\nKIND {n}. {}: {}",
-        g.kind.title(("base", "head")),
-        counts(g.cases.len(), g.generated)
-    );
-    if let Some(first) = g.cases.first() {
-        let more = g.cases.len() - 1;
-        let more = if more > 0 {
-            format!(" (+{more} more)")
-        } else {
-            String::new()
-        };
-        outln!("  cases: {}{more}", first.id);
-    }
-    let from = match (&g.example.case, g.example.shrink_steps) {
-        (Some(id), _) => format!("case {id}"),
-        (None, Some(steps)) => format!("generated, shrunk in {steps} steps"),
-        (None, None) => String::new(),
-    };
-    outln!("  e.g. ({from}) {}", cut(&args_line(&g.example.args)));
-    outln!("    base: {}", cut(&answer_line(&g.example.base)));
-    outln!("    head: {}", cut(&answer_line(&g.example.head)));
-    let lines: Vec<&str> = g.example.diff.lines().collect();
-    let at = lines
-        .iter()
-        .position(|l| l.trim_start().starts_with("first difference at"));
-    let shown = match at {
-        Some(i) => &lines[i..(i + 3).min(lines.len())],
-        None => &lines[..1.min(lines.len())],
-    };
-    for line in shown {
-        outln!("    {}", cut(line.trim()));
-    }
-    let (answers, refusals): (Vec<_>, Vec<_>) = g.also.iter().partition(|a| !a.refused);
-    let list = |v: &[&crate::review::compare::AlsoSeen<'_>]| -> Vec<String> {
-        v.iter()
-            .map(|a| format!("{} {}", a.op, counts(a.cases.len(), a.generated)))
-            .collect()
-    };
-    if !answers.is_empty() {
-        print_wrapped("also seen in:", &list(&answers));
-    }
-    if !refusals.is_empty() {
-        let side = match &g.kind.how {
-            crate::review::kinds::How::OnlyIn(crate::review::kinds::Side::Actual) => "base",
-            _ => "head",
-        };
-        print_wrapped(
-            &format!("refused by {side} where args name it:"),
-            &list(&refusals),
-        );
-    }
-    if let Some(p) = &g.emitted {
-        outln!("  case written to {}", p.display());
-    }
-}
-
-/// `line` cut to [`LINE_CHARS`] characters, with how many were cut.
-fn cut(line: &str) -> String {
-    let n = line.chars().count();
-    if n <= LINE_CHARS {
-        return line.to_owned();
-    }
-    let head: String = line.chars().take(LINE_CHARS).collect();
-    format!("{head}…(+{} chars)", n - LINE_CHARS)
 }

@@ -8,7 +8,6 @@ use crate::subject::reference::Reference;
 use crate::subject::Subject;
 use clap::Args;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// `fuzz` arguments.
 #[derive(Args, Debug)]
@@ -166,8 +165,9 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     Err(Failure::reported())
 }
 
-/// A progress display for `total` generated inputs: a bar on a terminal, a
-/// line every two seconds otherwise.
+/// A progress display for `total` generated inputs: a bar on a terminal's
+/// stderr, nothing otherwise (a report redirected to a file or a pipe
+/// carries no progress lines).
 pub(super) fn progress_display(
     total: usize,
 ) -> (Option<indicatif::ProgressBar>, impl FnMut(usize)) {
@@ -183,18 +183,16 @@ pub(super) fn progress_display(
         bar
     });
     let shown = bar.clone();
-    let mut last_line = std::time::Instant::now();
-    let progress = move |n: usize| match &shown {
-        Some(b) => b.set_position(n as u64),
-        None => {
-            if last_line.elapsed() >= Duration::from_secs(2) {
-                errln!("{n} inputs checked");
-                last_line = std::time::Instant::now();
-            }
+    let progress = move |n: usize| {
+        if let Some(b) = &shown {
+            b.set_position(n as u64);
         }
     };
     (bar, progress)
 }
+
+/// Lines of declined requests listed (by side, op and reason); the rest counted.
+const DECLINES_SHOWN: usize = 12;
 
 /// Prints how many inputs were checked, in all and per op.
 pub(super) fn print_fuzz_totals(report: &crate::review::fuzz::FuzzReport) {
@@ -209,6 +207,47 @@ pub(super) fn print_fuzz_totals(report: &crate::review::fuzz::FuzzReport) {
     for op in &report.ops {
         let n = report.checked_per_op.get(op).copied().unwrap_or(0);
         outln!("  {op:<w$}  {n:>8} inputs");
+    }
+    let mut declines: Vec<(&(&str, &str, String), &usize)> = report.declines.iter().collect();
+    declines.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    if !declines.is_empty() {
+        let n: usize = declines.iter().map(|(_, n)| **n).sum();
+        outln!("{n} request(s) declined, by side, op and reason:");
+    }
+    for ((side, op, reason), n) in declines.iter().take(DECLINES_SHOWN) {
+        outln!(
+            "  {n:>8}  {side} {op}: {}",
+            crate::review::compare::cut(reason)
+        );
+    }
+    if declines.len() > DECLINES_SHOWN {
+        let rest: usize = declines[DECLINES_SHOWN..].iter().map(|(_, n)| **n).sum();
+        outln!(
+            "  {rest:>8}  in {} more (side, op, reason)",
+            declines.len() - DECLINES_SHOWN
+        );
+    }
+    if report.retried > 0 {
+        outln!(
+            "{} input(s) declined for naming a struct field one side lacks, retried without it and compared",
+            report.retried
+        );
+    }
+    for (side, fields) in &report.lacking {
+        let names: Vec<String> = fields.iter().map(|(m, f)| format!("{m}.{f}")).collect();
+        outln!("struct fields {side}'s build lacks: {}", names.join(", "));
+    }
+    if !report.unknown_fields.is_empty() {
+        let names: Vec<String> = report
+            .unknown_fields
+            .iter()
+            .map(|(m, f)| format!("{m}.{f}"))
+            .collect();
+        outln!(
+            "struct fields neither build has, left out of every input ({} input(s) sent without them): {}",
+            report.stripped,
+            names.join(", ")
+        );
     }
 }
 

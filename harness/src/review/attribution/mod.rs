@@ -256,4 +256,4 @@ mod text;
 use text::{readable, texts_agree};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -90,8 +90,8 @@ fn texts_agree_up_to_a_cut_and_maps_as_sets_only_where_a_changed_struct_is() {
 /// field is refused as a build without it refuses it. With `planted`,
 /// also a real change: a Tool rendered with `cache: true` is rendered
 /// with `cache: :yes`.
-struct WithoutVisibility {
-    planted: bool,
+pub(crate) struct WithoutVisibility {
+    pub(crate) planted: bool,
 }
 
 fn without_visibility(t: &Term, planted: bool) -> Term {

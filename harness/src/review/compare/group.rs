@@ -4,6 +4,7 @@
 use super::{AlsoSeen, CaseDifference, Example, Group};
 use crate::review::fuzz::FuzzReport;
 use crate::review::kinds::weight;
+use crate::subject::Answer;
 
 /// The kinds of `differences` and of the fuzzer's findings, each once: its
 /// cases, its generated count and its smallest example (the shrunk
@@ -22,6 +23,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
         };
         match groups.iter_mut().find(|g| g.kind == d.kind.cause()) {
             Some(g) => {
+                g.ops.insert(d.case.op.name);
                 g.cases.push(d.case);
                 if weight(&d.case.args) < weight(&g.example.args) {
                     g.example = example();
@@ -34,6 +36,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
                 example: example(),
                 emitted: None,
                 also: Vec::new(),
+                ops: [d.case.op.name].into_iter().collect(),
             }),
         }
     }
@@ -48,6 +51,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
         };
         match groups.iter_mut().find(|g| g.kind == f.kind.cause()) {
             Some(g) => {
+                g.ops.insert(f.op.name);
                 g.generated += f.count;
                 if weight(&f.args) < weight(&g.example.args) {
                     g.example = example;
@@ -60,6 +64,7 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
                 example,
                 emitted: None,
                 also: Vec::new(),
+                ops: [f.op.name].into_iter().collect(),
             }),
         }
     }
@@ -74,6 +79,46 @@ pub fn group<'c>(differences: &[CaseDifference<'c>], fuzz: Option<&FuzzReport>) 
         );
     for (op, why, case, n) in explained {
         for change in &why.changes {
+            // A change learned from refusals alone, met in no answer as a
+            // struct: its kind, with no instance of its own.
+            if !groups.iter().any(|g| g.kind == change.kind()) {
+                let (args, base, head) = case.map_or_else(
+                    || {
+                        (
+                            Vec::new(),
+                            Answer::Error("(generated)".into()),
+                            Answer::Error("(generated)".into()),
+                        )
+                    },
+                    |c| {
+                        let d = differences.iter().find(|d| d.case.id == c.id);
+                        (
+                            c.args.clone(),
+                            d.map_or(Answer::Error(String::new()), |d| d.base.clone()),
+                            d.map_or(Answer::Error(String::new()), |d| d.head.clone()),
+                        )
+                    },
+                );
+                groups.push(Group {
+                    kind: change.kind(),
+                    cases: Vec::new(),
+                    generated: 0,
+                    example: Example {
+                        case: case.map(|c| c.id.clone()),
+                        args,
+                        base,
+                        head,
+                        diff: format!(
+                            "{}.{} is a field only one side's struct has (learned from refusals)",
+                            change.module, change.field
+                        ),
+                        shrink_steps: None,
+                    },
+                    emitted: None,
+                    also: Vec::new(),
+                    ops: Default::default(),
+                });
+            }
             let Some(g) = groups.iter_mut().find(|g| g.kind == change.kind()) else {
                 continue;
             };

@@ -1,6 +1,8 @@
 //! `compare --format json`: the comparison as data.
 
 use super::{Comparison, OneSided};
+use crate::review::causes::Trigger;
+use crate::review::kinds::Side;
 
 impl Comparison<'_> {
     /// The comparison as data (`compare --format json`): the sides, the
@@ -34,6 +36,7 @@ impl Comparison<'_> {
                     "path": g.kind.path,
                     "struct": g.kind.structure,
                     "how": format!("{:?}", g.kind.how),
+                    "ops": g.ops,
                     "count": g.count(),
                     "cases": g.cases.iter().map(|c| c.id.as_str()).collect::<Vec<_>>(),
                     "generated": g.generated,
@@ -55,9 +58,43 @@ impl Comparison<'_> {
                 })
             })
             .collect();
+        let causes: Vec<serde_json::Value> = self
+            .causes
+            .iter()
+            .map(|c| {
+                let (cases, generated) = self.cause_counts(c);
+                json!({
+                    "title": c.title(labels),
+                    "trigger": trigger_json(&c.trigger, labels),
+                    "triggers": c.triggers.iter().map(|t| trigger_json(t, labels)).collect::<Vec<_>>(),
+                    "found": c.how,
+                    "ops": self.cause_ops(c),
+                    "cases": cases,
+                    "generated": generated,
+                    "cases_run_on_neither_side": c.cases_not_run,
+                    "example_kind": self.cause_example(c),
+                    "kinds": c.kinds,
+                })
+            })
+            .collect();
         let fuzz = self.fuzz.as_ref().map(|f| {
+            let declines: Vec<serde_json::Value> = f
+                .declines
+                .iter()
+                .map(|((side, op, reason), n)| {
+                    json!({"side": side, "op": op, "reason": reason, "count": n})
+                })
+                .collect();
+            let fields = |s: &std::collections::BTreeSet<(String, String)>| -> Vec<String> {
+                s.iter().map(|(m, f)| format!("{m}.{f}")).collect()
+            };
             json!({
                 "checked": f.checked,
+                "declines": declines,
+                "retried": f.retried,
+                "struct_fields_lacking": f.lacking.iter().map(|(side, s)| (side.to_string(), fields(s))).collect::<std::collections::BTreeMap<_, _>>(),
+                "struct_fields_neither_has": fields(&f.unknown_fields),
+                "inputs_sent_without_them": f.stripped,
                 "declined": f.declined,
                 "unanswered": f.unanswered,
                 "elapsed_seconds": f.elapsed.as_secs_f64(),
@@ -76,6 +113,7 @@ impl Comparison<'_> {
                 "skipped": self.skipped,
                 "unanswered": self.unanswered,
                 "kinds": self.groups.len(),
+                "causes": self.causes.len(),
                 "explained_by_structs": {
                     "cases": self.explained().0,
                     "generated": self.explained().1,
@@ -85,9 +123,40 @@ impl Comparison<'_> {
                 "ops": one_sided(&self.one_sided_ops),
                 "features": one_sided(&self.one_sided_features),
             },
+            "causes": causes,
             "kinds": kinds,
             "fuzz": fuzz,
             "faults": self.faults,
         })
+    }
+}
+
+/// A trigger as data: what it is and what it names.
+fn trigger_json(t: &Trigger, labels: crate::review::kinds::Labels) -> serde_json::Value {
+    use serde_json::json;
+    let side = |s: &Side| match s {
+        Side::Expected => labels.0,
+        Side::Actual => labels.1,
+    };
+    match t {
+        Trigger::Field { module, field } => {
+            json!({"struct_field": {"module": module, "field": field}})
+        }
+        Trigger::Struct { module } => json!({"struct": module}),
+        Trigger::Option { key } => json!({"option": key}),
+        Trigger::MapKey { class } => json!({"map_key_class": class}),
+        Trigger::Pairs { op, path } => json!({"map_pairs": {"op": op, "path": path}}),
+        Trigger::Value {
+            op,
+            path,
+            of,
+            value,
+        } => json!({"value": {"op": op, "path": path, "type": of, "value": value}}),
+        Trigger::Refusal { side: s, reason } => {
+            json!({"refusal": {"side": side(s), "reason": reason}})
+        }
+        Trigger::Ops { names, side: s } => json!({"ops": {"names": names, "declared_by": side(s)}}),
+        Trigger::Alone(kind) => json!({"none": kind.title(labels)}),
+        Trigger::Fault { side: s } => json!({"fault": side(s)}),
     }
 }

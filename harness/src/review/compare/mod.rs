@@ -25,9 +25,13 @@ use ptc_conformance::term::Term;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+mod cause;
 mod group;
 mod json;
+mod text;
+pub use cause::{causes, Cause};
 pub use group::group;
+pub use text::{counts, cut, wrapped};
 /// How to compare.
 #[derive(Clone, Debug)]
 pub struct CompareConfig {
@@ -73,6 +77,8 @@ pub struct Group<'c> {
     /// For a struct shape change: the differences it explains elsewhere,
     /// by op (refusals of inputs naming the field apart).
     pub also: Vec<AlsoSeen<'c>>,
+    /// The ops its instances were met in.
+    pub ops: BTreeSet<&'static str>,
 }
 
 /// Differences of one op explained by a struct shape change.
@@ -153,6 +159,9 @@ pub struct Comparison<'c> {
     pub faults: Vec<String>,
     /// The fuzzing part, if it ran.
     pub fuzz: Option<FuzzReport>,
+    /// What triggers the differences: each kind under its cause, and the
+    /// ops one side declares ([`crate::review::causes`]).
+    pub causes: Vec<Cause>,
 }
 
 impl Comparison<'_> {
@@ -299,6 +308,7 @@ pub fn compare<'c>(
         one_sided_features,
         faults: Vec::new(),
         fuzz: None,
+        causes: Vec::new(),
     };
     for ((case, b), h) in runnable.iter().zip(base_answers).zip(head_answers) {
         match difference(case, &b, &h, cfg.strictness) {
@@ -328,6 +338,7 @@ pub fn compare<'c>(
             keep_going: true,
             labels: ("base", "head"),
             attribution: Some(shapes.clone()),
+            one_sided_refusals: true,
             ..fcfg.clone()
         };
         out.fuzz = Some(fuzz::run_between(
@@ -348,6 +359,7 @@ pub fn compare<'c>(
         }
     }
     out.groups = group(&out.differences, out.fuzz.as_ref());
+    out.causes = causes((base, head), &out.groups, &out.one_sided_ops, &shapes);
     if let Some(dir) = &cfg.emit {
         let quirks = cfg
             .fuzz

@@ -82,6 +82,44 @@ pub fn disagreement_of_kind(
     Some((diff, classify(op, args, expected, actual, reading)))
 }
 
+/// [`disagreement_of_kind`], and when `refusals` (two builds compared)
+/// also an input one side declines and the other answers: a difference of
+/// its own kind, named by the refusal's reason without its location
+/// ([`super::refusal::reason_label`]).
+pub fn difference_of_kind(
+    op: &'static Op,
+    args: &[Term],
+    expected: &Answer,
+    actual: &Answer,
+    known: &Known,
+    reading: Reading,
+    refusals: bool,
+) -> Option<(String, Kind)> {
+    use crate::review::kinds::{How, Side};
+    let side = match (expected, actual) {
+        (Answer::Unsupported(r), Answer::Ok(_) | Answer::Raised(_)) => (Side::Expected, r),
+        (Answer::Ok(_) | Answer::Raised(_), Answer::Unsupported(r)) => (Side::Actual, r),
+        _ => return disagreement_of_kind(op, args, expected, actual, known, reading),
+    };
+    if !refusals {
+        return None;
+    }
+    let reason = super::refusal::reason_label(side.1);
+    let diff = format!("declined by one side only: {reason}");
+    Some((
+        diff,
+        Kind {
+            op: op.name,
+            path: "/".into(),
+            structure: None,
+            how: How::Unsupported {
+                side: side.0,
+                reason,
+            },
+        },
+    ))
+}
+
 /// Whether `answer` is a text that holds the VM's text for an opaque term
 /// and was cut at a character count: the length of that text decides
 /// whether and where the cut falls (`spec/README.md` LOOSE-2), so such an

@@ -14,6 +14,7 @@
 pub mod disagreement;
 pub mod emit;
 pub mod known_kinds;
+pub mod refusal;
 pub mod shrink;
 
 pub use crate::review::kinds::{mask_vm_text, size};
@@ -29,13 +30,14 @@ use crate::review::gen;
 use crate::review::kinds::{weight, Kind};
 use crate::subject::reference::Reference;
 use crate::subject::{Answer, Request, Subject};
-use disagreement::disagreement_of_kind;
+use disagreement::difference_of_kind;
 use emit::emit;
 use known_kinds::Known;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use ptc_conformance::ops::{self, Op};
 use ptc_conformance::term::Term;
+use refusal::{learn_fields, needs_undeclared, retry_refused};
 use shrink::{op_seed, shrink};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -88,6 +90,9 @@ pub struct FuzzConfig {
     /// Attribute differences to struct shape changes (`compare`), starting
     /// from these (found in the corpus); `None`: every difference is a kind.
     pub attribution: Option<Shapes>,
+    /// An input one side declines and the other answers is a difference
+    /// (two builds compared); otherwise only counted as declined.
+    pub one_sided_refusals: bool,
 }
 
 impl FuzzConfig {
@@ -108,6 +113,7 @@ impl FuzzConfig {
             quirks: std::collections::BTreeSet::new(),
             labels: ("reference", "subject"),
             attribution: None,
+            one_sided_refusals: false,
         }
     }
 }
@@ -138,6 +144,20 @@ pub struct FuzzReport {
     /// With [`FuzzConfig::attribution`]: inputs whose difference the shape
     /// changes explain, by op and explanation (not findings).
     pub explained: std::collections::BTreeMap<(&'static str, Explanation), usize>,
+    /// Requests declined, by side, op and reason: the inputs either side
+    /// could not take, never dropped silently.
+    pub declines: refusal::Declines,
+    /// Inputs declined for naming a struct field one side's build lacks,
+    /// retried without it (and compared as retried).
+    pub retried: usize,
+    /// Struct fields the generators know that neither side's build has
+    /// ([`refusal::probe`]): left out of every input.
+    pub unknown_fields: std::collections::BTreeSet<refusal::Field>,
+    /// Struct fields one side's build lacks, by side label.
+    pub lacking:
+        std::collections::BTreeMap<&'static str, std::collections::BTreeSet<refusal::Field>>,
+    /// Generated inputs that named an [`Self::unknown_fields`] field, sent without it.
+    pub stripped: usize,
 }
 
 /// The ops a run fuzzes: those asked for (each must exist, have a
@@ -190,8 +210,9 @@ pub fn run(
     )
 }
 
-/// A kind's smallest instance so far: its weight, batch and index there.
-type Smallest = ((usize, usize), usize, usize);
+/// A kind's smallest instance so far: its weight, batch and index there,
+/// and whether it was met retried without the fields a side lacks.
+type Smallest = ((usize, usize), usize, usize, bool);
 
 /// Runs the fuzzer with `expected`'s answers as the expectation (the
 /// reference, or the first of two builds being compared, whose answers are
@@ -227,10 +248,28 @@ pub fn run_between(
         ops: names.clone(),
         ..FuzzReport::default()
     };
+    learn_fields(expected, subject, names[0], cfg.labels, &mut report);
     let mut done: std::collections::BTreeSet<&'static str> = std::collections::BTreeSet::new();
     let mut spent: std::collections::BTreeMap<&'static str, Duration> = Default::default();
     let mut kinds: Vec<(Kind, usize, Smallest)> = Vec::new();
+    let features = (expected.features(), subject.features());
     let mut shapes = cfg.attribution.clone();
+    // A field one side's build lacks (learned above) is a shape change,
+    // whether or not an answer shows the struct.
+    if let Some(shapes) = &mut shapes {
+        for (label, fields) in &report.lacking {
+            let side = if *label == cfg.labels.0 {
+                crate::review::kinds::Side::Actual
+            } else {
+                crate::review::kinds::Side::Expected
+            };
+            shapes.extend(fields.iter().map(|(module, field)| ShapeChange {
+                module: module.clone(),
+                field: field.clone(),
+                side,
+            }));
+        }
+    }
     // With attribution: differences that are not shape changes, with both
     // answers, until every shape change is known.
     let mut pending: Vec<(Kind, Smallest, Answer, Answer)> = Vec::new();
@@ -290,6 +329,12 @@ pub fn run_between(
                 }
                 inputs.truncate(cap - report.checked);
                 let op_started = Instant::now();
+                for a in inputs.iter_mut() {
+                    if let Some(s) = refusal::stripped(a, &report.unknown_fields) {
+                        *a = s;
+                        report.stripped += 1;
+                    }
+                }
                 let requests: Vec<Request<'_>> =
                     inputs.iter().map(|a| Request::new(op.name, a)).collect();
                 let expected_answers = expected.call_many(&requests);
@@ -305,18 +350,27 @@ pub fn run_between(
                     .filter(|a| matches!(a, Answer::Unsupported(_) | Answer::Error(_)))
                     .count();
                 progress(report.checked);
-                for i in 0..inputs.len() {
-                    let Some((_, kind)) = disagreement_of_kind(
-                        op,
-                        &inputs[i],
-                        &expected_answers[i],
-                        &actual[i],
-                        known,
-                        reading,
-                    ) else {
+                let retries = retry_refused(
+                    (&mut *expected, &mut *subject),
+                    op,
+                    &inputs,
+                    (&expected_answers, &actual),
+                    cfg.labels,
+                    &mut report,
+                );
+                let checks = (0..inputs.len())
+                    .map(|i| (&inputs[i], &expected_answers[i], &actual[i], i, false))
+                    .chain(retries.iter().map(|(i, args, e, a)| (args, e, a, *i, true)));
+                for (args, e, a, i, retried) in checks {
+                    let refusals =
+                        cfg.one_sided_refusals && !needs_undeclared(args, (e, a), &features);
+                    let Some((_, kind)) =
+                        difference_of_kind(op, args, e, a, known, reading, refusals)
+                    else {
                         continue;
                     };
-                    let w = weight(&inputs[i]);
+                    let w = weight(args);
+                    let (expected_answer, actual_answer) = (e, a);
                     if let Some(shapes) = &mut shapes {
                         // A shape change is counted as itself; what it may
                         // explain is decided once all of them are known.
@@ -325,14 +379,14 @@ pub fn run_between(
                         } else {
                             pending.push((
                                 kind,
-                                (w, b, i),
-                                expected_answers[i].clone(),
-                                actual[i].clone(),
+                                (w, b, i, retried),
+                                expected_answer.clone(),
+                                actual_answer.clone(),
                             ));
                             continue;
                         }
                     }
-                    count_kind(&mut kinds, kind, (w, b, i));
+                    count_kind(&mut kinds, kind, (w, b, i, retried));
                     if !cfg.keep_going {
                         return Ok(());
                     }
@@ -359,17 +413,23 @@ pub fn run_between(
         }
     }
     // Shrink the smallest instance of each kind, regenerated from its batch's seed.
-    for (kind, count, (_, b, i)) in kinds {
+    let retry_fields: std::collections::BTreeSet<refusal::Field> =
+        report.lacking.values().flatten().cloned().collect();
+    for (kind, count, (_, b, i, retried)) in kinds {
         let op = ops[b % ops.len()];
         let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
         let tree =
             generate(&strategy, op_seed(cfg.seed, op.name), b / ops.len(), i + 1)?.swap_remove(i);
+        let mut leave_out = report.unknown_fields.clone();
+        if retried {
+            leave_out.extend(retry_fields.iter().cloned());
+        }
         let mut finding = shrink(
             expected,
             subject,
             op,
             (&kind, &shapes),
-            known,
+            (known, cfg.one_sided_refusals, &leave_out),
             tree,
             reading,
         );

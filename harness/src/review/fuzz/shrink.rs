@@ -2,8 +2,9 @@
 //! from the seed, proptest's simplify/complicate loop, then hoisting nested
 //! parts out of their containers.
 
-use super::disagreement::disagreement_of_kind;
+use super::disagreement::difference_of_kind;
 use super::known_kinds::Known;
+use super::refusal::{self, Field};
 use crate::judging::judge::Reading;
 use crate::review::attribution::{explain, ShapeChange, Shapes};
 use crate::review::gen;
@@ -14,6 +15,7 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use ptc_conformance::ops::Op;
 use ptc_conformance::term::Term;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 /// A kind of disagreement, with its smallest instance shrunk.
@@ -84,16 +86,19 @@ pub(super) fn shrink(
     subject: &mut dyn Subject,
     op: &'static Op,
     (kind, shapes): (&Kind, &Shapes),
-    known: &Known,
+    (known, refusals, leave_out): (&Known, bool, &BTreeSet<Field>),
     tree: impl ValueTree<Value = Vec<Term>>,
     reading: Reading,
 ) -> Finding {
     // Of the same kind and not explained by the struct shape changes, so
-    // that the example shows what is left.
+    // that the example shows what is left; sent without the fields the
+    // instance was sent without.
+    let prepare = |args: &Vec<Term>| refusal::stripped(args, leave_out).unwrap_or(args.clone());
     let check = |args: &Vec<Term>| {
+        let args = &prepare(args);
         let expected = expected_side.call(Request::new(op.name, args));
         let actual = subject.call(Request::new(op.name, args));
-        disagreement_of_kind(op, args, &expected, &actual, known, reading)
+        difference_of_kind(op, args, &expected, &actual, known, reading, refusals)
             .filter(|(_, k)| {
                 k == kind
                     && (ShapeChange::of(k).is_some()
@@ -107,6 +112,7 @@ pub(super) fn shrink(
         out
     };
     let (args, found, steps) = shrink_with(tree, check, smaller);
+    let args = prepare(&args);
     let (expected, actual, diff) = found.unwrap_or((
         Answer::Error("the disagreement did not reproduce".into()),
         Answer::Error("the disagreement did not reproduce".into()),

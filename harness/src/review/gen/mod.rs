@@ -24,6 +24,7 @@ use ptc_conformance::Term;
 use std::cmp::Ordering;
 
 pub mod domain;
+pub mod keys;
 pub mod mutate;
 pub mod ops;
 
@@ -43,7 +44,8 @@ fn spell(mut n: u64, alphabet: &[char], max_len: u64) -> String {
         .collect()
 }
 
-/// Key-like names: hyphens and underscores mixed in, some unicode.
+/// Key-like names: hyphens and underscores mixed in, some unicode, and
+/// every class of [`keys`] an atom can have (PTC-Lisp's spellings too).
 pub fn key_name() -> BoxedStrategy<String> {
     const PLAIN: &[char] = &['a', 'b', 'c', 'd', 'e', 'x', 'y', 'z'];
     const MIXED: &[char] = &['a', 'b', '-', 'c', '_', 'd', 'é', '-', 'k', '中', '1'];
@@ -55,6 +57,7 @@ pub fn key_name() -> BoxedStrategy<String> {
         .prop_map(str::to_owned),
         2 => any::<u64>().prop_map(|n| spell(n, PLAIN, 6)),
         2 => any::<u64>().prop_map(|n| spell(n, MIXED, 8)),
+        3 => keys::atom_names(),
     ]
     .boxed()
 }
@@ -125,6 +128,7 @@ pub fn key() -> BoxedStrategy<Term> {
         1 => (-5i64..50).prop_map(Term::int),
         1 => float().prop_map(Term::Float),
         1 => (key_name(), -3i64..3).prop_map(|(a, n)| Term::tuple(vec![Term::atom(&a), Term::int(n)])),
+        1 => keys::text_key(),
     ]
     .boxed()
 }
@@ -150,6 +154,7 @@ pub fn text_key() -> impl Strategy<Value = Term> {
         4 => key_name().prop_map(|n| Term::atom(&n)),
         1 => (-5i64..50).prop_map(Term::int),
         1 => float().prop_map(Term::Float),
+        1 => keys::utf8_text_key(),
     ]
 }
 
@@ -167,8 +172,9 @@ pub fn distinct_keys_args_map() -> impl Strategy<Value = Term> {
     prop::collection::vec(
         (
             prop_oneof![
-                key_name().prop_map(Term::Str),
-                key_name().prop_map(|n| Term::atom(&n))
+                2 => key_name().prop_map(Term::Str),
+                2 => key_name().prop_map(|n| Term::atom(&n)),
+                1 => keys::utf8_text_key(),
             ],
             distinct_keys_term(),
         ),
@@ -325,8 +331,9 @@ pub fn args_map() -> BoxedStrategy<Term> {
     prop::collection::vec(
         (
             prop_oneof![
-                key_name().prop_map(Term::Str),
-                key_name().prop_map(|n| Term::atom(&n))
+                2 => key_name().prop_map(Term::Str),
+                2 => key_name().prop_map(|n| Term::atom(&n)),
+                1 => keys::text_key(),
             ],
             // Tool arguments are shallow: a few keys, small values.
             term_sized(3, 12, 3),

@@ -181,8 +181,10 @@ pub fn mutate(args: &[Term], at: usize, new: &Term) -> Vec<Term> {
     out
 }
 
-/// The children of a node, as [`count`] walks them.
-fn children(t: &Term) -> Vec<&Term> {
+/// The children of a node, as [`mutate`] counts them (pre-order): list
+/// and tuple items, a map's keys and values, a struct's field values (a
+/// `MapSet`'s members), a function's return value.
+pub fn children(t: &Term) -> Vec<&Term> {
     match t {
         Term::List(items) | Term::Tuple(items) => items.iter().collect(),
         Term::Map(m) => m.iter().flat_map(|(k, v)| [k, v]).collect(),

@@ -8,6 +8,7 @@
 //! one, so a change is reported once with its count.
 
 use crate::judging::judge::Reading;
+use crate::review::fuzz::refusal::reason_label;
 use crate::subject::Answer;
 use ptc_conformance::diff::{at, diff, plain_json_to_term, Difference, Segment};
 use ptc_conformance::loose::{self, mask_stacktraces_in};
@@ -192,7 +193,7 @@ pub fn classify(
             None,
             How::Unsupported {
                 side: Side::Expected,
-                reason: reason.clone(),
+                reason: reason_label(reason),
             },
         ),
         (_, Answer::Unsupported(reason)) => kind(
@@ -200,7 +201,7 @@ pub fn classify(
             None,
             How::Unsupported {
                 side: Side::Actual,
-                reason: reason.clone(),
+                reason: reason_label(reason),
             },
         ),
         (Answer::Error(_), _) => kind(root(), None, How::NoAnswer(Side::Expected)),

@@ -1,0 +1,223 @@
+//! Causes found between the reference and planted-bug wrappers of it: two
+//! bugs with one trigger across ops are one cause, two triggers two, and
+//! a struct field one side lacks one cause whatever ops it reaches.
+
+use super::*;
+use crate::corpus::{Case, Sources};
+use crate::review::attribution::tests::WithoutVisibility;
+use crate::review::compare::{compare, CompareConfig, Comparison};
+use crate::review::fuzz::FuzzConfig;
+use crate::subject::reference::Reference;
+use crate::subject::Flow;
+use ptc_conformance::raised::Raised;
+use std::collections::BTreeSet;
+
+/// The reference with bugs planted: each rewrites the answer to a request
+/// whose op it names and whose args hold an option with its key.
+struct Planted {
+    bugs: Vec<Bug>,
+}
+
+/// A planted bug: the op, the option key that triggers it, what it does to the answer.
+type Bug = (&'static str, &'static str, fn(Answer) -> Answer);
+
+fn has_option(t: &Term, key: &str) -> bool {
+    match t {
+        Term::List(xs) => xs.iter().any(|x| {
+            matches!(x, Term::Tuple(kv) if kv.len() >= 2 && kv[0].as_atom() == Some(key))
+                || has_option(x, key)
+        }),
+        Term::Tuple(xs) => xs.iter().any(|x| has_option(x, key)),
+        Term::Map(m) => m
+            .iter()
+            .any(|(k, v)| has_option(k, key) || has_option(v, key)),
+        Term::Struct(s) => s.fields.iter().any(|(_, v)| has_option(v, key)),
+        _ => false,
+    }
+}
+
+fn raises(_: Answer) -> Answer {
+    Answer::Raised(Raised {
+        class: "ArgumentError".into(),
+        message: "planted".into(),
+    })
+}
+
+fn errors(a: Answer) -> Answer {
+    match a {
+        Answer::Ok(_) => Answer::Ok(Term::tuple(vec![
+            Term::atom("error"),
+            Term::atom("planted"),
+        ])),
+        other => other,
+    }
+}
+
+impl Subject for Planted {
+    fn name(&self) -> String {
+        "reference with planted bugs".into()
+    }
+    fn ops(&self) -> BTreeSet<String> {
+        Reference.ops()
+    }
+    fn features(&self) -> BTreeSet<String> {
+        Reference.features()
+    }
+    fn run_batch(
+        &mut self,
+        requests: &[Request<'_>],
+        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
+    ) {
+        for (i, r) in requests.iter().enumerate() {
+            let mut answer = Reference::answer(*r);
+            for (op, key, bug) in &self.bugs {
+                if r.op == *op && r.args.iter().any(|a| has_option(a, key)) {
+                    answer = bug(answer);
+                }
+            }
+            if on_answer(i, answer) == Flow::Stop {
+                return;
+            }
+        }
+    }
+}
+
+fn run(
+    base: &mut dyn Subject,
+    head: &mut dyn Subject,
+    ops: &[&str],
+    per_op: usize,
+) -> Vec<(Trigger, BTreeSet<&'static str>, usize)> {
+    let corpus = crate::corpus::load_clean(&Sources::embedded()).unwrap();
+    let cases: Vec<&Case> = corpus
+        .cases
+        .iter()
+        .filter(|c| ops.contains(&c.op.name))
+        .collect();
+    let mut fuzz = FuzzConfig::new(7);
+    fuzz.ops = ops.iter().map(|o| (*o).to_owned()).collect();
+    fuzz.cases_per_op = per_op;
+    let cfg = CompareConfig {
+        strictness: crate::judging::outcome::Strictness::Default,
+        emit: None,
+        fuzz: Some(fuzz),
+    };
+    let c: Comparison<'_> = compare(base, head, &cases, &corpus.cases, &cfg, &mut |_| {}).unwrap();
+    c.causes
+        .iter()
+        .map(|x| (x.trigger.clone(), c.cause_ops(x), x.kinds.len()))
+        .collect()
+}
+
+#[test]
+fn two_bugs_with_one_trigger_across_ops_are_one_cause() {
+    let mut head = Planted {
+        bugs: vec![
+            ("tool.new", "timeout", errors),
+            ("tool.validate", "timeout", raises),
+        ],
+    };
+    let causes = run(
+        &mut Reference,
+        &mut head,
+        &["tool.new", "tool.validate"],
+        600,
+    );
+    let titles: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
+    assert_eq!(titles, ["option :timeout"], "{causes:?}");
+    let (_, ops, kinds) = &causes[0];
+    assert!(
+        ops.contains("tool.new") && ops.contains("tool.validate"),
+        "{ops:?}"
+    );
+    assert!(*kinds >= 2, "{causes:?}");
+}
+
+#[test]
+fn two_bugs_with_different_triggers_are_two_causes() {
+    let mut head = Planted {
+        bugs: vec![
+            ("tool.new", "timeout", errors),
+            ("tool.validate", "description", raises),
+        ],
+    };
+    let causes = run(
+        &mut Reference,
+        &mut head,
+        &["tool.new", "tool.validate"],
+        600,
+    );
+    let mut titles: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
+    titles.sort();
+    assert_eq!(
+        titles,
+        ["option :description", "option :timeout"],
+        "{causes:?}"
+    );
+}
+
+#[test]
+fn a_struct_field_one_side_lacks_is_one_cause_whatever_ops_it_reaches() {
+    let ops = [
+        "term.inspect",
+        "tool.new",
+        "protocol.validate_program",
+        "exposure.filter_by_expose",
+    ];
+    let causes = run(
+        &mut WithoutVisibility { planted: false },
+        &mut Reference,
+        &ops,
+        300,
+    );
+    let titles: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
+    assert_eq!(
+        titles,
+        ["struct field PtcRunner.Tool.visibility"],
+        "{causes:?}"
+    );
+    assert!(causes[0].1.len() >= 3, "{causes:?}");
+}
+
+#[test]
+fn the_smallest_part_that_makes_both_answer_alike_is_the_trigger() {
+    let op = ptc_conformance::ops::find("tool.validate").unwrap();
+    let args = vec![
+        Term::str("t"),
+        Term::tuple(vec![
+            Term::Fun(Box::new(ptc_conformance::term::FunSpec::Returns {
+                arity: 1,
+                returns: Term::Nil,
+            })),
+            Term::List(vec![
+                Term::tuple(vec![Term::atom("cache"), Term::Bool(true)]),
+                Term::tuple(vec![Term::atom("description"), Term::str("d")]),
+            ]),
+        ]),
+    ];
+    let mut head = Planted {
+        bugs: vec![("tool.validate", "description", raises)],
+    };
+    let (b, h) = (
+        Reference::answer(Request::new(op.name, &args)),
+        head.call(Request::new(op.name, &args)),
+    );
+    let kind = crate::review::kinds::classify(op, &args, &b, &h, Reading::AsAnswered);
+    let shapes = Shapes::new();
+    let mut search = Search {
+        base: &mut Reference,
+        head: &mut head,
+        shapes: &shapes,
+        reading: Reading::AsAnswered,
+        labels: ("base", "head"),
+    };
+    let found = search.trigger(&kind, op, &args, (&b, &h));
+    assert_eq!(
+        found.trigger,
+        Trigger::Option {
+            key: "description".into()
+        },
+        "{found:?}"
+    );
+    assert!(found.how.contains("as base did"), "{found:?}");
+}
