@@ -80,7 +80,9 @@ fn files_under(dir: &Path) -> Vec<String> {
     fn walk(dir: &Path, base: &Path, out: &mut Vec<String>) {
         let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("reading {dir:?}: {e}"));
         for entry in entries {
-            let path = entry.unwrap_or_else(|e| panic!("reading {dir:?}: {e}")).path();
+            let path = entry
+                .unwrap_or_else(|e| panic!("reading {dir:?}: {e}"))
+                .path();
             if path.is_dir() {
                 walk(&path, base, out);
             } else if let Ok(rel) = path.strip_prefix(base) {
