@@ -11,6 +11,9 @@ pub struct Raised {
     pub message: String,
 }
 
+/// The class of [`Raised::no_tagged_form`]: no Elixir module is named so.
+const NO_TAGGED_FORM: &str = "(no tagged form)";
+
 impl Raised {
     /// An exception of `class` with `message`.
     pub fn new(class: &str, message: impl Into<String>) -> Raised {
@@ -18,6 +21,19 @@ impl Raised {
             class: class.to_owned(),
             message: message.into(),
         }
+    }
+
+    /// Not an exception: the result v0.13.0 computes has no tagged form
+    /// (an improper list, `spec/terms.md`), so a subject answers
+    /// `unsupported` with `cannot encode result: <why>`, as the Elixir
+    /// adapter does (AP-5). The harness turns it into that answer.
+    pub fn no_tagged_form(why: impl Into<String>) -> Raised {
+        Raised::new(NO_TAGGED_FORM, why)
+    }
+
+    /// Whether this is [`Raised::no_tagged_form`]'s marker.
+    pub fn is_no_tagged_form(&self) -> bool {
+        self.class == NO_TAGGED_FORM
     }
 
     /// `ArgumentError` with `message`.

@@ -29,14 +29,62 @@ pub fn signature_validate(signature: &Term, data: &Term) -> Result<Term, Raised>
     }
 }
 
-/// `Validator.validate/2`: `:ok`, or `{:error, errors}` (JH-12).
+/// `Validator.validate/2`: `:ok` for `[]`, else `{:error, errors}` (JH-12),
+/// whatever `errors` is (JH-15); an improper list has no tagged form.
 pub fn validate(data: &Term, ty: &Term) -> Result<Term, Raised> {
-    let errors = validate_type(data, ty, &[])?;
-    Ok(if errors.is_empty() {
-        Term::atom("ok")
-    } else {
-        Term::error(Term::List(errors))
+    Ok(match validate_type(data, ty, &[])? {
+        Errors::List(errors) if errors.is_empty() => Term::atom("ok"),
+        Errors::List(errors) => Term::error(Term::List(errors)),
+        Errors::Other(t) => Term::error(t),
+        Errors::Improper(_, tail) => {
+            return Err(Raised::no_tagged_form(format!(
+                "improper list tail {}",
+                crate::inspect::inspect(&tail)
+            )))
+        }
     })
+}
+
+/// What `validate_type/3` returns: a list of errors, unless an arity-2
+/// function in place of a map's fields handed back something else as its
+/// errors (JH-15), which then flows on through `++` and `Enum.flat_map/2`.
+enum Errors {
+    /// A proper list.
+    List(Vec<Term>),
+    /// A non-empty improper list: its elements and its tail, not a list.
+    Improper(Vec<Term>, Term),
+    /// Not a list.
+    Other(Term),
+}
+
+impl Errors {
+    fn from_term(t: Term) -> Errors {
+        match t {
+            Term::List(items) => Errors::List(items),
+            other => Errors::Other(other),
+        }
+    }
+
+    /// Erlang's `self ++ right`: the left operand must be a proper list
+    /// (else `ArgumentError` "argument error"); the right one may be
+    /// anything, the result an improper list when it is not a list.
+    fn append(self, right: Errors) -> Result<Errors, Raised> {
+        let Errors::List(mut left) = self else {
+            return Err(Raised::argument("argument error"));
+        };
+        Ok(match right {
+            Errors::List(r) => {
+                left.extend(r);
+                Errors::List(left)
+            }
+            Errors::Improper(r, tail) => {
+                left.extend(r);
+                Errors::Improper(left, tail)
+            }
+            Errors::Other(tail) if left.is_empty() => Errors::Other(tail),
+            Errors::Other(tail) => Errors::Improper(left, tail),
+        })
+    }
 }
 
 fn error_at(path: &[Term], message: Vec<u8>) -> Term {
@@ -71,7 +119,7 @@ fn with(path: &[Term], segment: Term) -> Vec<Term> {
     p
 }
 
-fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Vec<Term>, Raised> {
+fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Errors, Raised> {
     let ok = |good: bool, what: &str| {
         if good {
             vec![]
@@ -80,7 +128,7 @@ fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Vec<Term>, Rai
         }
     };
     if let Some(name) = ty.as_atom() {
-        return Ok(match name {
+        return Ok(Errors::List(match name {
             "string" => ok(data.is_binary(), "string"),
             "int" => ok(matches!(data, Term::Int(_)), "int"),
             "float" => ok(matches!(data, Term::Int(_) | Term::Float(_)), "float"),
@@ -98,39 +146,48 @@ fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Vec<Term>, Rai
                 "datetime (%DateTime{})",
             ),
             _ => return Err(Raised::function_clause(VALIDATOR, "validate_type", 3)),
-        });
+        }));
     }
     let Term::Tuple(t) = ty else {
         return Err(Raised::function_clause(VALIDATOR, "validate_type", 3));
     };
     match (t.len(), t.first().and_then(Term::as_atom)) {
-        (2, Some("optional")) if matches!(data, Term::Nil) => Ok(vec![]),
+        (2, Some("optional")) if matches!(data, Term::Nil) => Ok(Errors::List(vec![])),
         (2, Some("optional")) => validate_type(data, &t[1], path),
         (2, Some("list")) => match data {
+            // `Enum.flat_map/2`: each element's errors in turn, one that is
+            // not a list through `Enum.to_list/1` before the next element;
+            // then the `++`s, which refuse an improper list.
             Term::List(items) => {
                 let mut errors = vec![];
+                let mut improper = false;
                 for (i, item) in items.iter().enumerate() {
-                    errors.extend(validate_type(
-                        item,
-                        &t[1],
-                        &with(path, Term::int(i as i64)),
-                    )?);
+                    match validate_type(item, &t[1], &with(path, Term::int(i as i64)))? {
+                        Errors::List(e) => errors.extend(e),
+                        Errors::Improper(..) => improper = true,
+                        Errors::Other(other) => errors.extend(enumerable::to_list(&other)?),
+                    }
                 }
-                Ok(errors)
+                if improper {
+                    return Err(Raised::argument("argument error"));
+                }
+                Ok(Errors::List(errors))
             }
-            _ => Ok(expected(path, "list", data)),
+            _ => Ok(Errors::List(expected(path, "list", data))),
         },
         (2, Some("map")) => match data {
             Term::Map(m) => Ok(validate_fields(m, &t[1], path)?.0),
-            _ => Ok(expected(path, "map", data)),
+            _ => Ok(Errors::List(expected(path, "map", data))),
         },
+        // `field_errors ++ validate_no_extra_fields(...)`: the extra fields
+        // first, then the `++`.
         (2, Some("closed_map")) => match data {
             Term::Map(m) => {
-                let (mut errors, consumed) = validate_fields(m, &t[1], path)?;
-                errors.extend(no_extra_fields(m, &consumed, path)?);
-                Ok(errors)
+                let (errors, consumed) = validate_fields(m, &t[1], path)?;
+                let extra = no_extra_fields(m, &consumed, path)?;
+                errors.append(Errors::List(extra))
             }
-            _ => Ok(expected(path, "map", data)),
+            _ => Ok(Errors::List(expected(path, "map", data))),
         },
         _ => Err(Raised::function_clause(VALIDATOR, "validate_type", 3)),
     }
@@ -146,16 +203,12 @@ enum Consumed {
 
 /// `validate_map_fields_tracking/3`: each declared field in order, its
 /// errors and the data keys it consumed (JH-15, JH-16).
-fn validate_fields(
-    data: &Map,
-    fields: &Term,
-    path: &[Term],
-) -> Result<(Vec<Term>, Consumed), Raised> {
+fn validate_fields(data: &Map, fields: &Term, path: &[Term]) -> Result<(Errors, Consumed), Raised> {
     let items = match enumerable::walk(fields)? {
         Walk::Elements(items) => items,
         Walk::Accumulator(acc) => return accumulator(acc),
     };
-    let (mut errors, mut consumed) = (vec![], vec![]);
+    let (mut errors, mut consumed) = (Errors::List(vec![]), vec![]);
     for item in &items {
         let (name, field_type) = match item {
             Term::Tuple(p) if p.len() == 2 => (&p[0], &p[1]),
@@ -167,35 +220,32 @@ fn validate_fields(
         };
         match get_field(data, name)? {
             Some((key, value)) => {
-                errors.extend(validate_type(value, field_type, &with(path, name.clone()))?);
+                let field_errors = validate_type(value, field_type, &with(path, name.clone()))?;
+                errors = errors.append(field_errors)?;
                 if !consumed.contains(key) {
                     consumed.push(key.clone());
                 }
             }
             None if tagged_optional(field_type) => {}
-            None => errors.push(error_at(
-                &with(path, name.clone()),
-                b"expected field, got nil".to_vec(),
-            )),
+            None => {
+                errors = errors.append(Errors::List(vec![error_at(
+                    &with(path, name.clone()),
+                    b"expected field, got nil".to_vec(),
+                )]))?
+            }
         }
     }
     Ok((errors, Consumed::Keys(consumed)))
 }
 
 /// `{errors, consumed} = acc` for the accumulator an arity-2 function
-/// returned in place of a field list; the errors must be a list.
-fn accumulator(acc: Term) -> Result<(Vec<Term>, Consumed), Raised> {
+/// returned in place of a field list; the errors may be any term (JH-15).
+fn accumulator(acc: Term) -> Result<(Errors, Consumed), Raised> {
     match acc {
         Term::Tuple(mut p) if p.len() == 2 => {
             let consumed = p.pop().unwrap_or(Term::Nil);
-            match p.pop() {
-                Some(Term::List(errors)) => Ok((errors, Consumed::Other(consumed))),
-                // An improper list of errors has no term of the model.
-                other => Err(Raised::new(
-                    "ArgumentError",
-                    format!("validation errors that are not a list: {other:?}"),
-                )),
-            }
+            let errors = p.pop().unwrap_or(Term::Nil);
+            Ok((Errors::from_term(errors), Consumed::Other(consumed)))
         }
         other => Err(crate::errors::raise(
             &crate::elixir::messages::MATCH_ERROR,

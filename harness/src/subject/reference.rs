@@ -24,6 +24,9 @@ impl Reference {
         };
         match op.invoke(&args) {
             Ok(t) => Answer::Ok(t),
+            Err(r) if r.is_no_tagged_form() => {
+                Answer::Unsupported(format!("cannot encode result: {}", r.message))
+            }
             Err(r) => Answer::Raised(r),
         }
     }
