@@ -14,8 +14,8 @@ use ptc_conformance_harness::corpus::{self, Sources};
 use ptc_conformance_harness::review::fuzz::size;
 use ptc_conformance_harness::review::gen::keys::{KeyClass, CLASSES};
 use ptc_conformance_harness::review::laws::{self, LawsConfig, LawsReport, LAWS};
-use ptc_conformance_harness::subject::reference::Reference;
-use ptc_conformance_harness::subject::{Answer, Flow, Request, Subject};
+use ptc_conformance_harness::subject::reference::{Alteration, Altered, Reference};
+use ptc_conformance_harness::subject::{Answer, Request, Subject};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -84,37 +84,24 @@ struct RawHintBuild {
     ops: Option<BTreeSet<String>>,
 }
 
-impl Subject for RawHintBuild {
+impl Alteration for RawHintBuild {
     fn name(&self) -> String {
         "reference with a raw-args build".into()
     }
-    fn ops(&self) -> BTreeSet<String> {
-        self.ops.clone().unwrap_or_else(|| Reference.ops())
+    fn ops(&self) -> Option<BTreeSet<String>> {
+        self.ops.clone()
     }
-    fn features(&self) -> BTreeSet<String> {
-        Reference.features()
-    }
-    fn run_batch(
-        &mut self,
-        requests: &[Request<'_>],
-        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
-    ) {
-        for (i, r) in requests.iter().enumerate() {
-            let mut answer = Reference::answer(*r);
-            if let (Answer::Ok(Term::Tuple(pair)), true) =
-                (&mut answer, r.op == "native_preview.build")
-            {
-                if let Some(Term::Map(preview)) = pair.get_mut(1) {
-                    preview.insert(
-                        Term::str("cache_hint"),
-                        Term::Str(tagged::encode(&r.args[2])),
-                    );
-                }
-            }
-            if on_answer(i, answer) == Flow::Stop {
-                return;
+    fn alter(&mut self, r: Request<'_>, mut answer: Answer) -> Answer {
+        if let (Answer::Ok(Term::Tuple(pair)), true) = (&mut answer, r.op == "native_preview.build")
+        {
+            if let Some(Term::Map(preview)) = pair.get_mut(1) {
+                preview.insert(
+                    Term::str("cache_hint"),
+                    Term::Str(tagged::encode(&r.args[2])),
+                );
             }
         }
+        answer
     }
 }
 
@@ -123,7 +110,7 @@ impl Subject for RawHintBuild {
 /// only its text is reordered), and LAW-8 is not about `build`.
 #[test]
 fn a_build_that_hints_from_raw_args_breaks_the_laws_about_build() {
-    let report = check(&mut RawHintBuild { ops: None }, &config(&[], 3000));
+    let report = check(&mut Altered(RawHintBuild { ops: None }), &config(&[], 3000));
     for lr in &report.laws {
         let broken = lr.broken.as_ref();
         match lr.law.id {
@@ -149,7 +136,10 @@ fn laws_whose_ops_are_not_declared_are_skipped() {
     .into_iter()
     .map(str::to_owned)
     .collect();
-    let report = check(&mut RawHintBuild { ops: Some(ops) }, &config(&[], 200));
+    let report = check(
+        &mut Altered(RawHintBuild { ops: Some(ops) }),
+        &config(&[], 200),
+    );
     let skipped: Vec<&str> = report.skipped.iter().map(|(l, _)| l.id).collect();
     assert_eq!(skipped, ["LAW-4", "LAW-5", "LAW-7", "LAW-8"]);
     assert!(
@@ -334,21 +324,11 @@ fn laws_check_only_the_ops_asked_for() {
 /// shrunk to the `"nil"` key, and no other law notices.
 struct ToStringKeys;
 
-impl Subject for ToStringKeys {
+impl Alteration for ToStringKeys {
     fn name(&self) -> String {
         "reference with to_string keys in to_json_value".into()
     }
-    fn ops(&self) -> BTreeSet<String> {
-        Reference.ops()
-    }
-    fn features(&self) -> BTreeSet<String> {
-        Reference.features()
-    }
-    fn run_batch(
-        &mut self,
-        requests: &[Request<'_>],
-        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
-    ) {
+    fn alter(&mut self, r: Request<'_>, answer: Answer) -> Answer {
         fn blank_nil(t: &Term) -> Term {
             match t {
                 Term::Map(m) => Term::map(
@@ -368,16 +348,14 @@ impl Subject for ToStringKeys {
                 other => other.clone(),
             }
         }
-        for (i, r) in requests.iter().enumerate() {
-            let mut answer = Reference::answer(*r);
-            if r.op == "protocol.to_json_value" && r.args.first().is_some_and(holds_nil_key) {
-                if let Answer::Ok(t) = &answer {
-                    answer = Answer::Ok(blank_nil(t));
-                }
+        match answer {
+            Answer::Ok(t)
+                if r.op == "protocol.to_json_value"
+                    && r.args.first().is_some_and(holds_nil_key) =>
+            {
+                Answer::Ok(blank_nil(&t))
             }
-            if on_answer(i, answer) == Flow::Stop {
-                return;
-            }
+            other => other,
         }
     }
 }
@@ -393,7 +371,7 @@ fn holds_nil_key(t: &Term) -> bool {
 
 #[test]
 fn a_to_json_value_that_blanks_nil_keys_breaks_law_8() {
-    let report = check(&mut ToStringKeys, &config(&["LAW-8"], 3000));
+    let report = check(&mut Altered(ToStringKeys), &config(&["LAW-8"], 3000));
     let lr = &report.laws[0];
     let b = lr.broken.as_ref().expect("LAW-8 breaks");
     assert_eq!(b.op.name, "protocol.atomize_value");
@@ -454,38 +432,21 @@ impl OneClassKept {
     }
 }
 
-impl Subject for OneClassKept {
+impl Alteration for OneClassKept {
     fn name(&self) -> String {
         format!("reference keeping {} keys as written", self.class.name())
     }
-    fn ops(&self) -> BTreeSet<String> {
-        Reference.ops()
-    }
-    fn features(&self) -> BTreeSet<String> {
-        Reference.features()
-    }
-    fn run_batch(
-        &mut self,
-        requests: &[Request<'_>],
-        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
-    ) {
-        for (i, r) in requests.iter().enumerate() {
-            let answer = match (Reference::answer(*r), r.op) {
-                (Answer::Ok(_), "key_normalizer.normalize_key") => Answer::Ok(self.key(&r.args[0])),
-                (Answer::Ok(_), "key_normalizer.normalize_keys") => {
-                    Answer::Ok(self.keys(&r.args[0]))
-                }
-                (Answer::Ok(_), "key_normalizer.canonical_cache_key") if r.args[1].is_map() => {
-                    Answer::Ok(Term::tuple(vec![
-                        r.args[0].clone(),
-                        self.canonical(&r.args[1]),
-                    ]))
-                }
-                (a, _) => a,
-            };
-            if on_answer(i, answer) == Flow::Stop {
-                return;
+    fn alter(&mut self, r: Request<'_>, answer: Answer) -> Answer {
+        match (answer, r.op) {
+            (Answer::Ok(_), "key_normalizer.normalize_key") => Answer::Ok(self.key(&r.args[0])),
+            (Answer::Ok(_), "key_normalizer.normalize_keys") => Answer::Ok(self.keys(&r.args[0])),
+            (Answer::Ok(_), "key_normalizer.canonical_cache_key") if r.args[1].is_map() => {
+                Answer::Ok(Term::tuple(vec![
+                    r.args[0].clone(),
+                    self.canonical(&r.args[1]),
+                ]))
             }
+            (a, _) => a,
         }
     }
 }
@@ -512,7 +473,7 @@ fn a_canonicalization_change_for_one_key_class_breaks_a_law() {
     let default_budget = 10_000;
     for &class in CLASSES {
         let report = check(
-            &mut OneClassKept { class },
+            &mut Altered(OneClassKept { class }),
             &config(&["LAW-2", "LAW-3"], default_budget),
         );
         let broken: Vec<_> = report

@@ -114,3 +114,46 @@ mod tests {
         );
     }
 }
+
+/// A change planted in the reference's answers: what a test needs to hold
+/// the harness against a subject that answers as the reference does except
+/// where it is told not to (a planted bug, a build that lacks a field).
+/// [`Altered`] makes it a subject.
+pub trait Alteration {
+    /// The subject's name.
+    fn name(&self) -> String;
+    /// The ops it declares; the reference's unless given.
+    fn ops(&self) -> Option<BTreeSet<String>> {
+        None
+    }
+    /// Its answer to `request`, given the reference's `answer`.
+    fn alter(&mut self, request: Request<'_>, answer: Answer) -> Answer;
+}
+
+/// The reference with an [`Alteration`] planted in its answers.
+#[derive(Debug)]
+pub struct Altered<A>(pub A);
+
+impl<A: Alteration> Subject for Altered<A> {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn ops(&self) -> BTreeSet<String> {
+        self.0.ops().unwrap_or_else(|| Reference.ops())
+    }
+    fn features(&self) -> BTreeSet<String> {
+        Reference.features()
+    }
+    fn run_batch(
+        &mut self,
+        requests: &[Request<'_>],
+        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
+    ) {
+        for (i, r) in requests.iter().enumerate() {
+            let answer = self.0.alter(*r, Reference::answer(*r));
+            if on_answer(i, answer) == Flow::Stop {
+                return;
+            }
+        }
+    }
+}

@@ -5,8 +5,8 @@ use super::*;
 use crate::corpus::Sources;
 use crate::review::compare::{compare, CompareConfig};
 use crate::review::fuzz::FuzzConfig;
-use crate::subject::reference::Reference;
-use crate::subject::{Flow, Request, Subject};
+use crate::subject::reference::{Alteration, Altered, Reference};
+use crate::subject::Request;
 use ptc_conformance::raised::Raised;
 
 fn tool_visibility() -> Shapes {
@@ -145,42 +145,26 @@ fn names_visibility(t: &Term) -> bool {
     }
 }
 
-impl Subject for WithoutVisibility {
+impl Alteration for WithoutVisibility {
     fn name(&self) -> String {
         "reference without Tool.visibility".into()
     }
-    fn ops(&self) -> BTreeSet<String> {
-        Reference.ops()
-    }
-    fn features(&self) -> BTreeSet<String> {
-        Reference.features()
-    }
-    fn run_batch(
-        &mut self,
-        requests: &[Request<'_>],
-        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
-    ) {
-        for (i, r) in requests.iter().enumerate() {
-            let answer = if r.args.iter().any(names_visibility) {
-                Answer::Unsupported(
-                    "cannot decode args: PtcRunner.Tool has no field \"visibility\"".into(),
-                )
-            } else {
-                match Reference::answer(*r) {
-                    Answer::Ok(t) => Answer::Ok(without_visibility(&t, self.planted)),
-                    Answer::Raised(x) => Answer::Raised(Raised {
-                        class: x.class,
-                        message: match without_visibility(&Term::Str(x.message), self.planted) {
-                            Term::Str(m) => m,
-                            _ => unreachable!("a string stays a string"),
-                        },
-                    }),
-                    other => other,
-                }
-            };
-            if on_answer(i, answer) == Flow::Stop {
-                return;
-            }
+    fn alter(&mut self, r: Request<'_>, answer: Answer) -> Answer {
+        if r.args.iter().any(names_visibility) {
+            return Answer::Unsupported(
+                "cannot decode args: PtcRunner.Tool has no field \"visibility\"".into(),
+            );
+        }
+        match answer {
+            Answer::Ok(t) => Answer::Ok(without_visibility(&t, self.planted)),
+            Answer::Raised(x) => Answer::Raised(Raised {
+                class: x.class,
+                message: match without_visibility(&Term::Str(x.message), self.planted) {
+                    Term::Str(m) => m,
+                    _ => unreachable!("a string stays a string"),
+                },
+            }),
+            other => other,
         }
     }
 }
@@ -208,7 +192,7 @@ fn echoes_of_a_struct_change_are_counted_under_it_and_a_real_change_stays_a_kind
             emit: None,
             fuzz: Some(fuzz),
         };
-        let mut base = WithoutVisibility { planted };
+        let mut base = Altered(WithoutVisibility { planted });
         let c = compare(
             &mut base,
             &mut Reference,

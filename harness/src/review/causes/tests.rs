@@ -7,8 +7,7 @@ use crate::corpus::{Case, Sources};
 use crate::review::attribution::tests::WithoutVisibility;
 use crate::review::compare::{compare, CompareConfig, Comparison};
 use crate::review::fuzz::FuzzConfig;
-use crate::subject::reference::Reference;
-use crate::subject::Flow;
+use crate::subject::reference::{Alteration, Altered, Reference};
 use ptc_conformance::raised::Raised;
 use std::collections::BTreeSet;
 
@@ -53,32 +52,17 @@ fn errors(a: Answer) -> Answer {
     }
 }
 
-impl Subject for Planted {
+impl Alteration for Planted {
     fn name(&self) -> String {
         "reference with planted bugs".into()
     }
-    fn ops(&self) -> BTreeSet<String> {
-        Reference.ops()
-    }
-    fn features(&self) -> BTreeSet<String> {
-        Reference.features()
-    }
-    fn run_batch(
-        &mut self,
-        requests: &[Request<'_>],
-        on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
-    ) {
-        for (i, r) in requests.iter().enumerate() {
-            let mut answer = Reference::answer(*r);
-            for (op, key, bug) in &self.bugs {
-                if r.op == *op && r.args.iter().any(|a| has_option(a, key)) {
-                    answer = bug(answer);
-                }
-            }
-            if on_answer(i, answer) == Flow::Stop {
-                return;
+    fn alter(&mut self, r: Request<'_>, mut answer: Answer) -> Answer {
+        for (op, key, bug) in &self.bugs {
+            if r.op == *op && r.args.iter().any(|a| has_option(a, key)) {
+                answer = bug(answer);
             }
         }
+        answer
     }
 }
 
@@ -111,12 +95,12 @@ fn run(
 
 #[test]
 fn two_bugs_with_one_trigger_across_ops_are_one_cause() {
-    let mut head = Planted {
+    let mut head = Altered(Planted {
         bugs: vec![
             ("tool.new", "timeout", errors),
             ("tool.validate", "timeout", raises),
         ],
-    };
+    });
     let causes = run(
         &mut Reference,
         &mut head,
@@ -135,12 +119,12 @@ fn two_bugs_with_one_trigger_across_ops_are_one_cause() {
 
 #[test]
 fn two_bugs_with_different_triggers_are_two_causes() {
-    let mut head = Planted {
+    let mut head = Altered(Planted {
         bugs: vec![
             ("tool.new", "timeout", errors),
             ("tool.validate", "description", raises),
         ],
-    };
+    });
     let causes = run(
         &mut Reference,
         &mut head,
@@ -165,7 +149,7 @@ fn a_struct_field_one_side_lacks_is_one_cause_whatever_ops_it_reaches() {
         "exposure.filter_by_expose",
     ];
     let causes = run(
-        &mut WithoutVisibility { planted: false },
+        &mut Altered(WithoutVisibility { planted: false }),
         &mut Reference,
         &ops,
         300,
@@ -195,9 +179,9 @@ fn the_smallest_part_that_makes_both_answer_alike_is_the_trigger() {
             ]),
         ]),
     ];
-    let mut head = Planted {
+    let mut head = Altered(Planted {
         bugs: vec![("tool.validate", "description", raises)],
-    };
+    });
     let (b, h) = (
         Reference::answer(Request::new(op.name, &args)),
         head.call(Request::new(op.name, &args)),
