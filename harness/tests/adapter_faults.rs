@@ -150,6 +150,22 @@ fn a_hang_times_out_and_the_rest_pass() {
     assert_eq!(restarts, 1);
 }
 
+/// AP-9: an answer slower than the timeout is cut, and only it: the
+/// requests queued behind it in the pipeline passed their deadlines
+/// because it held them up, and are sent again, not blamed.
+#[test]
+fn a_slow_answer_is_cut_alone_not_the_requests_queued_behind_it() {
+    let slow = format!("slow:{}", CUT.as_secs() + 3);
+    let args = with_fault(&slow);
+    let (results, _faults, restarts) = run_with(cutting(), &strs(&args));
+    assert_only(
+        &results,
+        &slow,
+        |o| matches!(o, Outcome::Error(m) if m.starts_with("timed out")),
+    );
+    assert_eq!(restarts, 1);
+}
+
 /// AP-1, AP-11: stdout carries answers only; anything else is a fault.
 #[test]
 fn a_garbage_line_is_a_fault_and_its_case_errs() {

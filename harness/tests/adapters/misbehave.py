@@ -11,6 +11,7 @@ names a fault:
   huge      answer with a 100 MB line          flood     write 50 MB to stderr, then answer
             (huge:N and flood:N: N MB instead)
   crash-once  crash the first time only (a marker file in $MISBEHAVE_STATE)
+  slow:S    sleep S seconds (blocking what is queued behind it), then answer
 
 MISBEHAVE_FLOOD=N writes N MB to stderr before the handshake is answered.
 MISBEHAVE_HELLO=bad makes the handshake fail (protocol 99);
@@ -21,6 +22,7 @@ every op is answered as normalize_key is.
 """
 import json
 import os
+import time
 import sys
 
 
@@ -67,6 +69,9 @@ def main():
                 os._exit(3)
         if fault == "hang":
             continue
+        if fault == "slow":
+            # Blocks every request queued behind it, then answers.
+            time.sleep(float(size))
         if fault == "garbage":
             sys.stdout.write("this is not json\n")
             sys.stdout.flush()

@@ -63,6 +63,7 @@ impl Subject for Adapter {
         // Requests retried after a crash go one at a time.
         let mut serial = 0usize;
         let mut stopped = false;
+        let mut answered_since_start = true;
         let mut report = |i: usize, a: Answer, answered: &mut Vec<bool>| -> Flow {
             answered[i] = true;
             on_answer(i, a)
@@ -119,6 +120,7 @@ impl Subject for Adapter {
             match event {
                 Ok(Event::Line(Ok((id, answer)))) => match inflight.remove(&id) {
                     Some(f) => {
+                        answered_since_start = true;
                         serial = serial.saturating_sub(1);
                         done_ids.insert(id, f.index);
                         if report(f.index, answer, &mut answered) == Flow::Stop {
@@ -171,7 +173,7 @@ impl Subject for Adapter {
                 Err(RecvTimeoutError::Disconnected) => crash = Some("its output ended".into()),
                 Err(RecvTimeoutError::Timeout) => {
                     let now = Instant::now();
-                    let expired: Vec<u64> = inflight
+                    let mut expired: Vec<u64> = inflight
                         .iter()
                         .filter(|(_, f)| f.deadline <= now)
                         .map(|(id, _)| *id)
@@ -179,6 +181,14 @@ impl Subject for Adapter {
                     if expired.is_empty() {
                         continue;
                     }
+                    // Requests queue behind the one the adapter is busy
+                    // with, so their deadlines pass with its: only the
+                    // oldest is at fault, unless the adapter has answered
+                    // nothing since it was (re)started.
+                    if answered_since_start {
+                        expired.truncate(1);
+                    }
+                    answered_since_start = false;
                     let status = self.process.take().map(Process::kill).unwrap_or_default();
                     for id in &expired {
                         if let Some(f) = inflight.remove(id) {
