@@ -188,10 +188,18 @@ fn print_pretty(c: &Comparison<'_>) {
         .iter()
         .filter(|x| matches!(x.trigger, Trigger::Alone(_)))
         .count();
+    let faults = c.causes.iter().filter(|x| x.is_fault()).count();
+    let real = c.causes.len() - faults;
+    let faulty = if faults > 0 {
+        format!(
+            " and {faults} of no valid answer (an adapter's fault, not a difference of behaviour)"
+        )
+    } else {
+        String::new()
+    };
     if !c.causes.is_empty() {
         outln!(
-            "\n{} cause(s) of difference ({} with no single trigger), {} kind(s) ({listed} corpus case(s), {generated} generated input(s)), each cause once with its smallest example:",
-            c.causes.len(),
+            "\n{real} cause(s) of difference ({} with no single trigger){faulty}, {} kind(s) ({listed} corpus case(s), {generated} generated input(s)), each cause once with its smallest example:",
             alone,
             c.groups.len(),
         );
@@ -214,7 +222,7 @@ fn print_pretty(c: &Comparison<'_>) {
         c.skipped,
         c.unanswered,
         generated + explained_generated,
-        c.causes.len(),
+        real,
         c.groups.len(),
         c.one_sided_ops.len(),
         c.one_sided_features.len()

@@ -16,6 +16,7 @@
 //! sent to each side in one pipelined batch.
 
 pub mod parts;
+pub mod protocols;
 
 use crate::judging::judge::Reading;
 use crate::review::attribution::{explain, ShapeChange, Shapes};
@@ -48,8 +49,23 @@ pub enum Trigger {
     },
     /// An option: a keyword-like list element with this atom key.
     Option {
+        /// The op.
+        op: &'static str,
+        /// Where the list of options is (`/1`: argument 2).
+        path: String,
         /// The key.
         key: String,
+    },
+    /// A protocol one side implements for structs the other side does
+    /// not: named by the other side's `Protocol.UndefinedError`, or by the
+    /// lists of implementations the two sides' texts give.
+    Impl {
+        /// The protocol (`String.Chars`).
+        protocol: String,
+        /// The structs.
+        modules: Vec<String>,
+        /// The side that does not implement it for them.
+        lacking: Side,
     },
     /// Any one of two or more pairs of the map at a place of one op
     /// (their order or their number, not one key).
@@ -104,38 +120,84 @@ impl Trigger {
     pub fn rank(&self) -> u8 {
         match self {
             Trigger::Field { .. } => 0,
-            Trigger::Option { .. } => 1,
-            Trigger::MapKey { .. } => 2,
-            Trigger::Value { .. } => 3,
-            Trigger::Struct { .. } => 4,
+            Trigger::Struct { .. } => 1,
+            Trigger::Option { .. } => 2,
+            Trigger::MapKey { .. } => 3,
+            Trigger::Value { .. } => 4,
             _ => 5,
         }
     }
 
-    /// Whether two triggers are one cause: the same, or two values at the
-    /// same place of one op (the tag of a tuple, whichever tag), or the
-    /// same value anywhere (`-0.0` in any op), unless that value is too
-    /// common to name anything (`nil`, a boolean, `0`, `1`, `""`, `[]`).
+    /// Whether two triggers are one cause, that is, one change of the
+    /// code behind them:
+    /// - two values at the same place of one op (the tag of a tuple,
+    ///   whichever tag), or the same value anywhere (`-0.0` in any op),
+    ///   unless that value is too common to name anything (`nil`, a
+    ///   boolean, `0`, `1`, `""`, `[]`, `{}`);
+    /// - one option key, in any op;
+    /// - a value standing for a list of one op and what is in that list
+    ///   (an option, a value inside an option or an element): a change in
+    ///   how a function reads its list of options shows through both, and
+    ///   joins the options it newly reads into one cause, where options
+    ///   that merely share a list stay causes of their own;
+    /// - implementations one side lacks of one protocol, or for one
+    ///   struct (a release implementing protocols for its structs), and a
+    ///   struct in the input whose implementations one side lacks.
     pub fn same_cause(&self, other: &Trigger) -> bool {
+        use Trigger::{Impl, Option as Opt, Struct, Value};
+        let common = ["null", "true", "false", "0", "1", "\"\"", "[]", "{}"];
         match (self, other) {
             (
-                Trigger::Value {
+                Value {
                     op,
                     path,
                     of,
                     value,
                 },
-                Trigger::Value {
+                Value {
                     op: op2,
                     path: path2,
                     of: of2,
                     value: value2,
                 },
             ) => {
-                let common = ["null", "true", "false", "0", "1", "\"\"", "[]", "{}"];
-                (op == op2 && path == path2)
+                (op == op2 && (path == path2 || in_list(path, path2) || in_list(path2, path)))
                     || (value == value2 && of == of2 && !common.contains(&value.as_str()))
             }
+            (Opt { key, .. }, Opt { key: key2, .. }) => key == key2,
+            (
+                Opt { op, path, key },
+                Value {
+                    op: vop,
+                    path: vpath,
+                    ..
+                },
+            )
+            | (
+                Value {
+                    op: vop,
+                    path: vpath,
+                    ..
+                },
+                Opt { op, path, key },
+            ) => {
+                let at = format!("{path}/[{key}]");
+                op == vop && (under(vpath, &at) || in_list(&at, vpath))
+            }
+            (
+                Impl {
+                    protocol,
+                    modules,
+                    lacking,
+                },
+                Impl {
+                    protocol: p2,
+                    modules: m2,
+                    lacking: l2,
+                },
+            ) => lacking == l2 && (protocol == p2 || modules.iter().any(|m| m2.contains(m))),
+            (Impl { modules, .. }, Struct { module })
+            | (Struct { module }, Impl { modules, .. }) => modules.contains(module),
             _ => self == other,
         }
     }
@@ -149,7 +211,21 @@ impl Trigger {
         match self {
             Trigger::Field { module, field } => format!("struct field {module}.{field}"),
             Trigger::Struct { module } => format!("a {module} struct in the input"),
-            Trigger::Option { key } => format!("option :{key}"),
+            Trigger::Option { key, .. } => format!("option :{key}"),
+            Trigger::Impl {
+                protocol,
+                modules,
+                lacking,
+            } => {
+                let has = match lacking {
+                    Side::Expected => labels.1,
+                    Side::Actual => labels.0,
+                };
+                format!(
+                    "{protocol} implemented for {} in {has} only",
+                    modules.join(", ")
+                )
+            }
             Trigger::MapKey { class } => format!("a map key of class \"{class}\""),
             Trigger::Pairs { op, path } => {
                 format!("the pairs of the map at {op} args{path} (any one of them)")
@@ -251,7 +327,16 @@ impl Search<'_> {
             return alone;
         }
         let echo = self.echo(base, head);
-        let candidates = parts::candidates(op.name, args, MAX_CANDIDATES);
+        if let Some(found) = self.impl_lists(op, args, base, head) {
+            return found;
+        }
+        let mut candidates = parts::candidates(op.name, args, MAX_CANDIDATES);
+        // A struct of the input one side cannot handle for want of a
+        // protocol's implementation is tried first: its exception names it.
+        if let Some(c) = impl_candidate(args, base, head) {
+            candidates.insert(0, c);
+            candidates.truncate(MAX_CANDIDATES);
+        }
         let requests: Vec<Request<'_>> = candidates
             .iter()
             .map(|c| Request::new(op.name, &c.args))
@@ -266,7 +351,21 @@ impl Search<'_> {
             .zip(&h2)
             .map(|((c, b), h)| self.accept(op, &c.args, (base, head), (b, h)))
             .collect();
-        for (i, c) in candidates.iter().enumerate() {
+        // An option one side ignores (its answer stays as it was) is what
+        // the other side newly reads: preferred to a part both sides read
+        // (the data a change acts on), whatever their sizes. A struct a
+        // protocol is missing for, named by the answer, comes first.
+        let ignored_option = |i: usize| {
+            matches!(candidates[i].trigger, Trigger::Option { .. })
+                && accepted[i].as_deref().is_some_and(|k| k != "alike")
+        };
+        let order: Vec<usize> = (0..candidates.len())
+            .filter(|&i| matches!(candidates[i].trigger, Trigger::Impl { .. }))
+            .chain((0..candidates.len()).filter(|&i| ignored_option(i)))
+            .chain(0..candidates.len())
+            .collect();
+        for i in order {
+            let c = &candidates[i];
             let Some(kept) = &accepted[i] else { continue };
             if let (false, Some(found)) = (matches!(c.trigger, Trigger::Field { .. }), &echo) {
                 return found.clone();
@@ -361,6 +460,41 @@ impl Search<'_> {
         })
     }
 
+    /// A protocol whose lists of implementations differ between the two
+    /// answers' texts (an `#Inspect.Error<...>` of one build lists more
+    /// types), when the answers agree once those lists are masked.
+    fn impl_lists(
+        &self,
+        op: &'static Op,
+        args: &[Term],
+        base: &Answer,
+        head: &Answer,
+    ) -> Option<Found> {
+        let (lb, lh) = (protocols::lists(base), protocols::lists(head));
+        let found = lb.iter().find_map(|(protocol, b)| {
+            let h = lh.get(protocol)?;
+            let (only_h, only_b): (Vec<&String>, Vec<&String>) =
+                (h.difference(b).collect(), b.difference(h).collect());
+            let (modules, lacking) = match (only_h.is_empty(), only_b.is_empty()) {
+                (false, _) => (only_h, Side::Expected),
+                (true, false) => (only_b, Side::Actual),
+                (true, true) => return None,
+            };
+            Some(Trigger::Impl {
+                protocol: protocol.clone(),
+                modules: modules.into_iter().cloned().collect(),
+                lacking,
+            })
+        })?;
+        self.alike(op, args, &protocols::masked(base), &protocols::masked(head))
+            .then(|| Found {
+                trigger: found,
+                how: "the two sides' texts list different implementations of the protocol, \
+                      and are alike once those lists are masked"
+                    .into(),
+            })
+    }
+
     /// Whether two answers agree, or differ only by the struct shape changes.
     fn alike(&self, op: &'static Op, args: &[Term], b: &Answer, h: &Answer) -> bool {
         let differs =
@@ -398,6 +532,43 @@ pub fn unquoted(reason: &str) -> String {
         out.push('…');
     }
     out
+}
+
+/// The input without the structs one side's `Protocol.UndefinedError`
+/// names, when the other side did not raise the same: the protocol is
+/// then the trigger if the two answer alike without them.
+fn impl_candidate(args: &[Term], base: &Answer, head: &Answer) -> Option<parts::Candidate> {
+    let (mb, mh) = (protocols::missing(base), protocols::missing(head));
+    let ((protocol, module), lacking) = match (mb, mh) {
+        (Some(b), h) if h.as_ref() != Some(&b) => (b, Side::Expected),
+        (None, Some(h)) => (h, Side::Actual),
+        _ => return None,
+    };
+    let without = parts::without_structs(args, &module)?;
+    Some(parts::Candidate {
+        trigger: Trigger::Impl {
+            protocol,
+            modules: vec![module.clone()],
+            lacking,
+        },
+        how: "every such struct replaced by nil",
+        args: without,
+        size: 0,
+        from: (usize::MAX, String::new()),
+    })
+}
+
+/// Whether the place `path` is inside the place `outer` (`/1/[a]/1` is
+/// inside `/1`).
+pub fn under(path: &str, outer: &str) -> bool {
+    path.len() > outer.len() && path.starts_with(outer) && path[outer.len()..].starts_with('/')
+}
+
+/// Whether the place `path` is in the list at `list`: one of its
+/// elements (`/1/*`), an option of it (`/1/[a]`), or inside one of those.
+pub fn in_list(path: &str, list: &str) -> bool {
+    path.strip_prefix(list)
+        .is_some_and(|rest| rest.starts_with("/*") || rest.starts_with("/["))
 }
 
 fn answered(a: &Answer) -> bool {

@@ -7,7 +7,7 @@ use super::Trigger;
 use crate::review::gen::keys::KeyClass;
 use crate::review::gen::mutate::{children, mutate};
 use crate::review::kinds::{size, type_name};
-use ptc_conformance::term::{Struct, Term};
+use ptc_conformance::term::{FunSpec, Struct, Term};
 
 /// An input with one part taken out, and what that part names.
 #[derive(Clone, Debug)]
@@ -55,9 +55,38 @@ pub fn candidates(op: &'static str, args: &[Term], max: usize) -> Vec<Candidate>
         );
     }
     out.sort_by_key(|c| (c.size, c.trigger.rank()));
-    out.truncate(max);
-    out
+    // Within the budget: every named part (a field, a struct, an option,
+    // a map pair), then values, at most [`PER_PLACE`] of each place and
+    // replacement (the elements of one long list are one place), the
+    // smallest first; tried in size order.
+    let mut per_place: std::collections::HashMap<(String, &'static str), usize> =
+        std::collections::HashMap::new();
+    let mut keep: Vec<bool> = out
+        .iter()
+        .map(|c| !matches!(c.trigger, Trigger::Value { .. }))
+        .collect();
+    let mut room = max.saturating_sub(keep.iter().filter(|k| **k).count());
+    for (i, c) in out.iter().enumerate() {
+        if let Trigger::Value { path, .. } = &c.trigger {
+            let n = per_place.entry((path.clone(), c.how)).or_default();
+            if room > 0 && *n < PER_PLACE {
+                *n += 1;
+                room -= 1;
+                keep[i] = true;
+            }
+        }
+    }
+    let mut kept: Vec<Candidate> = out
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(c, k)| k.then_some(c))
+        .collect();
+    kept.truncate(max);
+    kept
 }
+
+/// Values tried at most per place and replacement.
+pub const PER_PLACE: usize = 3;
 
 fn walk(
     op: &'static str,
@@ -107,6 +136,8 @@ fn walk(
                     let mut rest = items.clone();
                     rest.remove(j);
                     let trigger = Trigger::Option {
+                        op,
+                        path: path.to_owned(),
                         key: key.to_owned(),
                     };
                     push(trigger, "left out", &Term::List(rest), size(item));
@@ -128,19 +159,22 @@ fn walk(
         }
         _ => {}
     }
-    let value = !matches!(t, Term::Nil | Term::Struct(_)) && place != Place::MapKey;
+    // An option's key is no part of its own: the option is (left out
+    // whole, above); a struct is replaced by `nil` as a struct, above.
+    let key_of_option = matches!(
+        (t, place, in_list_tuple),
+        (Term::Atom(_), Place::TupleItem(0), true)
+    );
+    let value = !matches!(t, Term::Struct(_)) && place != Place::MapKey && !key_of_option;
     if value {
-        let trigger = match (t, place, in_list_tuple) {
-            (Term::Atom(a), Place::TupleItem(0), true) => Trigger::Option { key: a.clone() },
-            _ => Trigger::Value {
-                op,
-                path: path.to_owned(),
-                of: type_name(t),
-                value: crate::review::show::abbreviate_line(&ptc_conformance::tagged::encode(t)),
-            },
+        let trigger = Trigger::Value {
+            op,
+            path: path.to_owned(),
+            of: type_name(t),
+            value: crate::review::show::abbreviate_line(&ptc_conformance::tagged::encode(t)),
         };
         // `[]` too: the neutral value of options and lists, where `nil`
-        // is no value at all.
+        // is no value at all (and the only other value `nil` can take).
         if !matches!(t, Term::List(xs) if xs.is_empty()) {
             push(
                 trigger.clone(),
@@ -149,7 +183,9 @@ fn walk(
                 size(t),
             );
         }
-        push(trigger, "replaced by nil", &Term::Nil, size(t));
+        if !matches!(t, Term::Nil) {
+            push(trigger, "replaced by nil", &Term::Nil, size(t));
+        }
     }
     // Children in the order `mutate` counts them.
     let kids = children(t);
@@ -157,7 +193,12 @@ fn walk(
     let mut keys_next = true;
     for (j, child) in kids.into_iter().enumerate() {
         let (seg, p) = match t {
-            Term::List(_) => ("/*".to_owned(), Place::ListItem),
+            // An option is named by its key: `/1/[format_options]/1` is
+            // the value of the option `format_options` in argument 2's list.
+            Term::List(_) => match option_key(child) {
+                Some(key) => (format!("/[{key}]"), Place::ListItem),
+                None => ("/*".to_owned(), Place::ListItem),
+            },
             Term::Tuple(_) => (format!("/{j}"), Place::TupleItem(j)),
             Term::Map(m) => {
                 let is_key = keys_next;
@@ -198,4 +239,44 @@ fn option_key(item: &Term) -> Option<&str> {
         Term::Tuple(xs) if xs.len() >= 2 => xs[0].as_atom(),
         _ => None,
     }
+}
+
+/// `args` with every `module` struct in them replaced by `nil`, or `None`
+/// when they hold none.
+pub fn without_structs(args: &[Term], module: &str) -> Option<Vec<Term>> {
+    fn go(t: &Term, module: &str, hit: &mut bool) -> Term {
+        let all = |xs: &[Term], hit: &mut bool| xs.iter().map(|x| go(x, module, hit)).collect();
+        match t {
+            Term::Struct(s) if s.module == module => {
+                *hit = true;
+                Term::Nil
+            }
+            Term::Struct(s) => Term::Struct(Box::new(Struct {
+                module: s.module.clone(),
+                fields: s
+                    .fields
+                    .iter()
+                    .map(|(f, v)| (f.clone(), go(v, module, hit)))
+                    .collect(),
+            })),
+            Term::List(xs) => Term::List(all(xs, hit)),
+            Term::Tuple(xs) => Term::Tuple(all(xs, hit)),
+            Term::Map(m) => Term::map(
+                m.iter()
+                    .map(|(k, v)| (go(k, module, hit), go(v, module, hit)))
+                    .collect(),
+            ),
+            Term::Fun(f) => match &**f {
+                FunSpec::Returns { arity, returns } => Term::Fun(Box::new(FunSpec::Returns {
+                    arity: *arity,
+                    returns: go(returns, module, hit),
+                })),
+                _ => t.clone(),
+            },
+            other => other.clone(),
+        }
+    }
+    let mut hit = false;
+    let out = args.iter().map(|a| go(a, module, &mut hit)).collect();
+    hit.then_some(out)
 }

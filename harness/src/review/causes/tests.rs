@@ -199,9 +199,147 @@ fn the_smallest_part_that_makes_both_answer_alike_is_the_trigger() {
     assert_eq!(
         found.trigger,
         Trigger::Option {
+            op: "tool.validate",
+            path: "/1/1".into(),
             key: "description".into()
         },
         "{found:?}"
     );
     assert!(found.how.contains("as base did"), "{found:?}");
+}
+
+/// The reference as a build that lacks a protocol's implementation for
+/// some structs: any request whose args hold one raises as Elixir does.
+struct LacksProtocol {
+    protocol: &'static str,
+    modules: &'static [&'static str],
+}
+
+fn holds_struct(t: &Term, module: &str) -> bool {
+    match t {
+        Term::Struct(s) => {
+            s.module == module || s.fields.iter().any(|(_, v)| holds_struct(v, module))
+        }
+        Term::List(xs) | Term::Tuple(xs) => xs.iter().any(|x| holds_struct(x, module)),
+        Term::Map(m) => m
+            .iter()
+            .any(|(k, v)| holds_struct(k, module) || holds_struct(v, module)),
+        _ => false,
+    }
+}
+
+impl Alteration for LacksProtocol {
+    fn name(&self) -> String {
+        "reference lacking a protocol".into()
+    }
+    fn alter(&mut self, r: Request<'_>, answer: Answer) -> Answer {
+        let hit = self
+            .modules
+            .iter()
+            .find(|m| r.args.iter().any(|a| holds_struct(a, m)));
+        match hit {
+            Some(_) if matches!(answer, Answer::Unsupported(_)) => answer,
+            Some(m) => Answer::Raised(Raised {
+                class: "Protocol.UndefinedError".into(),
+                message: format!(
+                    "protocol {} not implemented for type {m} (a struct). This protocol is implemented for the following type(s): Atom, List\n\nGot value:\n\n    %{m}{{}}\n",
+                    self.protocol
+                ),
+            }),
+            None => answer,
+        }
+    }
+}
+
+#[test]
+fn a_protocol_one_side_lacks_for_several_structs_is_one_cause_across_ops() {
+    let mut base = Altered(LacksProtocol {
+        protocol: "String.Chars",
+        modules: &["PtcRunner.Lisp.Format.Fn", "PtcRunner.Lisp.Format.Var"],
+    });
+    let causes = run(
+        &mut base,
+        &mut Reference,
+        &[
+            "term.inspect",
+            "lisp_formatter.format",
+            "native_preview.cache_hint",
+        ],
+        1500,
+    );
+    assert_eq!(causes.len(), 1, "{causes:?}");
+    let Trigger::Impl {
+        protocol, lacking, ..
+    } = &causes[0].0
+    else {
+        panic!("{causes:?}")
+    };
+    assert_eq!(
+        (protocol.as_str(), *lacking),
+        ("String.Chars", Side::Expected)
+    );
+    assert!(causes[0].1.len() >= 2, "{causes:?}");
+}
+
+fn option(op: &'static str, path: &str, key: &str) -> Trigger {
+    Trigger::Option {
+        op,
+        path: path.into(),
+        key: key.into(),
+    }
+}
+
+fn value(op: &'static str, path: &str, value: &str) -> Trigger {
+    Trigger::Value {
+        op,
+        path: path.into(),
+        of: "map".into(),
+        value: value.into(),
+    }
+}
+
+#[test]
+fn options_are_one_cause_by_key_or_through_a_value_standing_for_their_list() {
+    let op = "protocol.render_success_from_step";
+    let (a, b) = (
+        option(op, "/1", "include_memory"),
+        option(op, "/1", "prior_memory"),
+    );
+    // Two options that merely share a list are two causes (two planted bugs).
+    assert!(!a.same_cause(&b));
+    // One key is one cause in any op.
+    assert!(option("tool.new", "/1/1", "visibility").same_cause(&option(
+        "tool.validate",
+        "/1/1",
+        "visibility"
+    )));
+    // A value standing for the list (a map where a list is read) joins
+    // every option of that list, and a value inside an option joins it.
+    let list = value(op, "/1", "{}");
+    assert!(list.same_cause(&a) && list.same_cause(&b));
+    let inside = value(op, "/1/[format_options]/1", "{\"$atom\":\"a\"}");
+    assert!(inside.same_cause(&list));
+    assert!(inside.same_cause(&option(op, "/1", "format_options")));
+    assert!(!inside.same_cause(&a));
+    // A nested option is in the outer list too; a value elsewhere is not.
+    assert!(option(op, "/1/[format_options]/1", "feedback_max_chars").same_cause(&list));
+    assert!(!value(op, "/0/.return", "{}").same_cause(&list));
+    // `/:a` is a map's atom key, not an option.
+    assert!(!value(op, "/1/:a", "{}").same_cause(&list));
+}
+
+#[test]
+fn implementations_one_side_lacks_join_by_protocol_or_struct() {
+    let imp = |p: &str, m: &str, lacking| Trigger::Impl {
+        protocol: p.into(),
+        modules: vec![m.into()],
+        lacking,
+    };
+    let fn_chars = imp("String.Chars", "F", Side::Expected);
+    assert!(fn_chars.same_cause(&imp("String.Chars", "V", Side::Expected)));
+    assert!(fn_chars.same_cause(&imp("Jason.Encoder", "F", Side::Expected)));
+    assert!(!fn_chars.same_cause(&imp("Jason.Encoder", "V", Side::Expected)));
+    assert!(!fn_chars.same_cause(&imp("String.Chars", "V", Side::Actual)));
+    assert!(fn_chars.same_cause(&Trigger::Struct { module: "F".into() }));
+    assert!(!fn_chars.same_cause(&Trigger::Struct { module: "V".into() }));
 }

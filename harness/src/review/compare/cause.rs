@@ -5,10 +5,10 @@
 use super::{Comparison, Group, OneSided};
 use crate::judging::judge::Reading;
 use crate::review::attribution::Shapes;
-use crate::review::causes::{Found, Search, Trigger};
+use crate::review::causes::{in_list, Found, Search, Trigger};
 use crate::review::kinds::{weight, Side};
 use crate::subject::Subject;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A cause: its trigger, how it was found, and the kinds it explains.
 #[derive(Clone, Debug)]
@@ -55,16 +55,15 @@ pub fn causes(
                 how: "no op to search with".into(),
             }),
         };
-        match out
-            .iter_mut()
-            .find(|c| c.triggers.iter().any(|t| t.same_cause(&found.trigger)))
-        {
-            Some(c) => {
-                c.kinds.push(i);
-                if !c.triggers.contains(&found.trigger) {
-                    c.triggers.push(found.trigger);
-                }
-            }
+        // Every cause this trigger is one with, merged into the first.
+        let joined: Vec<usize> = (0..out.len())
+            .filter(|&j| {
+                out[j].triggers.iter().any(|t| {
+                    t.same_cause(&found.trigger) || one_shape_change(t, &found.trigger, shapes)
+                })
+            })
+            .collect();
+        match joined.split_first() {
             None => out.push(Cause {
                 triggers: vec![found.trigger.clone()],
                 trigger: found.trigger,
@@ -72,6 +71,23 @@ pub fn causes(
                 kinds: vec![i],
                 cases_not_run: 0,
             }),
+            Some((&first, rest)) => {
+                for &j in rest.iter().rev() {
+                    let other = out.remove(j);
+                    out[first].kinds.extend(other.kinds);
+                    for t in other.triggers {
+                        if !out[first].triggers.contains(&t) {
+                            out[first].triggers.push(t);
+                        }
+                    }
+                }
+                let c = &mut out[first];
+                c.kinds.push(i);
+                c.kinds.sort_unstable();
+                if !c.triggers.contains(&found.trigger) {
+                    c.triggers.push(found.trigger);
+                }
+            }
         }
     }
     for (label, side) in [("base", Side::Expected), ("head", Side::Actual)] {
@@ -122,39 +138,247 @@ pub fn causes(
     out
 }
 
-impl Cause {
-    /// One line naming the cause: its trigger, and for values met at one
-    /// place or as one value, every value or place.
-    pub fn title(&self, labels: crate::review::kinds::Labels) -> String {
-        let values: Vec<(&str, &str, &str, &str)> = self
-            .triggers
+/// Whether two triggers are fields one side's struct lacks of one module:
+/// one change of that struct's definition (its `defstruct` gained them).
+fn one_shape_change(a: &Trigger, b: &Trigger, shapes: &Shapes) -> bool {
+    let (
+        Trigger::Field { module, field },
+        Trigger::Field {
+            module: module2,
+            field: field2,
+        },
+    ) = (a, b)
+    else {
+        return false;
+    };
+    let side = |m: &str, f: &str| {
+        shapes
             .iter()
-            .filter_map(|t| match t {
-                Trigger::Value {
-                    op,
-                    path,
-                    of,
-                    value,
-                } => Some((*op, path.as_str(), of.as_str(), value.as_str())),
-                _ => None,
-            })
-            .collect();
-        if values.len() < 2 || values.len() != self.triggers.len() {
+            .find(|c| c.module == m && c.field == f)
+            .map(|c| c.side)
+    };
+    module == module2
+        && side(module, field).is_some()
+        && side(module, field) == side(module2, field2)
+}
+
+impl Cause {
+    /// Whether it is no difference of behaviour at all: one side gave no
+    /// valid answer (a timeout, a crash), its adapter's fault.
+    pub fn is_fault(&self) -> bool {
+        matches!(self.trigger, Trigger::Fault { .. })
+    }
+
+    /// One line naming the cause: its trigger, or what its triggers share
+    /// (the options of one op's list, the implementations of protocols one
+    /// side lacks, a value met at one place or one value met at several).
+    pub fn title(&self, labels: crate::review::kinds::Labels) -> String {
+        if self.triggers.len() < 2 {
             return self.trigger.title(labels);
         }
-        let (op, path, of, value) = values[0];
-        if values.iter().all(|v| (v.0, v.1) == (op, path)) {
-            let all: BTreeSet<&str> = values.iter().map(|v| v.3).collect();
-            let all: Vec<&str> = all.into_iter().collect();
-            return format!("the value at {op} args{path}: {}", all.join(", "));
+        let mut phrases = Vec::new();
+        let (options, rest) = options_title(&self.triggers);
+        phrases.extend(options);
+        // Implementations, by protocol.
+        let mut impls: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+        let mut has = "";
+        for t in &self.triggers {
+            if let Trigger::Impl {
+                protocol,
+                modules,
+                lacking,
+            } = t
+            {
+                impls
+                    .entry(protocol.as_str())
+                    .or_default()
+                    .extend(modules.iter().map(String::as_str));
+                has = match lacking {
+                    Side::Expected => labels.1,
+                    Side::Actual => labels.0,
+                };
+            }
         }
-        let places: BTreeSet<String> = values
-            .iter()
-            .map(|v| format!("{} args{}", v.0, v.1))
-            .collect();
-        let places: Vec<String> = places.into_iter().collect();
-        format!("the {of} {value} at {}", places.join(", "))
+        if !impls.is_empty() {
+            let all: Vec<String> = impls
+                .iter()
+                .map(|(p, ms)| {
+                    format!(
+                        "{p} for {}",
+                        ms.iter().copied().collect::<Vec<_>>().join(", ")
+                    )
+                })
+                .collect();
+            phrases.push(format!("implemented in {has} only: {}", all.join("; ")));
+        }
+        let mut fields: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for t in &self.triggers {
+            if let Trigger::Field { module, field } = t {
+                fields.entry(module).or_default().push(field);
+            }
+        }
+        for (module, fs) in &fields {
+            let all: Vec<String> = fs.iter().map(|f| format!("{module}.{f}")).collect();
+            phrases.push(if all.len() == 1 {
+                format!("struct field {}", all[0])
+            } else {
+                format!("struct fields {}", all.join(", "))
+            });
+        }
+        let named: BTreeSet<&str> = impls.values().flatten().copied().collect();
+        for t in &self.triggers {
+            match t {
+                Trigger::Struct { module } if !named.contains(module.as_str()) => {
+                    phrases.push(t.title(labels));
+                }
+                Trigger::Option { .. }
+                | Trigger::Impl { .. }
+                | Trigger::Value { .. }
+                | Trigger::Field { .. } => {}
+                // Values in no list of options are in `rest`, titled below.
+                Trigger::Struct { .. } => {}
+                other => phrases.push(other.title(labels)),
+            }
+        }
+        if let Some(v) = values_title(&rest) {
+            phrases.push(v);
+        }
+        phrases.dedup();
+        phrases.join("; ")
     }
+}
+
+/// The options among `triggers`, by the list of options they are in (the
+/// outermost of one op), each with the values found standing for that
+/// list or inside it: `option :k` when there is one key and no such value,
+/// else `options of OP argsP: :a, :b (and the list itself: nil)`. Also
+/// the value triggers that are in no such list.
+fn options_title(triggers: &[Trigger]) -> (Vec<String>, Vec<Trigger>) {
+    type Place<'a> = (&'a str, &'a str);
+    let mut lists: BTreeMap<Place<'_>, (BTreeSet<&str>, BTreeSet<&str>)> = BTreeMap::new();
+    for t in triggers {
+        if let Trigger::Option { op, path, key } = t {
+            lists.entry((op, path)).or_default().0.insert(key);
+        }
+    }
+    // A value inside an option names that option's list too.
+    for t in triggers {
+        if let Trigger::Value { op, path, .. } = t {
+            if let Some(at) = path.find("/[") {
+                let list = &path[..at];
+                if !lists
+                    .keys()
+                    .any(|(o, p)| o == op && (*p == list || in_list(list, p)))
+                {
+                    lists.entry((op, list)).or_default();
+                }
+            }
+        }
+    }
+    // A list inside another (an option's own options) counts as that option.
+    let places: Vec<Place<'_>> = lists.keys().copied().collect();
+    for &(op, path) in &places {
+        let outer = places
+            .iter()
+            .filter(|&&(o, p)| o == op && in_list(path, p))
+            .min_by_key(|(_, p)| p.len());
+        if let Some(&(o, p)) = outer {
+            if let (Some(key), Some(_)) = (option_at(path, p), lists.remove(&(op, path))) {
+                lists.entry((o, p)).or_default().0.insert(key);
+            }
+        }
+    }
+    let mut rest = Vec::new();
+    for t in triggers {
+        let Trigger::Value {
+            op, path, value, ..
+        } = t
+        else {
+            continue;
+        };
+        let home = lists
+            .iter_mut()
+            .find(|((o, p), _)| o == op && (path == p || in_list(path, p)));
+        match home {
+            Some(((_, p), (keys, values))) => match option_at(path, p) {
+                Some(key) => {
+                    keys.insert(key);
+                }
+                None => {
+                    values.insert(value);
+                }
+            },
+            None => rest.push(t.clone()),
+        }
+    }
+    let keys: BTreeSet<&str> = lists
+        .values()
+        .flat_map(|(k, _)| k.iter().copied())
+        .collect();
+    let no_values = lists.values().all(|(_, v)| v.is_empty());
+    if keys.len() == 1 && no_values {
+        let key = keys.into_iter().next().unwrap_or_default();
+        return (vec![format!("option :{key}")], rest);
+    }
+    let phrases = lists
+        .iter()
+        .map(|((op, path), (keys, values))| {
+            let keys: Vec<String> = keys.iter().map(|k| format!(":{k}")).collect();
+            let mut s = format!("options of {op} args{path}: {}", keys.join(", "));
+            if !values.is_empty() {
+                let v: Vec<&str> = values.iter().copied().collect();
+                s.push_str(&format!(
+                    " (and values for the list or in it: {})",
+                    v.join(", ")
+                ));
+            }
+            s
+        })
+        .collect();
+    (phrases, rest)
+}
+
+/// The option a place inside a list of options is in (`/1/[a]/1` in `/1`: `a`).
+fn option_at<'p>(path: &'p str, list: &str) -> Option<&'p str> {
+    let seg = path.strip_prefix(list)?.strip_prefix("/[")?;
+    seg.split_once(']').map(|(key, _)| key)
+}
+
+/// The values among `triggers`, met at one place (`the value at OP
+/// argsP: a, b`) or as one value at several places.
+fn values_title(triggers: &[Trigger]) -> Option<String> {
+    let values: Vec<(&str, &str, &str, &str)> = triggers
+        .iter()
+        .filter_map(|t| match t {
+            Trigger::Value {
+                op,
+                path,
+                of,
+                value,
+            } => Some((*op, path.as_str(), of.as_str(), value.as_str())),
+            _ => None,
+        })
+        .collect();
+    let &(op, path, of, value) = values.first()?;
+    let places: BTreeSet<String> = values
+        .iter()
+        .map(|v| format!("{} args{}", v.0, v.1))
+        .collect();
+    let all: BTreeSet<&str> = values.iter().map(|v| v.3).collect();
+    if places.len() == 1 {
+        let all: Vec<&str> = all.into_iter().collect();
+        return Some(if all.len() == 1 {
+            format!("the {of} {value} at {op} args{path}")
+        } else {
+            format!("the value at {op} args{path}: {}", all.join(", "))
+        });
+    }
+    if all.len() == 1 {
+        let places: Vec<String> = places.into_iter().collect();
+        return Some(format!("the {of} {value} at {}", places.join(", ")));
+    }
+    let places: Vec<String> = places.into_iter().collect();
+    Some(format!("values at {}", places.join(", ")))
 }
 
 impl Comparison<'_> {
@@ -188,5 +412,55 @@ impl Comparison<'_> {
             .iter()
             .copied()
             .min_by_key(|&k| weight(&self.groups[k].example.args))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::review::attribution::ShapeChange;
+
+    fn field(module: &str, field: &str) -> Trigger {
+        Trigger::Field {
+            module: module.into(),
+            field: field.into(),
+        }
+    }
+
+    #[test]
+    fn fields_one_side_lacks_of_one_struct_are_one_shape_change() {
+        let change = |m: &str, f: &str, side| ShapeChange {
+            module: m.into(),
+            field: f.into(),
+            side,
+        };
+        let shapes: Shapes = [
+            change("T", "expose", Side::Actual),
+            change("T", "native_result", Side::Actual),
+            change("T", "old", Side::Expected),
+            change("S", "trace", Side::Actual),
+        ]
+        .into();
+        let one = |a, b| one_shape_change(&field("T", a), &field("T", b), &shapes);
+        assert!(one("expose", "native_result"));
+        // Fields each side lacks, a field both have, another struct: not one.
+        assert!(!one("expose", "old"));
+        assert!(!one("expose", "name"));
+        assert!(!one_shape_change(
+            &field("T", "expose"),
+            &field("S", "trace"),
+            &shapes
+        ));
+        let cause = Cause {
+            trigger: field("T", "expose"),
+            how: String::new(),
+            triggers: vec![field("T", "expose"), field("T", "native_result")],
+            kinds: vec![0, 1],
+            cases_not_run: 0,
+        };
+        assert_eq!(
+            cause.title(("base", "head")),
+            "struct fields T.expose, T.native_result"
+        );
     }
 }

@@ -65,6 +65,7 @@ impl Comparison<'_> {
                 let (cases, generated) = self.cause_counts(c);
                 json!({
                     "title": c.title(labels),
+                    "difference_of_behaviour": !c.is_fault(),
                     "trigger": trigger_json(&c.trigger, labels),
                     "triggers": c.triggers.iter().map(|t| trigger_json(t, labels)).collect::<Vec<_>>(),
                     "found": c.how,
@@ -113,7 +114,8 @@ impl Comparison<'_> {
                 "skipped": self.skipped,
                 "unanswered": self.unanswered,
                 "kinds": self.groups.len(),
-                "causes": self.causes.len(),
+                "causes": self.causes.iter().filter(|c| !c.is_fault()).count(),
+                "faults": self.causes.iter().filter(|c| c.is_fault()).count(),
                 "explained_by_structs": {
                     "cases": self.explained().0,
                     "generated": self.explained().1,
@@ -143,7 +145,14 @@ fn trigger_json(t: &Trigger, labels: crate::review::kinds::Labels) -> serde_json
             json!({"struct_field": {"module": module, "field": field}})
         }
         Trigger::Struct { module } => json!({"struct": module}),
-        Trigger::Option { key } => json!({"option": key}),
+        Trigger::Option { op, path, key } => json!({"option": key, "op": op, "path": path}),
+        Trigger::Impl {
+            protocol,
+            modules,
+            lacking,
+        } => {
+            json!({"protocol_impl": {"protocol": protocol, "modules": modules, "lacking": side(lacking)}})
+        }
         Trigger::MapKey { class } => json!({"map_key_class": class}),
         Trigger::Pairs { op, path } => json!({"map_pairs": {"op": op, "path": path}}),
         Trigger::Value {

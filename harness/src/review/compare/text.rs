@@ -62,16 +62,21 @@ impl Comparison<'_> {
     /// Every cause, one screen each, numbered from 1.
     pub fn causes_text(&self) -> String {
         let mut out = String::new();
-        for (i, c) in self.causes.iter().enumerate() {
-            self.cause_text(&mut out, i + 1, c);
+        let (faults, causes): (Vec<&Cause>, Vec<&Cause>) =
+            self.causes.iter().partition(|c| c.is_fault());
+        for (i, c) in causes.iter().enumerate() {
+            self.cause_text(&mut out, ("CAUSE", i + 1), c);
+        }
+        for (i, c) in faults.iter().enumerate() {
+            self.cause_text(&mut out, ("NO VALID ANSWER", i + 1), c);
         }
         out
     }
 
-    fn cause_text(&self, out: &mut String, n: usize, c: &Cause) {
+    fn cause_text(&self, out: &mut String, (what, n): (&str, usize), c: &Cause) {
         let labels = ("base", "head");
         let (cases, generated) = self.cause_counts(c);
-        let _ = writeln!(out, "\nCAUSE {n}. {}", c.title(labels));
+        let _ = writeln!(out, "\n{what} {n}. {}", c.title(labels));
         if let Trigger::Ops { .. } = c.trigger {
             let _ = writeln!(
                 out,
