@@ -214,6 +214,25 @@ fn print_pretty(c: &Comparison<'_>) {
     for fault in &c.faults {
         outln!("\nADAPTER FAULT {fault}");
     }
+    if !c.unanswered_cases.is_empty() {
+        outln!(
+            "\n{} case(s) answered by neither side:",
+            c.unanswered_cases.len()
+        );
+        for (case, why) in c.unanswered_cases.iter().take(10) {
+            outln!(
+                "  {}: {}",
+                case.id,
+                crate::review::compare::cut(&crate::review::show::answer_line(why))
+            );
+        }
+        if c.unanswered_cases.len() > 10 {
+            outln!(
+                "  (+{} more; --format json lists every one)",
+                c.unanswered_cases.len() - 10
+            );
+        }
+    }
     outln!(
         "\ncompare: {} cases selected, {} answered alike, {} answered differently ({explained_cases} explained by struct changes), {} run on neither side, {} unanswered by both; {} generated input(s) answered differently ({explained_generated} explained by struct changes); {} cause(s), {} kind(s) of difference; {} op(s) and {} feature(s) declared by one side only",
         c.selected,

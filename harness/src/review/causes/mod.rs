@@ -511,8 +511,9 @@ pub fn unquoted(reason: &str) -> String {
         return reason.to_owned();
     }
     let mut out = String::with_capacity(reason.len());
+    let masked = modules_masked(reason);
     let mut open: Option<char> = None;
-    for c in reason.chars() {
+    for c in masked.chars() {
         match open {
             Some(q) if c == q => {
                 out.push('…');
@@ -569,6 +570,17 @@ pub fn under(path: &str, outer: &str) -> bool {
 pub fn in_list(path: &str, list: &str) -> bool {
     path.strip_prefix(list)
         .is_some_and(|rest| rest.starts_with("/*") || rest.starts_with("/["))
+}
+
+/// `text` with every dotted Elixir module name in it (`PtcRunner.Lisp.Keyword`)
+/// masked, so that one refusal met with many structs is one trigger.
+fn modules_masked(text: &str) -> std::borrow::Cow<'_, str> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    RE.get_or_init(|| {
+        regex::Regex::new(r"\b[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)+\b")
+            .unwrap_or_else(|e| panic!("{e}"))
+    })
+    .replace_all(text, "…")
 }
 
 fn answered(a: &Answer) -> bool {

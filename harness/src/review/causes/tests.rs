@@ -343,3 +343,21 @@ fn implementations_one_side_lacks_join_by_protocol_or_struct() {
     assert!(fn_chars.same_cause(&Trigger::Struct { module: "F".into() }));
     assert!(!fn_chars.same_cause(&Trigger::Struct { module: "V".into() }));
 }
+
+#[test]
+fn two_bugs_on_two_options_of_one_op_are_two_causes() {
+    let mut head = Altered(Planted {
+        bugs: vec![
+            ("tool.validate", "timeout", errors),
+            ("tool.validate", "description", raises),
+        ],
+    });
+    let causes = run(&mut Reference, &mut head, &["tool.validate"], 800);
+    let mut titles: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
+    titles.sort();
+    assert_eq!(
+        titles,
+        ["option :description", "option :timeout"],
+        "{causes:?}"
+    );
+}

@@ -113,6 +113,10 @@ impl Comparison<'_> {
                 "differed": self.differences.len(),
                 "skipped": self.skipped,
                 "unanswered": self.unanswered,
+                "unanswered_cases": self.unanswered_cases.iter().map(|(c, a)| json!({
+                    "id": c.id,
+                    "base": crate::review::show::answer_text(a),
+                })).collect::<Vec<_>>(),
                 "kinds": self.groups.len(),
                 "causes": self.causes.iter().filter(|c| !c.is_fault()).count(),
                 "faults": self.causes.iter().filter(|c| c.is_fault()).count(),

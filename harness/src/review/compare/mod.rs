@@ -143,6 +143,8 @@ pub struct Comparison<'c> {
     pub agreed: usize,
     /// Cases neither side answered (both `unsupported` or both without a valid answer).
     pub unanswered: usize,
+    /// Those cases, each with base's answer (why it was not answered).
+    pub unanswered_cases: Vec<(&'c Case, Answer)>,
     /// Cases one side cannot run (an op or feature the other side declares).
     pub skipped: usize,
     /// Cases answered differently, in corpus order (those the struct shape
@@ -301,6 +303,7 @@ pub fn compare<'c>(
         selected: cases.len(),
         agreed: 0,
         unanswered: 0,
+        unanswered_cases: Vec::new(),
         skipped: cases.len() - runnable.len(),
         differences: Vec::new(),
         groups: Vec::new(),
@@ -312,7 +315,10 @@ pub fn compare<'c>(
     };
     for ((case, b), h) in runnable.iter().zip(base_answers).zip(head_answers) {
         match difference(case, &b, &h, cfg.strictness) {
-            None if matches!(b, Answer::Unsupported(_) | Answer::Error(_)) => out.unanswered += 1,
+            None if matches!(b, Answer::Unsupported(_) | Answer::Error(_)) => {
+                out.unanswered += 1;
+                out.unanswered_cases.push((case, b));
+            }
             None => out.agreed += 1,
             Some(diff) => {
                 let kind = classify(case.op, &case.args, &b, &h, Reading::AsAnswered);
