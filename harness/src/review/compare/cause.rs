@@ -248,12 +248,7 @@ impl Cause {
         if !impls.is_empty() {
             let all: Vec<String> = impls
                 .iter()
-                .map(|(p, ms)| {
-                    format!(
-                        "{p} for {}",
-                        ms.iter().copied().collect::<Vec<_>>().join(", ")
-                    )
-                })
+                .map(|(p, ms)| format!("{p} for {}", shown(ms.iter().copied())))
                 .collect();
             phrases.push(format!("implemented in {has} only: {}", all.join("; ")));
         }
@@ -372,16 +367,28 @@ fn options_title(triggers: &[Trigger]) -> (Vec<String>, Vec<Trigger>) {
             let keys: Vec<String> = keys.iter().map(|k| format!(":{k}")).collect();
             let mut s = format!("options of {op} args{path}: {}", keys.join(", "));
             if !values.is_empty() {
-                let v: Vec<&str> = values.iter().copied().collect();
                 s.push_str(&format!(
                     " (and values for the list or in it: {})",
-                    v.join(", ")
+                    shown(values.iter().copied())
                 ));
             }
             s
         })
         .collect();
     (phrases, rest)
+}
+
+/// Values a title names at most (`--format json` has every trigger).
+const VALUES_SHOWN: usize = 3;
+
+/// Names joined by `, `, at most [`VALUES_SHOWN`] of them and how many more.
+fn shown<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+    let n = names.len();
+    let mut v: Vec<String> = names.take(VALUES_SHOWN).map(str::to_owned).collect();
+    if n > VALUES_SHOWN {
+        v.push(format!("+{} more", n - VALUES_SHOWN));
+    }
+    v.join(", ")
 }
 
 /// The option a place inside a list of options is in (`/1/[a]/1` in `/1`: `a`).
