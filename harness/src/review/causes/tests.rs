@@ -93,6 +93,13 @@ fn run(
         .collect()
 }
 
+/// The causes' titles, sorted.
+fn titles(causes: &[(Trigger, BTreeSet<&'static str>, usize)]) -> Vec<String> {
+    let mut out: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
+    out.sort();
+    out
+}
+
 #[test]
 fn two_bugs_with_one_trigger_across_ops_are_one_cause() {
     let mut head = Altered(Planted {
@@ -107,7 +114,7 @@ fn two_bugs_with_one_trigger_across_ops_are_one_cause() {
         &["tool.new", "tool.validate"],
         600,
     );
-    let titles: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
+    let titles = titles(&causes);
     assert_eq!(titles, ["option :timeout"], "{causes:?}");
     let (_, ops, kinds) = &causes[0];
     assert!(
@@ -131,8 +138,7 @@ fn two_bugs_with_different_triggers_are_two_causes() {
         &["tool.new", "tool.validate"],
         600,
     );
-    let mut titles: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
-    titles.sort();
+    let titles = titles(&causes);
     assert_eq!(
         titles,
         ["option :description", "option :timeout"],
@@ -154,7 +160,7 @@ fn a_struct_field_one_side_lacks_is_one_cause_whatever_ops_it_reaches() {
         &ops,
         300,
     );
-    let titles: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
+    let titles = titles(&causes);
     assert_eq!(
         titles,
         ["struct field PtcRunner.Tool.visibility"],
@@ -353,8 +359,7 @@ fn two_bugs_on_two_options_of_one_op_are_two_causes() {
         ],
     });
     let causes = run(&mut Reference, &mut head, &["tool.validate"], 800);
-    let mut titles: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
-    titles.sort();
+    let titles = titles(&causes);
     assert_eq!(
         titles,
         ["option :description", "option :timeout"],
