@@ -197,6 +197,12 @@ impl Subject for Adapter {
                                 "timed out after {:?}; the adapter was restarted ({status})",
                                 self.cfg.timeout
                             );
+                            self.faults.push(format!(
+                                "{} timed out after {:?}: {}",
+                                requests[f.index].op,
+                                self.cfg.timeout,
+                                crate::quote::line(&encoded[f.index])
+                            ));
                             if report(f.index, Answer::Error(msg), &mut answered) == Flow::Stop {
                                 stopped = true;
                             }

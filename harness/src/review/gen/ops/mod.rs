@@ -44,6 +44,10 @@ pub fn args_for<'a>(
         .prop_filter("an atom names a module the VM can load (LOOSE-5)", |args| {
             !args.iter().any(names_a_module)
         })
+        .prop_filter(
+            "Elixir never answers inspecting this list (IN-11)",
+            |args| !args.iter().any(never_inspected),
+        )
         .boxed(),
     )
 }
@@ -97,6 +101,45 @@ pub fn names_a_module(t: &Term) -> bool {
             .iter()
             .any(|(k, v)| names_a_module(k) || names_a_module(v)),
         Term::Struct(s) => s.fields.iter().any(|(_, v)| names_a_module(v)),
+        _ => false,
+    }
+}
+
+/// Whether `t` holds a list that Elixir never finishes inspecting
+/// (`spec/inspect.md` IN-11): more than 4096 elements, the first 4096
+/// printable code points, and after them an element that is no chardata
+/// (an atom, a float, a tuple, a map, a function, ...), whose
+/// `ArgumentError` message inspects the same list again. A corpus case
+/// past the 4096th element, mutated, makes one; v0.13.0 times out on it.
+pub fn never_inspected(t: &Term) -> bool {
+    fn printable(t: &Term) -> bool {
+        matches!(
+            t,
+            Term::Int(ptc_conformance::term::Int::Small(7..=13 | 27 | 32..=126))
+        )
+    }
+    fn chardata(t: &Term) -> bool {
+        match t {
+            Term::Int(_) | Term::Str(_) | Term::Bytes(_) => true,
+            Term::List(items) => items.iter().all(chardata),
+            _ => false,
+        }
+    }
+    match t {
+        Term::List(items) => {
+            (items.len() > 4096
+                && items[..4096].iter().all(printable)
+                && !items[4096..].iter().all(chardata))
+                || items.iter().any(never_inspected)
+        }
+        Term::Tuple(items) => items.iter().any(never_inspected),
+        Term::Map(m) => m
+            .iter()
+            .any(|(k, v)| never_inspected(k) || never_inspected(v)),
+        Term::Struct(s) => s.fields.iter().any(|(_, v)| never_inspected(v)),
+        Term::Fun(f) => {
+            matches!(&**f, ptc_conformance::term::FunSpec::Returns { returns, .. } if never_inspected(returns))
+        }
         _ => false,
     }
 }
@@ -235,4 +278,39 @@ pub fn well_formed(op: &str) -> Option<BoxedStrategy<Vec<Term>>> {
             .boxed(),
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn charlist_then(tail: Term) -> Term {
+        let mut items = vec![Term::int(97); 4096];
+        items.push(tail);
+        Term::List(items)
+    }
+
+    #[test]
+    fn a_printable_charlist_past_4096_with_no_chardata_after_is_left_out() {
+        assert!(never_inspected(&charlist_then(Term::atom("a"))));
+        assert!(never_inspected(&charlist_then(Term::Float(1.0))));
+        // Nested anywhere in the args.
+        assert!(never_inspected(&Term::tuple(vec![charlist_then(
+            Term::map(vec![])
+        )])));
+        // Chardata after the 4096th element answers (a text, or an exception).
+        assert!(!never_inspected(&charlist_then(Term::int(-1))));
+        assert!(!never_inspected(&charlist_then(Term::str("é"))));
+        assert!(!never_inspected(&charlist_then(Term::List(vec![
+            Term::int(98)
+        ]))));
+        // Not a charlist in its first 4096 elements, or not past them.
+        let mut short = vec![Term::int(97); 4095];
+        short.push(Term::atom("a"));
+        assert!(!never_inspected(&Term::List(short)));
+        let mut unprintable = vec![Term::int(97); 4097];
+        unprintable[5] = Term::int(0);
+        unprintable[4096] = Term::atom("a");
+        assert!(!never_inspected(&Term::List(unprintable)));
+    }
 }
