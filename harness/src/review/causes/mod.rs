@@ -26,7 +26,7 @@ use crate::review::kinds::{How, Kind, Labels, Side};
 use crate::review::show::answer_text;
 use crate::subject::{Answer, Request, Subject};
 use ptc_conformance::ops::Op;
-use ptc_conformance::term::Term;
+use ptc_conformance::term::{FunSpec, Term};
 
 /// Inputs tried per kind at most (each sent to both sides).
 pub const MAX_CANDIDATES: usize = 96;
@@ -386,9 +386,16 @@ impl Search<'_> {
                     how: format!("any one pair left out, both answer {kept}"),
                 };
             }
+            let how = format!("{}, both answer {kept}", c.how);
+            if let Some(trigger) = self.changed_struct(&c.trigger, base, head) {
+                return Found {
+                    trigger,
+                    how: format!("{how}; both answers hold that struct, whose definition changed"),
+                };
+            }
             return Found {
                 trigger: c.trigger.clone(),
-                how: format!("{}, both answer {kept}", c.how),
+                how,
             };
         }
         echo.unwrap_or(alone)
@@ -495,6 +502,26 @@ impl Search<'_> {
             })
     }
 
+    /// For a struct of the input that both answers hold (as a term, or
+    /// as `%M{...}` text) and whose definition changed shape: that shape
+    /// change, its first field standing for it. The difference is how the
+    /// struct is defined (a default value too), not the struct's presence.
+    fn changed_struct(&self, trigger: &Trigger, base: &Answer, head: &Answer) -> Option<Trigger> {
+        let Trigger::Struct { module } = trigger else {
+            return None;
+        };
+        let change = self.shapes.iter().find(|c| &c.module == module)?;
+        let holds = |a: &Answer| match a {
+            Answer::Ok(t) => holds_struct(t, module),
+            Answer::Raised(r) => r.message.contains(&format!("%{module}{{")),
+            _ => false,
+        };
+        (holds(base) && holds(head)).then(|| Trigger::Field {
+            module: change.module.clone(),
+            field: change.field.clone(),
+        })
+    }
+
     /// Whether two answers agree, or differ only by the struct shape changes.
     fn alike(&self, op: &'static Op, args: &[Term], b: &Answer, h: &Answer) -> bool {
         let differs =
@@ -557,6 +584,26 @@ fn impl_candidate(args: &[Term], base: &Answer, head: &Answer) -> Option<parts::
         size: 0,
         from: (usize::MAX, String::new()),
     })
+}
+
+/// Whether `t` holds a `module` struct: as a term (inside a function's
+/// result too) or as its `%M{...}` text in a string.
+pub fn holds_struct(t: &Term, module: &str) -> bool {
+    let any = |xs: &[Term]| xs.iter().any(|x| holds_struct(x, module));
+    match t {
+        Term::Struct(s) => {
+            s.module == module || s.fields.iter().any(|(_, v)| holds_struct(v, module))
+        }
+        Term::Str(s) => s.contains(&format!("%{module}{{")),
+        Term::Fun(f) => {
+            matches!(&**f, FunSpec::Returns { returns, .. } if holds_struct(returns, module))
+        }
+        Term::List(xs) | Term::Tuple(xs) => any(xs),
+        Term::Map(m) => m
+            .iter()
+            .any(|(k, v)| holds_struct(k, module) || holds_struct(v, module)),
+        _ => false,
+    }
 }
 
 /// Whether the place `path` is inside the place `outer` (`/1/[a]/1` is

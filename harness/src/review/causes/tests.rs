@@ -93,6 +93,16 @@ fn run(
         .collect()
 }
 
+/// The causes between the reference (base) and the reference with `bugs`
+/// planted (head), over `ops`.
+fn planted(
+    bugs: Vec<Bug>,
+    ops: &[&str],
+    per_op: usize,
+) -> Vec<(Trigger, BTreeSet<&'static str>, usize)> {
+    run(&mut Reference, &mut Altered(Planted { bugs }), ops, per_op)
+}
+
 /// The causes' titles, sorted.
 fn titles(causes: &[(Trigger, BTreeSet<&'static str>, usize)]) -> Vec<String> {
     let mut out: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
@@ -102,15 +112,11 @@ fn titles(causes: &[(Trigger, BTreeSet<&'static str>, usize)]) -> Vec<String> {
 
 #[test]
 fn two_bugs_with_one_trigger_across_ops_are_one_cause() {
-    let mut head = Altered(Planted {
-        bugs: vec![
+    let causes = planted(
+        vec![
             ("tool.new", "timeout", errors),
             ("tool.validate", "timeout", raises),
         ],
-    });
-    let causes = run(
-        &mut Reference,
-        &mut head,
         &["tool.new", "tool.validate"],
         600,
     );
@@ -126,15 +132,11 @@ fn two_bugs_with_one_trigger_across_ops_are_one_cause() {
 
 #[test]
 fn two_bugs_with_different_triggers_are_two_causes() {
-    let mut head = Altered(Planted {
-        bugs: vec![
+    let causes = planted(
+        vec![
             ("tool.new", "timeout", errors),
             ("tool.validate", "description", raises),
         ],
-    });
-    let causes = run(
-        &mut Reference,
-        &mut head,
         &["tool.new", "tool.validate"],
         600,
     );
@@ -219,19 +221,6 @@ fn the_smallest_part_that_makes_both_answer_alike_is_the_trigger() {
 struct LacksProtocol {
     protocol: &'static str,
     modules: &'static [&'static str],
-}
-
-fn holds_struct(t: &Term, module: &str) -> bool {
-    match t {
-        Term::Struct(s) => {
-            s.module == module || s.fields.iter().any(|(_, v)| holds_struct(v, module))
-        }
-        Term::List(xs) | Term::Tuple(xs) => xs.iter().any(|x| holds_struct(x, module)),
-        Term::Map(m) => m
-            .iter()
-            .any(|(k, v)| holds_struct(k, module) || holds_struct(v, module)),
-        _ => false,
-    }
 }
 
 impl Alteration for LacksProtocol {
@@ -352,13 +341,14 @@ fn implementations_one_side_lacks_join_by_protocol_or_struct() {
 
 #[test]
 fn two_bugs_on_two_options_of_one_op_are_two_causes() {
-    let mut head = Altered(Planted {
-        bugs: vec![
+    let causes = planted(
+        vec![
             ("tool.validate", "timeout", errors),
             ("tool.validate", "description", raises),
         ],
-    });
-    let causes = run(&mut Reference, &mut head, &["tool.validate"], 800);
+        &["tool.validate"],
+        800,
+    );
     let titles = titles(&causes);
     assert_eq!(
         titles,

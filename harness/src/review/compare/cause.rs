@@ -7,9 +7,7 @@ use crate::judging::judge::Reading;
 use crate::review::attribution::Shapes;
 use crate::review::causes::{in_list, Found, Search, Trigger};
 use crate::review::kinds::{weight, Side};
-use crate::subject::Answer;
 use crate::subject::Subject;
-use ptc_conformance::term::{FunSpec, Term};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A cause: its trigger, how it was found, and the kinds it explains.
@@ -56,16 +54,6 @@ pub fn causes(
                 trigger: Trigger::Alone(g.kind.clone()),
                 how: "no op to search with".into(),
             }),
-        };
-        let found = match struct_echo(&found.trigger, g, shapes) {
-            Some(trigger) => Found {
-                trigger,
-                how: format!(
-                    "{}; both answers hold that struct, whose definition changed",
-                    found.how
-                ),
-            },
-            None => found,
         };
         // Every cause this trigger is one with, merged into the first.
         let joined: Vec<usize> = (0..out.len())
@@ -166,46 +154,6 @@ fn one_shape_change(a: &Trigger, b: &Trigger, shapes: &Shapes) -> bool {
     };
     let changed = |m: &str, f: &str| shapes.iter().any(|c| c.module == m && c.field == f);
     module == module2 && changed(module, field) && changed(module2, field2)
-}
-
-/// A struct whose presence in the input makes the difference, when both
-/// answers hold it (as a term or as `%M{...}` text) and its definition
-/// changed shape: the difference is how the struct is defined (a default
-/// value too), the shape change's cause. Its first changed field stands
-/// for it.
-fn struct_echo(found: &Trigger, g: &Group<'_>, shapes: &Shapes) -> Option<Trigger> {
-    let Trigger::Struct { module } = found else {
-        return None;
-    };
-    let change = shapes.iter().find(|c| &c.module == module)?;
-    let text = format!("%{module}{{");
-    let holds = |a: &Answer| match a {
-        Answer::Ok(t) => holds_struct(t, module, &text),
-        Answer::Raised(r) => r.message.contains(&text),
-        _ => false,
-    };
-    (holds(&g.example.base) && holds(&g.example.head)).then(|| Trigger::Field {
-        module: change.module.clone(),
-        field: change.field.clone(),
-    })
-}
-
-fn holds_struct(t: &Term, module: &str, text: &str) -> bool {
-    match t {
-        Term::Struct(s) => {
-            s.module == module || s.fields.iter().any(|(_, v)| holds_struct(v, module, text))
-        }
-        Term::Str(s) => s.contains(text),
-        Term::Fun(f) => match &**f {
-            FunSpec::Returns { returns, .. } => holds_struct(returns, module, text),
-            _ => false,
-        },
-        Term::List(xs) | Term::Tuple(xs) => xs.iter().any(|x| holds_struct(x, module, text)),
-        Term::Map(m) => m
-            .iter()
-            .any(|(k, v)| holds_struct(k, module, text) || holds_struct(v, module, text)),
-        _ => false,
-    }
 }
 
 impl Cause {
