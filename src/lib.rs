@@ -13,7 +13,7 @@
 //! - [`model`] (`src/model/`), the term model: [`term`] (terms, Erlang's
 //!   equality and term order), [`tagged`] (the tagged term JSON codec,
 //!   `spec/terms.md`), [`raised`] (exceptions), [`loose`] (message comparison with the VM's parts masked), [`structs`] (struct fields
-//!   and defaults), [`features`] (what a port must represent), [`diff`]
+//!   and defaults), [`release`] (the PtcRunner releases a target names), [`features`] (what a port must represent), [`diff`]
 //!   (path-level differences).
 //! - [`elixir`] (`src/elixir/`), the Elixir layer, each borrowed function
 //!   ported once: [`inspect`] (`Kernel.inspect/2`), [`algebra`]
@@ -47,7 +47,7 @@ pub mod ptc;
 
 pub use elixir::string as elixir_string;
 pub use elixir::{algebra, atom_table, chars, datetime, errors, inspect, jason, keyword, num};
-pub use model::{diff, features, loose, raised, structs, tagged, term};
+pub use model::{diff, features, loose, raised, release, structs, tagged, term};
 pub use ptc::{
     exposure, json_handler, key_normalizer, lisp_format, lisp_formatter, native_preview, protocol,
     protocol_from_step, protocol_validate, signature, signature_validator, tool, turn_feedback,
@@ -55,4 +55,5 @@ pub use ptc::{
 };
 
 pub use raised::Raised;
+pub use release::Release;
 pub use term::{Int, Map, Term};
