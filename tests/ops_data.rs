@@ -19,7 +19,8 @@ fn root() -> PathBuf {
 fn rows() -> Vec<Value> {
     let path = root().join("spec/data/ops.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path:?}: {e}"));
-    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("spec/data/ops.json: {e}"));
+    let v: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("spec/data/ops.json: {e}"));
     v.get("ops")
         .and_then(Value::as_array)
         .cloned()
@@ -30,7 +31,9 @@ fn text<'a>(row: &'a Value, field: &str, op: &str) -> &'a str {
     row.get(field)
         .and_then(Value::as_str)
         .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| panic!("spec/data/ops.json: op {op}: \"{field}\" must be a non-empty string"))
+        .unwrap_or_else(|| {
+            panic!("spec/data/ops.json: op {op}: \"{field}\" must be a non-empty string")
+        })
 }
 
 #[test]
@@ -57,7 +60,12 @@ fn every_op_of_the_registry_has_its_row() {
         let arity: Vec<usize> = row
             .get("arity")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(|n| n.as_u64()).map(|n| n as usize).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|n| n.as_u64())
+                    .map(|n| n as usize)
+                    .collect()
+            })
             .unwrap_or_default();
         assert_eq!(arity, op.arity, "op {at}: arity");
     }
@@ -75,7 +83,11 @@ fn arguments_are_named_and_optional_ones_have_defaults() {
             op.arity.iter().copied().min().unwrap_or(0),
             op.arity.iter().copied().max().unwrap_or(0),
         );
-        assert_eq!(args.len(), most, "op {at}: one argument per position of arity {most}");
+        assert_eq!(
+            args.len(),
+            most,
+            "op {at}: one argument per position of arity {most}"
+        );
         for (i, arg) in args.iter().enumerate() {
             text(arg, "name", at);
             text(arg, "may", at);
@@ -112,8 +124,9 @@ fn defaults_are_what_the_shorter_arity_uses() {
         }
         let dir = root().join("golden").join(op.name.replace('.', "/"));
         for case in json_files(&dir) {
-            let v: Value = serde_json::from_str(&std::fs::read_to_string(&case).unwrap_or_default())
-                .unwrap_or_else(|e| panic!("{case:?}: {e}"));
+            let v: Value =
+                serde_json::from_str(&std::fs::read_to_string(&case).unwrap_or_default())
+                    .unwrap_or_else(|e| panic!("{case:?}: {e}"));
             if v.get("op").and_then(Value::as_str) != Some(op.name) {
                 continue;
             }
@@ -134,7 +147,10 @@ fn defaults_are_what_the_shorter_arity_uses() {
             checked += 1;
         }
     }
-    assert!(checked > 0, "no golden case of a shorter arity was found under golden/");
+    assert!(
+        checked > 0,
+        "no golden case of a shorter arity was found under golden/"
+    );
 }
 
 #[test]
