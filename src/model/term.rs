@@ -652,10 +652,10 @@ mod tests {
             t(TemporalKind::DateTime, "2024-01-01T10:00:00+02:00"),
             t(TemporalKind::DateTime, "2024-01-01T10:00:00-05:00"),
             t(TemporalKind::DateTime, "2024-01-01T10:00:00Z"),
-            // A year beyond four digits and before year 0 orders by its
-            // value (TJ-6, TJ-11), day first: -2024-02-29 before 10000-03-01.
-            t(TemporalKind::DateTime, "-2024-02-29T10:00:00Z"),
+            // Years beyond four digits and before year 0 are values like
+            // any (TJ-6, TJ-11), compared after the day and the month.
             t(TemporalKind::DateTime, "10000-03-01T10:00:00Z"),
+            t(TemporalKind::DateTime, "-2024-02-29T10:00:00Z"),
         ];
         for w in ordered.windows(2) {
             assert_eq!(term_cmp(&w[0], &w[1]), Ordering::Less, "{w:?}");
