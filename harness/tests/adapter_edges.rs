@@ -60,7 +60,11 @@ fn exchange(argv: &[String], lines: &[String]) -> HashMap<u64, Value> {
     let out = child.stdout.take().unwrap();
     let writer_lines: Vec<String> = lines.to_vec();
     let writer = std::thread::spawn(move || {
-        writeln!(stdin, r#"{{"id":0,"op":"hello","args":[{{"protocol":1}}]}}"#).unwrap();
+        writeln!(
+            stdin,
+            r#"{{"id":0,"op":"hello","args":[{{"protocol":1}}]}}"#
+        )
+        .unwrap();
         for l in writer_lines {
             writeln!(stdin, "{l}").unwrap();
         }
@@ -154,10 +158,13 @@ fn main() -> ExitCode {
     let args = Arguments::from_args();
     let elixir = std::env::var("PTC_ELIXIR_ADAPTER").ok();
     let trials = vec![
-        Trial::test("the_reference_adapter_reads_and_refuses_the_edges_as_the_codec", || {
-            let bin = env!("CARGO_BIN_EXE_ptc-conformance").to_owned();
-            check_adapter(&[bin, "adapter".to_owned()], true).map_err(Failed::from)
-        }),
+        Trial::test(
+            "the_reference_adapter_reads_and_refuses_the_edges_as_the_codec",
+            || {
+                let bin = env!("CARGO_BIN_EXE_ptc-conformance").to_owned();
+                check_adapter(&[bin, "adapter".to_owned()], true).map_err(Failed::from)
+            },
+        ),
         Trial::ignorable_test("the_elixir_adapter_reads_and_refuses_the_edges", {
             let elixir = elixir.clone();
             move || match &elixir {

@@ -290,8 +290,9 @@ fn decode_tag<'de, A: MapAccess<'de>>(
         "$int" => {
             let s = string(map, "a decimal integer string")?;
             Term::Int(
-                parse_int(&s)
-                    .ok_or_else(|| path.err(format_args!("{} is not a decimal integer", quoted(&s))))?,
+                parse_int(&s).ok_or_else(|| {
+                    path.err(format_args!("{} is not a decimal integer", quoted(&s)))
+                })?,
             )
         }
         "$float" => Term::Float(map.next_value_seed(FloatSeed { path })?),
@@ -1053,7 +1054,10 @@ mod tests {
                 panic!("{}: {e}", &text[..text.len().min(80)]);
             }
         }
-        let refused = doc["refused"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let refused = doc["refused"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
         assert!(refused.len() > 50, "{} refused texts", refused.len());
         for entry in refused {
             let args = entry["args"].as_str().unwrap_or_default();

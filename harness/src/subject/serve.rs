@@ -107,7 +107,11 @@ pub fn answer_line(line: &[u8], out: &mut String) -> Option<()> {
     let req: RequestLine = match serde_json::from_str(text) {
         Ok(r) => r,
         Err(e) => {
-            reject(line, &format!("cannot decode request: {}", tagged::clean(e)), out);
+            reject(
+                line,
+                &format!("cannot decode request: {}", tagged::clean(e)),
+                out,
+            );
             return Some(());
         }
     };
