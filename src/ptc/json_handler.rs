@@ -108,6 +108,8 @@ pub fn safe_to_atom(bytes: &[u8], held: &BTreeSet<String>) -> Term {
     atom_table::existing_atom(bytes, held).unwrap_or_else(|| Term::binary(bytes.to_vec()))
 }
 
+/// JH-2: a plain map in iteration order, a struct enumerated (a MapSet's
+/// members must be pairs); JH-8: a later key that became the same atom wins.
 /// `Map.new(map, fun)`: a plain map's entries in iteration order; a
 /// struct is enumerated (`Enumerable`: a `MapSet`'s members, whose
 /// function clause wants `{k, v}` pairs). Later keys win.
