@@ -37,6 +37,7 @@ pub fn execution_feedback(
     let max_chars = limit_option(agent.format_options, "feedback_max_chars", 512)?;
     let preview_max = limit_option(agent.format_options, "preview_max_chars", 250)?;
 
+    // PP-117: the step's fields read with `step.field`, in the order prints, return, memory.
     let step_prints = dot(lisp_step, "prints")?;
     let (prints_output, prints_truncated) = format_prints(step_prints, &max_chars)?;
     let (result_preview, result_truncated) =
@@ -65,6 +66,7 @@ pub fn execution_feedback(
         }
         other => other,
     };
+    // PP-112: the result, println and memory blocks, in that order, those that exist.
     let parts: Vec<Vec<u8>> = [
         wrap(result_for_feedback, "result"),
         wrap(prints_with_hint.as_deref(), "println"),
@@ -156,6 +158,7 @@ fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<Vec<u8>>, b
     let joined = items
         .iter()
         .map(chars::to_string)
+        // PP-102: each print converted as interpolation does, joined by line feeds.
         .collect::<Result<Vec<_>, _>>()?
         .join(&b'\n');
     Ok(match max_chars.cut_bytes(&joined)? {
@@ -217,6 +220,7 @@ fn memory_section(
         return Ok(empty);
     }
     // `changed_vars/2`: `Enum.filter(memory, fn {k, v} -> Map.get(prior,
+    // PP-133: a struct memory is enumerated; a MapSet's members must be pairs.
     // k) != v end) |> Map.new()`. The filter enumerates the memory (a
     // struct must implement `Enumerable`: a `MapSet` gives its members),
     // matches each element as a pair, then reads the prior memory with
@@ -240,11 +244,13 @@ fn memory_section(
         };
         if term_cmp(prior_map.get(k).unwrap_or(&Term::Nil), v) != Ordering::Equal {
             kept.push((k.clone(), v.clone()));
+        // PP-108: names through `to_string/1`, sorted stably, one line each.
         }
     }
     let changed_map = Map::from_pairs(kept);
     // Names stay binaries: a non-UTF-8 name reaches the feedback text as it
     // is (and Jason refuses it there).
+    // PP-109: nothing changed: `Stored: ` and every name.
     let mut changed: Vec<(Vec<u8>, &Term)> = vec![];
     for (k, v) in changed_map.iter() {
         changed.push((chars::to_string(k)?, v));
