@@ -412,6 +412,7 @@ fn type_rank(t: &Term) -> u8 {
 /// they are: by size, then keys, then values, `__struct__` among the keys
 /// (`spec/terms.md`, TJ-11). Functions, references, pids and ports order
 /// by VM internals; here by their spec or label.
+/// (LOOSE-3: their order against each other is the VM's business.)
 pub fn term_cmp(a: &Term, b: &Term) -> Ordering {
     cmp_with(a, b, false)
 }
