@@ -53,6 +53,7 @@ fn default_for_mode(mode: &Term) -> Result<Term, Raised> {
 /// turned into its values ordered by key.
 pub fn filter_by_expose(tools: &Term, mode: &Term, allowed_set: &Term) -> Result<Term, Raised> {
     match tools {
+        // EX-6: a list of tools.
         Term::List(items) => filter_list(items, mode, allowed_set),
         // EX-7: a map (a struct too, EX-11) is enumerated and sorted by key first.
         t if t.is_map() => {
@@ -91,6 +92,7 @@ fn filter_list(tools: &[Term], mode: &Term, allowed_set: &Term) -> Result<Term, 
     Ok(Term::List(kept))
 }
 
+/// (EX-5, EX-10: only a `PtcRunner.Tool` struct is a tool.)
 fn tool_struct(t: &Term) -> Option<&Struct> {
     match t {
         Term::Struct(s) if s.module == TOOL => Some(s),
@@ -98,6 +100,7 @@ fn tool_struct(t: &Term) -> Option<&Struct> {
     }
 }
 
+/// (EX-7: a map's `{key, tool}` pairs, sorted by key.)
 fn pair(t: &Term) -> (&Term, &Term) {
     match t {
         Term::Tuple(p) if p.len() == 2 => (&p[0], &p[1]),

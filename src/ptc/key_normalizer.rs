@@ -83,6 +83,7 @@ pub fn canonicalize(value: &Term) -> Term {
     }
 }
 
+/// KN-8: atom and binary keys are normalized, other keys kept exactly.
 fn stringify_key(k: &Term) -> Term {
     if k.is_atom() || k.is_binary() {
         normalize_key(k)

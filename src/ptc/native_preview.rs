@@ -134,6 +134,7 @@ fn encodable(preview: &Map) -> Result<bool, Raised> {
 
 /// Atom keys become their names (`nil` → `"nil"`); a later key that
 /// stringifies alike replaces an earlier one, in map order.
+/// (NP-21.)
 fn stringify_keys(m: Map) -> Map {
     Map::from_pairs(
         m.into_pairs()
@@ -249,6 +250,7 @@ fn value_for(m: &Map, key: &[u8]) -> Term {
 }
 
 /// The map's keys through `to_string/1`, sorted bytewise (duplicates kept).
+/// (NP-13, and NP-10's and NP-18's key sets.)
 fn sorted_keys(m: &Map) -> Result<Vec<Vec<u8>>, Raised> {
     let mut keys = m
         .iter()
@@ -361,6 +363,7 @@ pub fn walk(t: &Term) -> Term {
 
 /// The item type of a list whose first element is not a plain map: the
 /// first element's type when every element has it, else `"any"`.
+/// (NP-11, and NP-18 over the rows.)
 fn scalar_type(items: &[Term]) -> &'static str {
     let first = items.first().map(json_type_for).unwrap_or("any");
     if items.iter().all(|i| json_type_for(i) == first) {
@@ -428,6 +431,7 @@ fn s(text: &str) -> Term {
     Term::str(text)
 }
 
+/// The string-keyed objects of every preview (NP-8 to NP-18).
 fn obj(pairs: Vec<(&str, Term)>) -> Map {
     Map::from_pairs(pairs.into_iter().map(|(k, v)| (s(k), v)).collect())
 }

@@ -58,6 +58,7 @@ pub fn execution_feedback(
         _ => None,
     };
     let prints_with_hint = match prints_output {
+        // PP-102: the cut println text gets its truncation hint.
         Some(mut p) if prints_truncated => {
             p.extend_from_slice(b"\n... (truncated at ");
             p.extend(max_chars.text()?);
@@ -122,12 +123,14 @@ impl Limit {
     /// `"#{limit}"` in a hint: the limit's `String.Chars` text (any term
     /// that protocol refuses raises, e.g. a tuple limit once a preview was
     /// cut by the printer's own item limit).
+    /// (PP-102, PP-106, PP-108: the `N` of the truncation hints.)
     fn text(&self) -> Result<Vec<u8>, Raised> {
         chars::to_string(&self.0)
     }
 
     /// `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}`
     /// of any binary (invalid bytes count one each).
+    /// (PP-105: lengths in grapheme clusters; the limit compared by term order.)
     fn cut_bytes<'s>(&self, s: &'s [u8]) -> Result<Option<&'s [u8]>, Raised> {
         let len = Term::Int(Int::Small(elixir_string::length_bytes(s) as i64));
         if term_cmp(&len, &self.0) != Ordering::Greater {
@@ -295,6 +298,7 @@ fn stored_keys(memory: &Term) -> Result<Term, Raised> {
 }
 
 /// `Map.keys(memory) |> Enum.map(&to_string/1) |> Enum.sort()`.
+/// (PP-109, PP-110.)
 fn sorted_names(memory: &Term) -> Result<Vec<Vec<u8>>, Raised> {
     let mut names = map_view(memory)
         .iter()
