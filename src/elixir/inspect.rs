@@ -79,26 +79,26 @@ fn to_doc(term: &Term, opts: Opts) -> Doc {
         // IN-2: nil, true, false.
         Term::Nil => Doc::text("nil"),
         Term::Bool(b) => Doc::text(if *b { "true" } else { "false" }),
-        // IN-6: integers in decimal, any size.
         Term::Atom(a) => Doc::text(atom_literal(a)),
-        // IN-7: floats.
+        // IN-6: integers in decimal, any size.
         Term::Int(i) => Doc::text(i.to_string()),
+        // IN-7: floats.
         Term::Float(x) => Doc::text(float(*x)),
         Term::Str(s) => binary(s.as_bytes(), opts),
-        // IN-12: lists; a tuple's elements joined by `, `.
         Term::Bytes(b) => binary(b, opts),
+        // IN-12: lists; a tuple's elements joined by `, `.
         Term::List(items) => list(items, opts),
         Term::Tuple(items) => {
             algebra::container_doc("{", items, "}", opts.limit, Breaks::Flex, |t, limit| {
                 to_doc(t, Opts { limit, ..opts })
             })
-        // IN-13: maps; IN-15, IN-16: structs and sets.
         }
+        // IN-13: maps; IN-15, IN-16: structs and sets.
         Term::Map(m) => map(m.pairs(), "", opts),
-        // IN-17: calendar values.
         Term::Struct(s) => structure(s, opts),
-        // IN-18: named captures.
+        // IN-17: calendar values.
         Term::Temporal(t) => Doc::text(temporal(t)),
+        // IN-18: named captures.
         Term::Fun(f) => Doc::text(function(f)),
         Term::Opaque(kind, label) => {
             // VM-dependent text (`#Reference<0.1.2.3>` etc.): compared
@@ -230,8 +230,8 @@ fn atom_key(name: &str) -> String {
 // ---- numbers -----------------------------------------------------------
 
 /// `Inspect.Float`: an integral float with 1.0 ≤ |x| < 1.0e16 prints as its
-/// IN-7: the integral form below 1.0e16, else the shortest round trip.
 /// integer and `.0`; every other float as [`float_to_string`].
+/// IN-7: the integral form below 1.0e16, else the shortest round trip.
 pub fn float(x: f64) -> String {
     if x.abs() >= 1.0 && x.abs() < 1.0e16 && x.trunc() == x {
         format!("{}.0", x as i64)
@@ -282,9 +282,9 @@ fn printable(mut b: &[u8]) -> bool {
 }
 
 /// `Code.Identifier.escape/3`: escapes `quote`, `#{`, control characters
-/// IN-8: the escapes; IN-10: cut after `limit` steps, a bad byte one `\xHH` step.
 /// and invisible code points; stops after `limit` steps. Returns the text
 /// and whether something was left over.
+/// IN-8: the escapes; IN-10: cut after `limit` steps, a bad byte one `\xHH` step.
 fn escape(mut b: &[u8], quote: u8, limit: Option<usize>) -> (String, bool) {
     let mut out = String::new();
     let mut count = limit;
@@ -365,16 +365,16 @@ fn invisible(code: u32) -> bool {
             | 0x205F
     )
 }
-/// IN-9: a non-printable binary as its bytes, at most `limit` of them (IN-14).
 
 /// A binary: a quoted string when printable, else `<<b1, b2, ...>>`
 /// (`Inspect.BitString`).
+/// IN-9: a non-printable binary as its bytes, at most `limit` of them (IN-14).
 fn binary(b: &[u8], opts: Opts) -> Doc {
     if printable(b) {
         let (text, more) = escape(b, b'"', Some(PRINTABLE_LIMIT));
+        // IN-10: a printable binary past 4096 characters ends `" <> ...`.
         let tail = if more { " <> ..." } else { "" };
         return Doc::text(format!("\"{text}\"{tail}"));
-    // IN-10: a printable binary past 4096 characters ends `" <> ...`.
     }
     // `each_bit/3`: bytes joined by flex breaks, `...` once the limit is spent.
     let mut inner = Doc::Nil;
@@ -481,11 +481,11 @@ fn list(items: &[Term], opts: Opts) -> Doc {
         if let Some(text) = ascii_printable(items) {
             let (escaped, more) = escape(&text, b'"', Some(PRINTABLE_LIMIT));
             let tail = if more { " ++ ..." } else { "" };
-            // IN-12: a keyword list, `key: value`; any other list; IN-14: at most `limit` items.
             return Doc::text(format!("~c\"{escaped}\"{tail}"));
         }
     }
     let limit = opts.limit;
+    // IN-12: a keyword list, `key: value`; any other list; IN-14: at most `limit` items.
     if items.iter().all(|i| keyword_pair(i).is_some()) {
         algebra::container_doc("[", items, "]", limit, Breaks::Strict, |item, limit| {
             let (k, v) = keyword_pair(item).unwrap_or(("", &Term::Nil));
@@ -499,9 +499,9 @@ fn list(items: &[Term], opts: Opts) -> Doc {
 }
 
 /// `%name{...}` (`Inspect.Map`): keyword-style when every key is a plain
+/// atom, else `k => v`; pairs in the order given.
 /// IN-13: keyword-style when every key is a plain atom, else `k => v` with
 /// the key inspected in full; pair n printed with limit L − n (IN-14).
-/// atom, else `k => v`; pairs in the order given.
 fn map(pairs: &[(Term, Term)], name: &str, opts: Opts) -> Doc {
     let keyword = pairs
         .iter()
@@ -549,9 +549,9 @@ fn structure(s: &Struct, opts: Opts) -> Doc {
     match crate::chars::display_struct(s) {
         Some(Ok(text)) => return Doc::text(text),
         Some(Err(raised)) => return failed_struct(s, raised, opts),
-        // IN-15: fields in `defstruct` order (`spec/data/structs.json`).
         None => {}
     }
+    // IN-15: fields in `defstruct` order (`spec/data/structs.json`).
     let order: Vec<&str> = match structs::fields_of(&s.module) {
         Some(rows) => rows.iter().map(|(f, _)| *f).collect(),
         None => s.fields.iter().map(|(f, _)| f.as_str()).collect(),

@@ -66,13 +66,13 @@ pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, 
         (Term::str("reason"), Term::str(reason_name)),
         (Term::str("message"), message.clone()),
         (Term::str("feedback"), feedback.clone()),
-    // PP-7: `:result` is read for `:fail` only.
     ];
+    // PP-7: `:result` is read for `:fail` only.
     if reason_name == "fail" {
         let result = keyword::get(opts, "result")?.unwrap_or(&Term::Nil);
         payload.push((Term::str("result"), result.clone()));
-    // PP-9: rendered by Jason (PP-40 to PP-47), keys in sorted order.
     }
+    // PP-9: rendered by Jason (PP-40 to PP-47), keys in sorted order.
     render(payload)
 }
 
@@ -116,9 +116,9 @@ pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
             memory.push((Term::str(field), value.clone()));
         }
         payload.push((Term::str("memory"), Term::map(memory)));
+    }
     // PP-14: `"result"` dropped when the result and `Map.get(lisp_step, :return)` are nil;
     // PP-15 (Quirk): `lisp_step` read only then, `BadMapError` when it is no map.
-    }
     if matches!(result, Term::Nil) {
         let step_return = match lisp_step {
             Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => map_get(lisp_step, "return"),
@@ -127,12 +127,12 @@ pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
         if matches!(step_return, None | Some(Term::Nil)) {
             payload.retain(|(k, _)| k.as_binary() != Some(b"result"));
         }
-    // PP-16: `:validated`, when present, whatever its value.
     }
+    // PP-16: `:validated`, when present, whatever its value.
     if let Some(validated) = keyword::fetch(opts, "validated")? {
         payload.push((Term::str("validated"), validated.clone()));
-    // PP-17: rendered by Jason, keys in sorted order.
     }
+    // PP-17: rendered by Jason, keys in sorted order.
     render(payload)
 }
 
@@ -193,8 +193,8 @@ fn to_json(value: &Term, path: &mut Vec<Segment>) -> Result<Term, Vec<Segment>> 
                     Term::Str(s) => s.as_bytes().to_vec(),
                     Term::Bytes(b) => b.clone(),
                     _ => match k.as_atom() {
-                        // PP-26: any other key fails at the map's own path.
                         Some(a) => a.as_bytes().to_vec(),
+                        // PP-26: any other key fails at the map's own path.
                         None => return Err(path.clone()),
                     },
                 };

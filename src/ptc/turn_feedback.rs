@@ -158,10 +158,10 @@ fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<Vec<u8>>, b
         Term::List(items) if !items.is_empty() => items,
         _ => return Ok((None, false)),
     };
+    // PP-102: each print converted as interpolation does, joined by line feeds.
     let joined = items
         .iter()
         .map(chars::to_string)
-        // PP-102: each print converted as interpolation does, joined by line feeds.
         .collect::<Result<Vec<_>, _>>()?
         .join(&b'\n');
     Ok(match max_chars.cut_bytes(&joined)? {
@@ -223,7 +223,6 @@ fn memory_section(
         return Ok(empty);
     }
     // `changed_vars/2`: `Enum.filter(memory, fn {k, v} -> Map.get(prior,
-    // PP-133: a struct memory is enumerated; a MapSet's members must be pairs.
     // k) != v end) |> Map.new()`. The filter enumerates the memory (a
     // struct must implement `Enumerable`: a `MapSet` gives its members),
     // matches each element as a pair, then reads the prior memory with
@@ -235,6 +234,7 @@ fn memory_section(
         _ => None,
     };
     let mut kept = vec![];
+    // PP-133: a struct memory is enumerated; a MapSet's members must be pairs.
     for entry in enumerable::to_list(memory)? {
         let Term::Tuple(kv) = &entry else {
             return Err(changed_vars_clause());
@@ -247,17 +247,16 @@ fn memory_section(
         };
         if term_cmp(prior_map.get(k).unwrap_or(&Term::Nil), v) != Ordering::Equal {
             kept.push((k.clone(), v.clone()));
-        // PP-108: names through `to_string/1`, sorted stably, one line each.
         }
     }
     let changed_map = Map::from_pairs(kept);
     // Names stay binaries: a non-UTF-8 name reaches the feedback text as it
     // is (and Jason refuses it there).
-    // PP-109: nothing changed: `Stored: ` and every name.
     let mut changed: Vec<(Vec<u8>, &Term)> = vec![];
     for (k, v) in changed_map.iter() {
         changed.push((chars::to_string(k)?, v));
     }
+    // PP-109: nothing changed: `Stored: ` and every name.
     if changed.is_empty() {
         let names = sorted_names(memory)?.join(&b", "[..]);
         return Ok(MemorySection {
@@ -265,6 +264,7 @@ fn memory_section(
             ..empty
         });
     }
+    // PP-108: names through `to_string/1`, sorted stably, one line each.
     changed.sort_by(|a, b| a.0.cmp(&b.0));
     let mut lines = vec![];
     let mut previews = vec![];
