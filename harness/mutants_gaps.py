@@ -71,15 +71,43 @@ def source_lines(path, cache):
     return cache[path]
 
 
+def block_end(lines, start):
+    """The line (1-based) where the item opening at `start` closes its first
+    brace: a plain brace count that skips string and char literals and `//`
+    comments, enough for the reference's functions."""
+    depth, opened = 0, False
+    for n in range(start - 1, len(lines)):
+        text = re.sub(r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])\'|//.*', "", lines[n])
+        for c in text:
+            if c == "{":
+                depth, opened = depth + 1, True
+            elif c == "}":
+                depth -= 1
+                if opened and depth == 0:
+                    return n + 1
+    return len(lines)
+
+
 def enclosing(mutant, lines):
     """(function name, first line, last line) of the code the mutant
-    changed, 1-based, the comment block above the function included."""
+    changed, 1-based, the comment block above the function included.
+
+    The function is found by name in the source as it is now, at the `fn`
+    line nearest the span cargo-mutants recorded (which is of the source it
+    mutated: citations added after the run count), and runs to its closing
+    brace; the recorded span is used when the name is not found."""
     fn = mutant.get("function") or {}
     span = fn.get("span") or {}
     line = mutant.get("span", {}).get("start", {}).get("line", 1)
     start = span.get("start", {}).get("line", line)
     end = span.get("end", {}).get("line", line)
     name = fn.get("function_name", "?")
+    short = name.split("::")[-1].split("<")[0]
+    header = re.compile(r"\bfn\s+" + re.escape(short) + r"\b")
+    found = [n for n, text in enumerate(lines, 1) if header.search(text)]
+    if found:
+        start = min(found, key=lambda n: abs(n - start))
+        end = block_end(lines, start)
     # The doc comments, comments and attributes right above the function.
     first = start
     while first > 1:
