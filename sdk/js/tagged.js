@@ -285,6 +285,28 @@ function decodeStruct(v, path) {
   }
 }
 
+const CAPTURE_SHAPE = "M not empty, f not empty and without . or /, n from 0 to 255 without a leading zero";
+
+/**
+ * Whether `name` is a capture's text `&M.f/n` as TJ-8 reads it: M not
+ * empty, f (after the last `.` before the last `/`) not empty and without
+ * `.` or `/`, n from 0 to 255 without a leading zero (the text is the term:
+ * `&M.f/01` is not one).
+ */
+export function isCapture(name) {
+  if (!name.startsWith("&")) return false;
+  const slash = name.lastIndexOf("/");
+  if (slash < 0) return false;
+  const mf = name.slice(1, slash);
+  const arity = name.slice(slash + 1);
+  const dot = mf.lastIndexOf(".");
+  if (dot < 0) return false;
+  const module = mf.slice(0, dot);
+  const fun = mf.slice(dot + 1);
+  if (!module || !fun || fun.includes("/")) return false;
+  return /^(0|[1-9][0-9]{0,2})$/.test(arity) && Number(arity) <= 255;
+}
+
 function decodeFun(v, path) {
   if (!(v instanceof Map)) throw new TermDecodeError(path, `expected a function spec object, got ${kindOfJson(v)}`);
   const spec = {};
@@ -305,6 +327,7 @@ function decodeFun(v, path) {
         break;
       case "name":
         spec.name = str(x, at, "a function name");
+        if (!isCapture(spec.name)) throw new TermDecodeError(at, `${quote(spec.name)} is not a capture &M.f/n (${CAPTURE_SHAPE}) (TJ-8)`);
         break;
       default:
         throw new TermDecodeError(at, 'unknown key: a $fn has "arity" with "returns" or "raises", or "name"');

@@ -800,10 +800,17 @@ impl<'de> Visitor<'de> for FunSeed<'_> {
                     })?)
                 }
                 "name" if name.is_none() => {
-                    name = Some(map.next_value_seed(StrSeed {
+                    let text = map.next_value_seed(StrSeed {
                         path: &path,
                         what: "a function name",
-                    })?)
+                    })?;
+                    if !is_capture(&text) {
+                        return Err(path.err(format_args!(
+                            "{} is not a capture &M.f/n ({CAPTURE_SHAPE}) (TJ-8)",
+                            quoted(&text)
+                        )));
+                    }
+                    name = Some(text)
                 }
                 "arity" | "returns" | "raises" | "name" => return Err(path.err("duplicated key")),
                 _ => return Err(path.err(
@@ -820,6 +827,29 @@ impl<'de> Visitor<'de> for FunSeed<'_> {
             )),
         }
     }
+}
+
+/// What a `$fn` name must be, as its refusal says it (TJ-8).
+const CAPTURE_SHAPE: &str =
+    "M not empty, f not empty and without . or /, n from 0 to 255 without a leading zero";
+
+/// Whether `name` is a capture's text `&M.f/n` as TJ-8 reads it: `M` not
+/// empty, `f` (after the last `.` before the last `/`) not empty and
+/// without `.` or `/`, `n` from 0 to 255 in decimal without a leading zero.
+/// The text is the term (a function answered back is written as it came),
+/// so `&M.f/01`, which Elixir reads as `&M.f/1`, is not one.
+fn is_capture(name: &str) -> bool {
+    let Some((mf, arity)) = name.strip_prefix('&').and_then(|r| r.rsplit_once('/')) else {
+        return false;
+    };
+    let Some((module, function)) = mf.rsplit_once('.') else {
+        return false;
+    };
+    let arity_ok = !arity.is_empty()
+        && arity.bytes().all(|b| b.is_ascii_digit())
+        && (arity == "0" || !arity.starts_with('0'))
+        && arity.parse::<u32>().is_ok_and(|n| n <= 255);
+    !module.is_empty() && !function.is_empty() && !function.contains('/') && arity_ok
 }
 
 /// Short name of a term's kind, for decoding errors.

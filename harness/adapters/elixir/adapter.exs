@@ -308,12 +308,14 @@ defmodule PtcAdapter.Codec do
   end
 
   defp capture!(name) do
-    case Regex.run(~r{^&(.+)\.([^./]+)/(\d+)$}, to_string(name)) do
-      [_, mod, fun, arity] ->
+    # TJ-8: M not empty, f without . or /, n from 0 to 255 without a
+    # leading zero (the text is the term: &M.f/01 would come back &M.f/1).
+    case Regex.run(~r<\A&(.+)\.([^./]+)/(0|[1-9][0-9]?[0-9]?)\z>s, to_string(name)) do
+      [_, mod, fun, arity] when byte_size(arity) < 3 or arity <= "255" ->
         Function.capture(module!(mod), String.to_atom(fun), String.to_integer(arity))
 
-      nil ->
-        bad!("bad $fn name #{inspect(name)}")
+      _ ->
+        bad!("bad $fn name #{inspect(name)} (TJ-8)")
     end
   end
 

@@ -458,6 +458,24 @@ _FUN_SHAPE = (
 )
 
 
+_CAPTURE_SHAPE = "M not empty, f not empty and without . or /, n from 0 to 255 without a leading zero"
+_ARITY_RE = re.compile(r"(0|[1-9][0-9]{0,2})\Z")
+
+
+def is_capture(name: str) -> bool:
+    """Whether `name` is a capture's text ``&M.f/n`` as TJ-8 reads it: `M`
+    not empty, `f` (after the last ``.`` before the last ``/``) not empty
+    and without ``.`` or ``/``, `n` from 0 to 255 without a leading zero
+    (the text is the term: ``&M.f/01`` is not one)."""
+    if not name.startswith("&") or "/" not in name:
+        return False
+    mf, _, arity = name[1:].rpartition("/")
+    module, dot, function = mf.rpartition(".")
+    if not dot or not module or not function or "/" in function:
+        return False
+    return _ARITY_RE.match(arity) is not None and int(arity) <= 255
+
+
 def _decode_fun(value, path, depth):
     _container(path, depth)
     spec = {}
@@ -473,6 +491,8 @@ def _decode_fun(value, path, depth):
             spec[k] = _string(v, p, "a message string")
         elif k == "name":
             spec[k] = _string(v, p, "a function name")
+            if not is_capture(spec[k]):
+                raise _err(p, f"{json_str(spec[k])} is not a capture &M.f/n ({_CAPTURE_SHAPE}) (TJ-8)")
         else:
             raise _err(p, 'unknown key: a $fn has "arity" with "returns" or "raises", or "name"')
     if set(spec) not in ({"arity", "returns"}, {"arity", "raises"}, {"name"}):
