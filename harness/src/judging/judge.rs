@@ -16,7 +16,7 @@ pub use ptc_conformance::loose::{
 };
 use ptc_conformance::ops::Output;
 use ptc_conformance::structs::with_defaults;
-use ptc_conformance::Term;
+use ptc_conformance::{Release, Term};
 
 /// How structs are read before an answer is compared with an expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,19 +28,43 @@ pub enum Reading {
     AsAnswered,
 }
 
-/// Judges `answer` against `case` (an omitted struct field is v0.13.0's default).
+/// Judges `answer` against what `case` expects at v0.13.0, the default
+/// release (an omitted struct field is v0.13.0's default).
 pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {
-    judge_read(case, answer, strictness, Reading::WithDefaults)
+    judge_at(case, Release::default(), answer, strictness)
 }
 
-/// Judges `answer` against `case`, reading structs as `reading` says.
+/// Judges `answer` against what `case` expects at `release`: its
+/// `expect_by_release` entry for it, else `expect`. A case that does not
+/// hold at `release` is skipped, saying for which releases it holds.
+pub fn judge_at(case: &Case, release: Release, answer: &Answer, strictness: Strictness) -> Outcome {
+    match case.expect_at(release) {
+        Some(expect) => judge_expect(case, expect, answer, strictness, Reading::WithDefaults),
+        None => Outcome::Skip(Skip::Release(release, case.holds_for())),
+    }
+}
+
+/// Judges `answer` against `case.expect`, reading structs as `reading` says.
 pub fn judge_read(
     case: &Case,
     answer: &Answer,
     strictness: Strictness,
     reading: Reading,
 ) -> Outcome {
-    match (answer, &case.expect) {
+    judge_expect(case, &case.expect, answer, strictness, reading)
+}
+
+/// The judge: `answer` against `expect`, one of `case`'s expectations.
+/// Every command that decides whether an answer is the expected one
+/// comes here.
+pub fn judge_expect(
+    case: &Case,
+    expect: &Expect,
+    answer: &Answer,
+    strictness: Strictness,
+    reading: Reading,
+) -> Outcome {
+    match (answer, expect) {
         (Answer::Error(e), _) => Outcome::Error(e.clone()),
         (Answer::Unsupported(why), _) => Outcome::Skip(Skip::Unsupported(quote::line(why))),
         (Answer::Ok(actual), Expect::Ok(expected)) => match reading {
@@ -166,6 +190,7 @@ mod tests {
             spec: Vec::new(),
             features: Vec::new(),
             level: Level::Required,
+            releases: Default::default(),
         }
     }
 

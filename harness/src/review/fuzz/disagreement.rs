@@ -43,6 +43,7 @@ fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
         spec: Vec::new(),
         features: Vec::new(),
         level: Level::Required,
+        releases: Default::default(),
     })
 }
 
