@@ -475,3 +475,86 @@ fn read_releases(
         Err(problems)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(extra: &str) -> Result<Case, Vec<CorpusError>> {
+        let text = format!(
+            r#"{{"id": "a/b", "op": "key_normalizer.normalize_key", "description": "d",
+              "spec": ["KN-2"], "features": [], "level": "required", "args": ["x-y"],
+              "expect": {{"ok": "x_y"}}{extra}}}"#
+        );
+        let rules = BTreeMap::from([("KN-2".to_owned(), PathBuf::from("spec/k.md"))]);
+        parse_case(Path::new("golden/a/b.json"), text.as_bytes(), "a/b", &rules)
+    }
+
+    fn messages(extra: &str) -> Vec<String> {
+        match parse(extra) {
+            Ok(_) => Vec::new(),
+            Err(es) => es.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    /// A case without `releases` holds at every release and expects
+    /// `expect` at each; `expect_by_release` overrides it where listed.
+    #[test]
+    fn each_release_gets_its_expectation() {
+        let all = parse("").expect("a plain case loads");
+        assert_eq!(all.holds_for(), Release::ALL.to_vec());
+        for r in Release::ALL {
+            assert_eq!(all.expect_at(r), Some(&Expect::Ok(Term::Str("x_y".into()))));
+        }
+        let c = parse(r#", "releases": ["0.12.0", "0.13.0"], "expect_by_release": {"0.12.0": {"raised": {"class": "KeyError", "message": "m"}}}"#)
+            .expect("loads");
+        assert_eq!(c.expect_at(Release::V0_11_0), None);
+        assert!(matches!(
+            c.expect_at(Release::V0_12_0),
+            Some(Expect::Raised { class, .. }) if class == "KeyError"
+        ));
+        assert_eq!(c.expect_at(Release::V0_13_0), Some(&c.expect));
+        assert_eq!(c.newest(), Release::V0_13_0);
+        // A case that does not hold at 0.13.0: `expect` is its newest release's.
+        let old = parse(r#", "releases": ["0.11.0", "0.12.0"], "expect_by_release": {"0.11.0": {"ok": "z"}}"#)
+            .expect("loads");
+        assert_eq!(old.newest(), Release::V0_12_0);
+        assert_eq!(old.expect_at(Release::V0_13_0), None);
+    }
+
+    /// Every problem of the per-release part names its JSON pointer.
+    #[test]
+    fn release_problems_name_their_path() {
+        let has = |extra: &str, says: &str| {
+            let ms = messages(extra);
+            assert!(
+                ms.iter().any(|m| m.starts_with("golden/a/b.json (case a/b): ") && m.contains(says)),
+                "{extra}: {ms:?}"
+            );
+        };
+        has(r#", "releases": ["0.14.0"]"#, "/releases/0: unknown release \"0.14.0\"");
+        has(r#", "releases": []"#, "/releases is empty");
+        has(r#", "releases": ["0.13.0", "0.12.0"]"#, "/releases/1: 0.12.0 out of order");
+        has(r#", "releases": ["v0.13.0"]"#, "/releases/0: write 0.13.0");
+        has(
+            r#", "expect_by_release": {"0.10.0": {"ok": 1}}"#,
+            "/expect_by_release/0.10.0: unknown release",
+        );
+        has(
+            r#", "expect_by_release": {"0.13.0": {"ok": 1}}"#,
+            "/expect_by_release/0.13.0: `expect` is already the answer at 0.13.0",
+        );
+        has(
+            r#", "releases": ["0.13.0"], "expect_by_release": {"0.12.0": {"ok": 1}}"#,
+            "/expect_by_release/0.12.0: the case does not hold at 0.12.0",
+        );
+        has(
+            r#", "expect_by_release": {"0.12.0": {"ok": {"$atm": 1}}}"#,
+            "/expect_by_release/0.12.0/ok",
+        );
+        has(
+            r#", "expect_by_release": {"0.12.0": {"ok": {"$atom": "a"}}}"#,
+            "uses features it does not declare: atoms",
+        );
+    }
+}

@@ -65,6 +65,19 @@ fn change(case: &Case, release: Release, answer: &Answer) -> Change {
     let Some(current) = case.expect_at(release) else {
         return Change::Problem(format!("the case does not hold at {release}"));
     };
+    let as_expect = || {
+        judge_expect(case, &case.expect, answer, Strictness::Strict, Reading::WithDefaults)
+            == Outcome::Pass
+            && !lacks_message(&case.expect, answer)
+    };
+    // An entry is kept only where the release answers otherwise than `expect`.
+    if release != case.newest() && case.releases.expect.contains_key(&release) && as_expect() {
+        return Change::Update {
+            place: Place::DropRelease(release),
+            old_text: expect_text(current),
+            new_text: expect_text(&case.expect),
+        };
+    }
     // An expected exception without its message is filled in: messages
     // are compared, never the class alone.
     if judge_at(case, release, answer, Strictness::Strict) == Outcome::Pass
@@ -78,10 +91,7 @@ fn change(case: &Case, release: Release, answer: &Answer) -> Change {
     };
     let place = if release == case.newest() {
         Place::Expect
-    } else if judge_expect(case, &case.expect, answer, Strictness::Strict, Reading::WithDefaults)
-        == Outcome::Pass
-        && !lacks_message(&case.expect, answer)
-    {
+    } else if as_expect() {
         Place::DropRelease(release)
     } else {
         Place::Release(release)
@@ -335,5 +345,39 @@ mod tests {
             "{\n  \"ok\": \"a,[\\\"]}\"\n}"
         );
         assert_eq!(pretty(r#"{"ok":[]}"#, 0).unwrap(), "{\n  \"ok\": []\n}");
+    }
+}
+
+#[cfg(test)]
+mod release_tests {
+    use super::*;
+
+    const CASE: &str = "{\n  \"id\": \"a/b\",\n  \"expect\": {\n    \"ok\": 1\n  },\n  \"notes\": \"n\"\n}\n";
+
+    /// `expect_by_release` is added after `expect`, replaced in place, and
+    /// removed with its key; nothing else moves.
+    #[test]
+    fn per_release_expectations_are_added_replaced_and_removed() {
+        let one = BTreeMap::from([(Release::V0_12_0, r#"{"ok":2}"#.to_owned())]);
+        let added = replace_by_release(CASE, &one).unwrap();
+        assert_eq!(
+            added,
+            "{\n  \"id\": \"a/b\",\n  \"expect\": {\n    \"ok\": 1\n  },\n  \"expect_by_release\": {\n    \"0.12.0\": {\n      \"ok\": 2\n    }\n  },\n  \"notes\": \"n\"\n}\n"
+        );
+        let two = BTreeMap::from([
+            (Release::V0_12_0, r#"{"ok":2}"#.to_owned()),
+            (Release::V0_11_0, r#"{"ok":3}"#.to_owned()),
+        ]);
+        let replaced = replace_by_release(&added, &two).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&replaced).unwrap();
+        assert_eq!(v["expect_by_release"]["0.11.0"]["ok"], 3);
+        assert!(replaced.find("0.11.0") < replaced.find("0.12.0"), "oldest first");
+        assert_eq!(replace_by_release(&replaced, &BTreeMap::new()).unwrap(), CASE);
+        // Last key: the comma before it goes.
+        let last = "{\n  \"expect\": {\n    \"ok\": 1\n  },\n  \"expect_by_release\": {\n    \"0.12.0\": {\n      \"ok\": 2\n    }\n  }\n}\n";
+        assert_eq!(
+            replace_by_release(last, &BTreeMap::new()).unwrap(),
+            "{\n  \"expect\": {\n    \"ok\": 1\n  }\n}\n"
+        );
     }
 }
