@@ -24,7 +24,7 @@ package.
 """
 
 from . import data, elixir, structs
-from .adapter import PROTOCOL, Adapter, serve
+from .adapter import PROTOCOL, RELEASES, Adapter, serve
 from .elixir import inspect, jason_encode, to_string
 from .elixir.jason import escape_string as jason_str
 from .errors import DecodeError, Raised, Unsupported
@@ -53,6 +53,7 @@ from .terms import (
 
 __all__ = [
     "PROTOCOL",
+    "RELEASES",
     "Adapter",
     "Atom",
     "DecodeError",
