@@ -174,6 +174,39 @@ struct ExpectSpan<'a> {
     expect_by_release: Option<&'a RawValue>,
 }
 
+#[derive(Deserialize)]
+struct ReleasesSpan<'a> {
+    #[serde(borrow)]
+    expect: &'a RawValue,
+    #[serde(borrow, default)]
+    releases: Option<&'a RawValue>,
+}
+
+/// `case`'s file as it reads at `release` alone: `expect` is its answer
+/// there, `releases` names only it, no `expect_by_release`; `None` when the
+/// case does not hold there. What `export --release` writes, for a reader
+/// of `expect` alone.
+pub fn at_release(case: &Case, release: Release) -> Result<Option<String>, String> {
+    let Some(expect) = case.expect_at(release) else {
+        return Ok(None);
+    };
+    let text = replace_expect(&case.source, &expect_text(expect))?;
+    let text = replace_by_release(&text, &BTreeMap::new())?;
+    let spans: ReleasesSpan =
+        serde_json::from_str(&text).map_err(|e| format!("cannot find expect: {e}"))?;
+    let list = format!("[\"{release}\"]");
+    Ok(Some(match spans.releases {
+        Some(raw) => {
+            let (start, end) = span(&text, raw);
+            format!("{}{list}{}", &text[..start], &text[end..])
+        }
+        None => {
+            let (_, end) = span(&text, spans.expect);
+            format!("{},\n  \"releases\": {list}{}", &text[..end], &text[end..])
+        }
+    }))
+}
+
 /// Where `raw`, a slice of `text`, starts and ends in it.
 fn span(text: &str, raw: &RawValue) -> (usize, usize) {
     let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
