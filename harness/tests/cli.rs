@@ -1278,3 +1278,43 @@ fn bless_and_lint_per_release_expectations() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `export --release R` writes only the cases that hold at R, each with
+/// R's answer as `expect` and `releases` naming R: a corpus a runner that
+/// reads `expect` alone can run at R.
+#[test]
+fn export_at_a_release_writes_that_release_s_answers() {
+    let dir = std::env::temp_dir().join(format!("ptc-cli-export-release-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = bin()
+        .args(["export", "--release", "0.12.0"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("as it holds at 0.12.0"), "{t}");
+    assert!(!dir.join("golden/tool/private/private.json").exists(), "{t}");
+    let case = std::fs::read_to_string(dir.join("golden/tool/validate/visibility-nil.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&case).unwrap();
+    let embedded: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("golden/tool/validate/visibility-nil.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(v["expect"], embedded["expect_by_release"]["0.12.0"], "{case}");
+    assert_eq!(v["releases"], serde_json::json!(["0.12.0"]), "{case}");
+    assert!(v.get("expect_by_release").is_none(), "{case}");
+    let out = bin()
+        .arg("list")
+        .arg("--corpus")
+        .arg(dir.join("golden"))
+        .arg("--spec")
+        .arg(dir.join("spec"))
+        .args(["--release", "0.12.0"])
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout).lines().count();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(listed, cases_under("") - 12, "every case but the 12 of 0.13.0 alone");
+    let _ = std::fs::remove_dir_all(&dir);
+}
