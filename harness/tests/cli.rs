@@ -1197,7 +1197,11 @@ fn the_release_is_negotiated_in_hello() {
     assert!(!t.contains("passed,"), "no case may run: {t}");
     // Asked for what it says: judged there.
     let out = run_on(&dir, "run", &with_adapter(&["--release", "0.12.0"], &at_12));
-    assert!(text(&out).contains("release: 0.12.0 (--release)"), "{}", text(&out));
+    assert!(
+        text(&out).contains("release: 0.12.0 (--release)"),
+        "{}",
+        text(&out)
+    );
     // An unknown release is the adapter's fault, named.
     let out = run_on(
         &dir,
@@ -1206,7 +1210,10 @@ fn the_release_is_negotiated_in_hello() {
     );
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
-    assert!(t.contains("\"0.14.0\"") && t.contains("0.11.0, 0.12.0, 0.13.0"), "{t}");
+    assert!(
+        t.contains("\"0.14.0\"") && t.contains("0.11.0, 0.12.0, 0.13.0"),
+        "{t}"
+    );
     // Says nothing: 0.13.0, as before releases were targets.
     let out = run_on(&dir, "run", &with_adapter(&[], &misbehave(&[])));
     let t = text(&out);
@@ -1294,14 +1301,21 @@ fn export_at_a_release_writes_that_release_s_answers() {
     let t = text(&out);
     assert_eq!(out.status.code(), Some(0), "{t}");
     assert!(t.contains("as it holds at 0.12.0"), "{t}");
-    assert!(!dir.join("golden/tool/private/private.json").exists(), "{t}");
-    let case = std::fs::read_to_string(dir.join("golden/tool/validate/visibility-nil.json")).unwrap();
+    assert!(
+        !dir.join("golden/tool/private/private.json").exists(),
+        "{t}"
+    );
+    let case =
+        std::fs::read_to_string(dir.join("golden/tool/validate/visibility-nil.json")).unwrap();
     let v: serde_json::Value = serde_json::from_str(&case).unwrap();
     let embedded: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(repo().join("golden/tool/validate/visibility-nil.json")).unwrap(),
     )
     .unwrap();
-    assert_eq!(v["expect"], embedded["expect_by_release"]["0.12.0"], "{case}");
+    assert_eq!(
+        v["expect"], embedded["expect_by_release"]["0.12.0"],
+        "{case}"
+    );
     assert_eq!(v["releases"], serde_json::json!(["0.12.0"]), "{case}");
     assert!(v.get("expect_by_release").is_none(), "{case}");
     let out = bin()
@@ -1315,6 +1329,10 @@ fn export_at_a_release_writes_that_release_s_answers() {
         .unwrap();
     let listed = String::from_utf8_lossy(&out.stdout).lines().count();
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert_eq!(listed, cases_under("") - 12, "every case but the 12 of 0.13.0 alone");
+    assert_eq!(
+        listed,
+        cases_under("") - 12,
+        "every case but the 12 of 0.13.0 alone"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

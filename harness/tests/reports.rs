@@ -288,7 +288,10 @@ fn the_matrix_refuses_reports_of_different_releases() {
     let out = bin().arg("matrix").args(&reports).output().unwrap();
     let t = text(&out);
     assert_eq!(out.status.code(), Some(2), "{t}");
-    assert!(t.contains("judged release 0.12.0") && t.contains("release 0.13.0"), "{t}");
+    assert!(
+        t.contains("judged release 0.12.0") && t.contains("release 0.13.0"),
+        "{t}"
+    );
     let out = bin()
         .args(["matrix", "--release", "0.13.0"])
         .arg(&reports[1])
@@ -303,5 +306,8 @@ fn the_matrix_refuses_reports_of_different_releases() {
         .unwrap();
     let t = text(&out);
     assert_eq!(out.status.code(), Some(2), "{t}");
-    assert!(t.contains("at-0.12.0.json judged release 0.12.0, not 0.13.0"), "{t}");
+    assert!(
+        t.contains("at-0.12.0.json judged release 0.12.0, not 0.13.0"),
+        "{t}"
+    );
 }

@@ -516,8 +516,10 @@ mod tests {
         assert_eq!(c.expect_at(Release::V0_13_0), Some(&c.expect));
         assert_eq!(c.newest(), Release::V0_13_0);
         // A case that does not hold at 0.13.0: `expect` is its newest release's.
-        let old = parse(r#", "releases": ["0.11.0", "0.12.0"], "expect_by_release": {"0.11.0": {"ok": "z"}}"#)
-            .expect("loads");
+        let old = parse(
+            r#", "releases": ["0.11.0", "0.12.0"], "expect_by_release": {"0.11.0": {"ok": "z"}}"#,
+        )
+        .expect("loads");
         assert_eq!(old.newest(), Release::V0_12_0);
         assert_eq!(old.expect_at(Release::V0_13_0), None);
     }
@@ -528,13 +530,20 @@ mod tests {
         let has = |extra: &str, says: &str| {
             let ms = messages(extra);
             assert!(
-                ms.iter().any(|m| m.starts_with("golden/a/b.json (case a/b): ") && m.contains(says)),
+                ms.iter()
+                    .any(|m| m.starts_with("golden/a/b.json (case a/b): ") && m.contains(says)),
                 "{extra}: {ms:?}"
             );
         };
-        has(r#", "releases": ["0.14.0"]"#, "/releases/0: unknown release \"0.14.0\"");
+        has(
+            r#", "releases": ["0.14.0"]"#,
+            "/releases/0: unknown release \"0.14.0\"",
+        );
         has(r#", "releases": []"#, "/releases is empty");
-        has(r#", "releases": ["0.13.0", "0.12.0"]"#, "/releases/1: 0.12.0 out of order");
+        has(
+            r#", "releases": ["0.13.0", "0.12.0"]"#,
+            "/releases/1: 0.12.0 out of order",
+        );
         has(r#", "releases": ["v0.13.0"]"#, "/releases/0: write 0.13.0");
         has(
             r#", "expect_by_release": {"0.10.0": {"ok": 1}}"#,

@@ -126,7 +126,8 @@ pub fn release_problems(c: &Case) -> Vec<String> {
     if c.releases.only.as_deref() == Some(&Release::ALL[..]) {
         out.push(at(
             "/releases".into(),
-            "lists every release: leave it out (a case without `releases` holds for every release)".into(),
+            "lists every release: leave it out (a case without `releases` holds for every release)"
+                .into(),
         ));
     }
     for (rel, e) in &c.releases.expect {
@@ -148,8 +149,13 @@ pub fn release_problems(c: &Case) -> Vec<String> {
                 continue;
             }
         };
-        if judge_expect(c, &c.expect, &answer, Strictness::Strict, Reading::WithDefaults)
-            == Outcome::Pass
+        if judge_expect(
+            c,
+            &c.expect,
+            &answer,
+            Strictness::Strict,
+            Reading::WithDefaults,
+        ) == Outcome::Pass
         {
             out.push(at(
                 path,

@@ -66,8 +66,13 @@ fn change(case: &Case, release: Release, answer: &Answer) -> Change {
         return Change::Problem(format!("the case does not hold at {release}"));
     };
     let as_expect = || {
-        judge_expect(case, &case.expect, answer, Strictness::Strict, Reading::WithDefaults)
-            == Outcome::Pass
+        judge_expect(
+            case,
+            &case.expect,
+            answer,
+            Strictness::Strict,
+            Reading::WithDefaults,
+        ) == Outcome::Pass
             && !lacks_message(&case.expect, answer)
     };
     // An entry is kept only where the release answers otherwise than `expect`.
@@ -248,7 +253,8 @@ pub fn replace_by_release(text: &str, by: &BTreeMap<Release, String>) -> Result<
                     Ok(format!("{}{}", &text[..key], after))
                 }
             } else {
-                let pretty = pretty(&compact, indent).map_err(|e| format!("expect_by_release: {e}"))?;
+                let pretty =
+                    pretty(&compact, indent).map_err(|e| format!("expect_by_release: {e}"))?;
                 Ok(format!("{}{}{}", &text[..start], pretty, &text[end..]))
             }
         }
@@ -385,7 +391,8 @@ mod tests {
 mod release_tests {
     use super::*;
 
-    const CASE: &str = "{\n  \"id\": \"a/b\",\n  \"expect\": {\n    \"ok\": 1\n  },\n  \"notes\": \"n\"\n}\n";
+    const CASE: &str =
+        "{\n  \"id\": \"a/b\",\n  \"expect\": {\n    \"ok\": 1\n  },\n  \"notes\": \"n\"\n}\n";
 
     /// `expect_by_release` is added after `expect`, replaced in place, and
     /// removed with its key; nothing else moves.
@@ -404,8 +411,14 @@ mod release_tests {
         let replaced = replace_by_release(&added, &two).unwrap();
         let v: serde_json::Value = serde_json::from_str(&replaced).unwrap();
         assert_eq!(v["expect_by_release"]["0.11.0"]["ok"], 3);
-        assert!(replaced.find("0.11.0") < replaced.find("0.12.0"), "oldest first");
-        assert_eq!(replace_by_release(&replaced, &BTreeMap::new()).unwrap(), CASE);
+        assert!(
+            replaced.find("0.11.0") < replaced.find("0.12.0"),
+            "oldest first"
+        );
+        assert_eq!(
+            replace_by_release(&replaced, &BTreeMap::new()).unwrap(),
+            CASE
+        );
         // Last key: the comma before it goes.
         let last = "{\n  \"expect\": {\n    \"ok\": 1\n  },\n  \"expect_by_release\": {\n    \"0.12.0\": {\n      \"ok\": 2\n    }\n  }\n}\n";
         assert_eq!(

@@ -253,9 +253,10 @@ pub fn read_hello(answer: &Answer) -> Result<Hello, String> {
     }
     let release = match m.get_str("release") {
         None => None,
-        Some(Term::Str(s)) => Some(s.parse::<Release>().map_err(|e| {
-            format!("hello names a release the kit does not know: {e}")
-        })?),
+        Some(Term::Str(s)) => Some(
+            s.parse::<Release>()
+                .map_err(|e| format!("hello names a release the kit does not know: {e}"))?,
+        ),
         Some(other) => {
             return Err(format!(
                 "hello \"release\" must be a string such as \"0.12.0\", got {}",

@@ -29,8 +29,12 @@ pub fn exec(args: MatrixArgs) -> Result<(), Failure> {
     for path in &args.reports {
         std::fs::metadata(path).map_err(|e| Failure::io(path, "read", e))?;
     }
-    let (columns, warnings) =
-        matrix::read(&args.reports, args.allow_mixed_corpora, args.release.release).map_err(Failure::usage)?;
+    let (columns, warnings) = matrix::read(
+        &args.reports,
+        args.allow_mixed_corpora,
+        args.release.release,
+    )
+    .map_err(Failure::usage)?;
     for w in &warnings {
         errln!("warning: {w}");
     }

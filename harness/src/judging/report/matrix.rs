@@ -48,7 +48,10 @@ pub fn read(
     // Reports judged at different releases held the answers to different
     // expectations: refused like different corpora (AP-18).
     if let Some(want) = release {
-        if let Some(col) = columns.iter().find(|c| c.report.release() != want.version()) {
+        if let Some(col) = columns
+            .iter()
+            .find(|c| c.report.release() != want.version())
+        {
             return Err(format!(
                 "{} judged release {}, not {want} (--release {want})",
                 col.file.display(),

@@ -148,7 +148,6 @@ pub struct Summary<'c> {
     pub release: Judged,
 }
 
-
 /// How a run ended and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
