@@ -115,6 +115,7 @@ fn main() -> std::process::ExitCode {
                 strictness,
                 max_fail: None,
                 known: known.as_ref(),
+                release: ptc_conformance::Release::default(),
             };
             let summary = runner::session(subject.as_mut(), &corpus, &selected, opts);
             for r in &summary.results {

@@ -101,7 +101,11 @@ fn run_and_bless_check_catch_the_misprint() {
 
     // `bless --check` against the misprinting source: every reached case
     // would change, no other.
-    let changes = recompute(&mut Altered(MisprintsUndefined), &all);
+    let changes = recompute(
+        &mut Altered(MisprintsUndefined),
+        &all,
+        ptc_conformance::Release::default(),
+    );
     let changed: Vec<&str> = all
         .iter()
         .zip(&changes)

@@ -16,7 +16,7 @@ pub use ptc_conformance::loose::{
 };
 use ptc_conformance::ops::{Op, Output};
 use ptc_conformance::structs::with_defaults;
-use ptc_conformance::Term;
+use ptc_conformance::{Release, Term};
 
 /// How structs are read before an answer is compared with an expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,12 +28,23 @@ pub enum Reading {
     AsAnswered,
 }
 
-/// Judges `answer` against `case` (an omitted struct field is v0.13.0's default).
+/// Judges `answer` against what `case` expects at v0.13.0, the default
+/// release (an omitted struct field is v0.13.0's default).
 pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {
-    judge_read(case, answer, strictness, Reading::WithDefaults)
+    judge_at(case, Release::default(), answer, strictness)
 }
 
-/// Judges `answer` against `case`, reading structs as `reading` says.
+/// Judges `answer` against what `case` expects at `release`: its
+/// `expect_by_release` entry for it, else `expect`. A case that does not
+/// hold at `release` is skipped, saying for which releases it holds.
+pub fn judge_at(case: &Case, release: Release, answer: &Answer, strictness: Strictness) -> Outcome {
+    match case.expect_at(release) {
+        Some(expect) => judge_expect(case, expect, answer, strictness, Reading::WithDefaults),
+        None => Outcome::Skip(Skip::Release(release, case.holds_for())),
+    }
+}
+
+/// Judges `answer` against `case.expect`, reading structs as `reading` says.
 pub fn judge_read(
     case: &Case,
     answer: &Answer,
@@ -48,6 +59,19 @@ pub fn judge_read(
         strictness,
         reading,
     )
+}
+
+/// `answer` against `expect`, one of `case`'s expectations (its `expect`
+/// or an `expect_by_release` entry): [`same_answer`] on the case's op and
+/// arguments.
+pub fn judge_expect(
+    case: &Case,
+    expect: &Expect,
+    answer: &Answer,
+    strictness: Strictness,
+    reading: Reading,
+) -> Outcome {
+    same_answer(case.op, &case.args, expect, answer, strictness, reading)
 }
 
 /// The one comparison of the kit: whether `answer` to `op` on `args` is
@@ -203,6 +227,7 @@ mod tests {
             spec: Vec::new(),
             features: Vec::new(),
             level: Level::Required,
+            releases: Default::default(),
         }
     }
 

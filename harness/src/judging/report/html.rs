@@ -206,6 +206,7 @@ pub fn render(report: &JsonReport) -> String {
         let _ = writeln!(b, "<dt>{k}</dt><dd id=\"{id}\">{}</dd>", escape(&v));
     };
     fact("subject", "subject", report.subject.clone());
+    fact("release", "release", report.release_line());
     fact("level", "level", report.level.clone());
     if let Some(c) = &report.corpus {
         fact(

@@ -74,6 +74,7 @@ pub fn render(report: &JsonReport, opts: PrettyOptions) -> String {
             );
         }
     }
+    let _ = writeln!(out, "release: {}", report.release_line());
     let _ = writeln!(out, "level: {}\n", report.level);
     let (ran, idle): (Vec<_>, Vec<_>) = by_op.iter().partition(|(_, t)| t.executed() > 0);
     table(&mut out, "op", &ran, Some(&totals));
