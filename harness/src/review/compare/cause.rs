@@ -232,7 +232,12 @@ impl Cause {
         if let Some(v) = values_title(&rest) {
             phrases.push(v);
         }
-        phrases.dedup();
+        if let Some(o) = output_title(&self.triggers, labels) {
+            phrases.retain(|p| !p.starts_with("no part of the input"));
+            phrases.push(o);
+        }
+        let mut seen = BTreeSet::new();
+        phrases.retain(|p| seen.insert(p.clone()));
         phrases.join("; ")
     }
 }
@@ -324,6 +329,25 @@ fn options_title(triggers: &[Trigger]) -> (Vec<String>, Vec<Trigger>) {
         })
         .collect();
     (phrases, rest)
+}
+
+/// The output differences among `triggers` met in more than one op,
+/// titled where they start: the op where the difference is shallowest
+/// (the shared function whose answer the other ops embed).
+fn output_title(triggers: &[Trigger], labels: crate::review::kinds::Labels) -> Option<String> {
+    let outputs: Vec<(&str, usize, &Trigger)> = triggers
+        .iter()
+        .filter_map(|t| match t {
+            Trigger::Output { op, depth, .. } => Some((*op, *depth, t)),
+            _ => None,
+        })
+        .collect();
+    let ops: BTreeSet<&str> = outputs.iter().map(|o| o.0).collect();
+    if ops.len() < 2 {
+        return None;
+    }
+    let (op, _, t) = outputs.iter().min_by_key(|o| (o.1, o.0))?;
+    Some(format!("{}, starting in {op}", t.title(labels)))
 }
 
 /// Values a title names at most (`--format json` has every trigger).
