@@ -23,7 +23,7 @@ mod search;
 mod trigger;
 
 pub use search::Search;
-pub use trigger::Trigger;
+pub use trigger::{bare_option, Trigger};
 
 use crate::review::attribution::ShapeChange;
 use crate::review::kinds::{How, Kind, Side};
@@ -177,3 +177,5 @@ fn answered(a: &Answer) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod changes;

@@ -143,8 +143,10 @@ fn walk(
             push(trigger, "replaced by nil", &Term::Nil, size(t), None);
         }
         Term::List(items) => {
+            // A bare atom in a list is an option too (a flag, or an entry
+            // of a keyword list a build reads as malformed).
             for (j, item) in items.iter().enumerate() {
-                if let Some(key) = option_key(item) {
+                if let Some(key) = option_key(item).or_else(|| item.as_atom()) {
                     let mut rest = items.clone();
                     rest.remove(j);
                     let trigger = Trigger::Option {
@@ -246,11 +248,12 @@ fn walk(
 }
 
 /// The key of a keyword-like list element: a tuple whose first element is
-/// an atom (`{:visibility, :public}`, or a longer tuple a `Keyword`
-/// function meets all the same).
+/// an atom (`{:visibility, :public}`, or a shorter or longer tuple a
+/// `Keyword` function meets all the same: `{:visibility}`,
+/// `{:visibility, :public, :x}`), however well-formed.
 fn option_key(item: &Term) -> Option<&str> {
     match item {
-        Term::Tuple(xs) if xs.len() >= 2 => xs[0].as_atom(),
+        Term::Tuple(xs) if !xs.is_empty() => xs[0].as_atom(),
         _ => None,
     }
 }

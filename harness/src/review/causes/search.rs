@@ -16,6 +16,9 @@ use ptc_conformance::term::Term;
 
 /// Distinct characters of a text a search takes out one at a time, at most.
 pub const MAX_CHARS: usize = 24;
+/// Texts of one input searched for one character when no part of the
+/// input is the trigger, at most (the smallest first).
+pub const MAX_TEXTS: usize = 6;
 
 /// The two sides and what the search compares with.
 pub struct Search<'a> {
@@ -140,8 +143,39 @@ impl Search<'_> {
                 how,
             };
         }
-        echo.or_else(|| self.unpartitioned(kind, op, (base, head)))
-            .unwrap_or(alone)
+        if let Some(found) = echo {
+            return found;
+        }
+        // A text whose replacement cuts the op short may still hold the
+        // one character that makes the builds differ.
+        let mut tried = Vec::new();
+        for c in &candidates {
+            let Some(at) = c.text.filter(|at| !tried.contains(at)) else {
+                continue;
+            };
+            if tried.len() == MAX_TEXTS {
+                break;
+            }
+            tried.push(at);
+            if let Some((ch, shown)) = self.one_char(kind, op, args, at, (base, head)) {
+                return Found {
+                    trigger: Trigger::Char {
+                        c: ch,
+                        within: Box::new(c.trigger.clone()),
+                    },
+                    how: format!(
+                        "the {} {}; within it, the character {}: {shown}",
+                        match &c.trigger {
+                            Trigger::MapKey { .. } => "map key",
+                            _ => "text",
+                        },
+                        c.from.1,
+                        super::trigger::shown_char(ch)
+                    ),
+                };
+            }
+        }
+        self.unpartitioned(kind, op, (base, head)).unwrap_or(alone)
     }
 
     /// For a kind no part of whose input the search could take out: a
@@ -250,12 +284,12 @@ impl Search<'_> {
             if !answered(b) || !answered(h) || !self.alike(op, args, b, h) {
                 return None;
             }
-            // Not an exception neither side raised before: taking the
-            // part out cut the op short on both sides, which says nothing
-            // of what the part did.
-            if let Answer::Raised(x) = b {
-                let before = |a: &Answer| matches!(a, Answer::Raised(r) if r.class == x.class);
-                if !before(base) && !before(head) {
+            // Not an exception neither side raised before, nor an
+            // `{:error, _}` neither side returned before: taking the part
+            // out cut the op short on both sides, which says nothing of
+            // what the part did.
+            if let Some(x) = failure(b) {
+                if failure(base).as_ref() != Some(&x) && failure(head).as_ref() != Some(&x) {
                     return None;
                 }
             }
@@ -389,4 +423,16 @@ fn quotes(kind: &Kind, (base, head): (&Answer, &Answer), c: &parts::Candidate, a
         },
     };
     b.message.contains(&name) || h.message.contains(&name)
+}
+
+/// How an answer says the op was cut short: the exception's class, or
+/// `{:error, _}` returned.
+fn failure(a: &Answer) -> Option<String> {
+    match a {
+        Answer::Raised(r) => Some(r.class.clone()),
+        Answer::Ok(Term::Tuple(xs)) if xs.first().and_then(Term::as_atom) == Some("error") => {
+            Some("{:error, _}".to_owned())
+        }
+        _ => None,
+    }
 }

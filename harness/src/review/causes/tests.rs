@@ -3,6 +3,9 @@
 //! a struct field one side lacks one cause whatever ops it reaches.
 
 use super::*;
+use crate::judging::judge::Reading;
+use crate::review::attribution::Shapes;
+use crate::subject::{Request, Subject};
 use crate::corpus::{Case, Sources};
 use crate::review::attribution::tests::WithoutVisibility;
 use crate::review::compare::{compare, CompareConfig, Comparison};
@@ -66,7 +69,7 @@ impl Alteration for Planted {
     }
 }
 
-fn run(
+pub(super) fn run(
     base: &mut dyn Subject,
     head: &mut dyn Subject,
     ops: &[&str],
@@ -104,7 +107,7 @@ fn planted(
 }
 
 /// The causes' titles, sorted.
-fn titles(causes: &[(Trigger, BTreeSet<&'static str>, usize)]) -> Vec<String> {
+pub(super) fn titles(causes: &[(Trigger, BTreeSet<&'static str>, usize)]) -> Vec<String> {
     let mut out: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
     out.sort();
     out

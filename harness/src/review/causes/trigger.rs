@@ -179,6 +179,7 @@ impl Trigger {
                 Value {
                     op: vop,
                     path: vpath,
+                    value,
                     ..
                 },
             )
@@ -186,12 +187,17 @@ impl Trigger {
                 Value {
                     op: vop,
                     path: vpath,
+                    value,
                     ..
                 },
                 Opt { op, path, key },
             ) => {
                 let at = format!("{path}/[{key}]");
-                op == vop && (under(vpath, &at) || in_list(&at, vpath))
+                // A value inside an option with this key, in any op: the
+                // option is what reads it (a malformed entry of it too).
+                (op == vop && (under(vpath, &at) || in_list(&at, vpath)))
+                    || vpath.contains(&format!("/[{key}]"))
+                    || bare_option(vpath, value, key)
             }
             (
                 Impl {
@@ -269,14 +275,7 @@ impl Trigger {
             Trigger::Ops { names, side: s } => {
                 format!("op(s) declared by {} only: {}", side(s), names.join(", "))
             }
-            Trigger::Char { c, within } => {
-                let of = match &**within {
-                    Trigger::MapKey { .. } => "a map key",
-                    Trigger::Value { of, .. } if of == "atom" => "an atom",
-                    _ => "a map key or string",
-                };
-                format!("a {} in {of}", shown_char(*c))
-            }
+            Trigger::Char { c, .. } => format!("a {} in a map key or string", shown_char(*c)),
             Trigger::Message { class, parting } => {
                 let at = if parting.after.is_empty() {
                     "at its start".to_owned()
@@ -305,4 +304,11 @@ impl Trigger {
 /// printable (`" "`, `"\\t"`, `"\\u{7f}"`).
 pub fn shown_char(c: char) -> String {
     format!("{:?}", c.to_string())
+}
+
+/// Whether a value at `path` (tagged JSON `value`) is the option `key`
+/// written as a bare atom in a list (`[:strict]`): a malformed entry of
+/// that option.
+pub fn bare_option(path: &str, value: &str, key: &str) -> bool {
+    path.ends_with("/*") && value == ptc_conformance::tagged::encode(&ptc_conformance::term::Term::atom(key))
 }

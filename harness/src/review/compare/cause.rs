@@ -226,7 +226,22 @@ impl Cause {
                 | Trigger::Field { .. } => {}
                 // Values in no list of options are in `rest`, titled below.
                 Trigger::Struct { .. } => {}
-                other => phrases.push(other.title(labels)),
+                // One phrase for triggers that are one cause by what they
+                // name (a character, a rewording, an output difference).
+                other => {
+                    let named = matches!(
+                        other,
+                        Trigger::Char { .. } | Trigger::Message { .. } | Trigger::Output { .. }
+                    );
+                    let earlier = self.triggers.iter().take_while(|t| !std::ptr::eq(*t, other));
+                    if named && earlier.into_iter().any(|e| {
+                        std::mem::discriminant(e) == std::mem::discriminant(other)
+                            && e.same_cause(other)
+                    }) {
+                        continue;
+                    }
+                    phrases.push(other.title(labels));
+                }
             }
         }
         if let Some(v) = values_title(&rest) {
@@ -290,6 +305,14 @@ fn options_title(triggers: &[Trigger]) -> (Vec<String>, Vec<Trigger>) {
         else {
             continue;
         };
+        // A bare atom naming an option (a malformed entry) is that option.
+        let known: BTreeSet<&str> = lists.values().flat_map(|(k, _)| k.iter().copied()).collect();
+        if known
+            .iter()
+            .any(|k| crate::review::causes::bare_option(path, value, k))
+        {
+            continue;
+        }
         let home = lists
             .iter_mut()
             .find(|((o, p), _)| o == op && (path == p || in_list(path, p)));
