@@ -189,7 +189,10 @@ fn print_totals(report: &crate::review::fuzz::FuzzReport) {
         .collect();
     match per_op.iter().next() {
         Some(n) if per_op.len() == 1 => {
-            outln!("  {n} inputs for each of the {} ops both declare", report.ops.len());
+            outln!(
+                "  {n} inputs for each of the {} ops both declare",
+                report.ops.len()
+            );
         }
         _ => {
             let w = report.ops.iter().map(|o| o.len()).max().unwrap_or(2);
@@ -209,7 +212,8 @@ fn print_totals(report: &crate::review::fuzz::FuzzReport) {
             e.1 += n;
         }
     }
-    let (alike, mut differ): (Vec<_>, Vec<_>) = by_place.into_iter().partition(|(_, (b, h))| b == h);
+    let (alike, mut differ): (Vec<_>, Vec<_>) =
+        by_place.into_iter().partition(|(_, (b, h))| b == h);
     if !alike.is_empty() {
         let n: usize = alike.iter().map(|(_, (b, _))| b).sum();
         outln!(
@@ -218,7 +222,11 @@ fn print_totals(report: &crate::review::fuzz::FuzzReport) {
         );
     }
     if !differ.is_empty() {
-        differ.sort_by(|a, b| (b.1 .0.abs_diff(b.1 .1)).cmp(&a.1 .0.abs_diff(a.1 .1)).then(a.0.cmp(&b.0)));
+        differ.sort_by(|a, b| {
+            (b.1 .0.abs_diff(b.1 .1))
+                .cmp(&a.1 .0.abs_diff(a.1 .1))
+                .then(a.0.cmp(&b.0))
+        });
         outln!("requests declined differently by the two sides, by op and reason (base, head):");
         for ((op, reason), (b, h)) in differ.iter().take(DECLINES_SHOWN) {
             outln!(

@@ -3,9 +3,9 @@
 //! its answers (head), each compared as `compare` does.
 
 use super::tests::{run, titles};
-use crate::subject::Request;
 use super::*;
 use crate::subject::reference::{Alteration, Altered, Reference};
+use crate::subject::Request;
 
 use ptc_conformance::raised::Raised;
 
@@ -29,7 +29,10 @@ impl Alteration for Change {
 }
 
 /// The causes between the reference and `change`, over its ops.
-fn causes_of(change: Change, per_op: usize) -> Vec<(Trigger, std::collections::BTreeSet<&'static str>, usize)> {
+fn causes_of(
+    change: Change,
+    per_op: usize,
+) -> Vec<(Trigger, std::collections::BTreeSet<&'static str>, usize)> {
     let ops = change.ops;
     run(&mut Reference, &mut Altered(change), ops, per_op)
 }
@@ -80,7 +83,11 @@ fn a_key_rule_extended_to_one_more_character_is_one_cause_titled_by_it() {
         },
     };
     let causes = causes_of(change, 400);
-    assert_eq!(titles(&causes), ["a \" \" in a map key or string"], "{causes:?}");
+    assert_eq!(
+        titles(&causes),
+        ["a \" \" in a map key or string"],
+        "{causes:?}"
+    );
     assert!(causes[0].1.len() >= 2, "{causes:?}");
 }
 
@@ -131,17 +138,19 @@ fn a_new_option_met_well_formed_and_malformed_is_one_cause() {
                     class: "ArgumentError".into(),
                     message: "invalid option :strict".into(),
                 }),
-                Answer::Ok(_) if good => Answer::Ok(Term::tuple(vec![
-                    Term::atom("error"),
-                    Term::atom("strict"),
-                ])),
+                Answer::Ok(_) if good => {
+                    Answer::Ok(Term::tuple(vec![Term::atom("error"), Term::atom("strict")]))
+                }
                 other => other,
             }
         },
     };
     let causes = causes_of(change, 2000);
     assert_eq!(titles(&causes), ["option :strict"], "{causes:?}");
-    assert!(causes[0].2 >= 2, "both the well-formed and malformed kinds: {causes:?}");
+    assert!(
+        causes[0].2 >= 2,
+        "both the well-formed and malformed kinds: {causes:?}"
+    );
 }
 
 #[test]
@@ -149,7 +158,9 @@ fn a_reworded_exception_message_is_one_cause_titled_as_a_message_change() {
     let change = Change {
         ops: &["tool.new", "tool.validate"],
         alter: |_, a| match a {
-            Answer::Raised(r) if r.class == "ArgumentError" && r.message.contains("accepted values are") => {
+            Answer::Raised(r)
+                if r.class == "ArgumentError" && r.message.contains("accepted values are") =>
+            {
                 Answer::Raised(Raised {
                     class: r.class,
                     message: r.message.replace("accepted values are", "expected one of"),
@@ -192,7 +203,10 @@ fn a_changed_default_is_one_cause() {
             }
             let mut opts = opts.clone();
             opts.push(Term::tuple(vec![Term::atom("cache"), Term::Bool(true)]));
-            let args = vec![r.args[0].clone(), Term::tuple(vec![f.clone(), Term::List(opts)])];
+            let args = vec![
+                r.args[0].clone(),
+                Term::tuple(vec![f.clone(), Term::List(opts)]),
+            ];
             Reference::answer(Request::new(r.op, &args))
         },
     };

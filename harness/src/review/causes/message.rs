@@ -108,7 +108,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(one, two);
-        assert_eq!((one.base.as_str(), one.head.as_str()), ("unknown", "unsupported"));
+        assert_eq!(
+            (one.base.as_str(), one.head.as_str()),
+            ("unknown", "unsupported")
+        );
         // Only what they quote differs: no parting.
         assert_eq!(parting("bad :a", "bad :b"), None);
         let p = parting("expected a list, got: 5", "expected a keyword list, got: 7").unwrap();

@@ -105,7 +105,11 @@ pub fn unquoted(reason: &str) -> String {
 /// The input without the structs one side's `Protocol.UndefinedError`
 /// names, when the other side did not raise the same: the protocol is
 /// then the trigger if the two answer alike without them.
-pub(crate) fn impl_candidate(args: &[Term], base: &Answer, head: &Answer) -> Option<parts::Candidate> {
+pub(crate) fn impl_candidate(
+    args: &[Term],
+    base: &Answer,
+    head: &Answer,
+) -> Option<parts::Candidate> {
     let (mb, mh) = (protocols::missing(base), protocols::missing(head));
     let ((protocol, module), lacking) = match (mb, mh) {
         (Some(b), h) if h.as_ref() != Some(&b) => (b, Side::Expected),
@@ -176,6 +180,6 @@ fn answered(a: &Answer) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod changes;
+#[cfg(test)]
+mod tests;

@@ -37,7 +37,10 @@ pub fn named(
             format!("{} raises {class} ({})", side(s), elided(&message))
         }
         (How::Class { expected, actual }, _, _) => {
-            format!("{expected} raised in {}, {actual} in {}", labels.0, labels.1)
+            format!(
+                "{expected} raised in {}, {actual} in {}",
+                labels.0, labels.1
+            )
         }
         (How::Message { class }, Answer::Raised(b), Answer::Raised(h)) => {
             let p = parting(&b.message, &h.message)?;
@@ -54,7 +57,12 @@ pub fn named(
 }
 
 /// What differs between two values answered, and how deep.
-fn value_named(op: &Op, kind: &Kind, (e, a): (&Term, &Term), labels: Labels) -> Option<(String, usize)> {
+fn value_named(
+    op: &Op,
+    kind: &Kind,
+    (e, a): (&Term, &Term),
+    labels: Labels,
+) -> Option<(String, usize)> {
     let side = |s: &Side| match s {
         Side::Expected => labels.0,
         Side::Actual => labels.1,

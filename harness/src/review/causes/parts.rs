@@ -169,7 +169,13 @@ fn walk(
                 let class = KeyClass::of(k).map_or("non-text", KeyClass::name);
                 let trigger = Trigger::MapKey { class };
                 let text = text_of(Some((j, k)));
-                push(trigger, "left out", &Term::map(rest), size(k) + size(v), text);
+                push(
+                    trigger,
+                    "left out",
+                    &Term::map(rest),
+                    size(k) + size(v),
+                    text,
+                );
             }
         }
         _ => {}
@@ -200,7 +206,13 @@ fn walk(
             );
         }
         if !matches!(t, Term::Nil) {
-            push(trigger, "replaced by nil", &Term::Nil, size(t), text_of(None));
+            push(
+                trigger,
+                "replaced by nil",
+                &Term::Nil,
+                size(t),
+                text_of(None),
+            );
         }
     }
     // Children in the order `mutate` counts them.
@@ -328,7 +340,11 @@ pub fn text_at(args: &[Term], (node, key): (usize, Option<usize>)) -> Option<Str
 
 /// `args` with the text a candidate's `text` names replaced by `new`, of
 /// the same type (a string stays a string, an atom an atom).
-pub fn with_text(args: &[Term], (node, key): (usize, Option<usize>), new: &str) -> Option<Vec<Term>> {
+pub fn with_text(
+    args: &[Term],
+    (node, key): (usize, Option<usize>),
+    new: &str,
+) -> Option<Vec<Term>> {
     let t = node_at(args, node)?;
     let like = |old: &Term| match old {
         Term::Str(_) => Some(Term::str(new)),

@@ -91,9 +91,8 @@ impl Search<'_> {
         };
         // A part both messages of a message change quote is tried first:
         // the change is likely in what the message says of it.
-        let quoted = |i: usize| {
-            accepted[i].is_some() && quotes(kind, (base, head), &candidates[i], args)
-        };
+        let quoted =
+            |i: usize| accepted[i].is_some() && quotes(kind, (base, head), &candidates[i], args);
         let order: Vec<usize> = (0..candidates.len())
             .filter(|&i| matches!(candidates[i].trigger, Trigger::Impl { .. }))
             .chain((0..candidates.len()).filter(|&i| quoted(i)))
@@ -129,13 +128,19 @@ impl Search<'_> {
                     how: format!("{how}; both answers hold that struct, whose definition changed"),
                 };
             }
-            if let Some((ch, shown)) = c.text.and_then(|at| self.one_char(kind, op, args, at, (base, head))) {
+            if let Some((ch, shown)) = c
+                .text
+                .and_then(|at| self.one_char(kind, op, args, at, (base, head)))
+            {
                 return Found {
                     trigger: Trigger::Char {
                         c: ch,
                         within: Box::new(c.trigger.clone()),
                     },
-                    how: format!("{how}; within it, the character {}: {shown}", super::trigger::shown_char(ch)),
+                    how: format!(
+                        "{how}; within it, the character {}: {shown}",
+                        super::trigger::shown_char(ch)
+                    ),
                 };
             }
             return Found {
@@ -181,8 +186,15 @@ impl Search<'_> {
     /// For a kind no part of whose input the search could take out: a
     /// message change named by where the two messages part, else what
     /// differs in the output ([`super::output`]).
-    fn unpartitioned(&self, kind: &Kind, op: &'static Op, (base, head): (&Answer, &Answer)) -> Option<Found> {
-        if let (How::Message { class }, Answer::Raised(b), Answer::Raised(h)) = (&kind.how, base, head) {
+    fn unpartitioned(
+        &self,
+        kind: &Kind,
+        op: &'static Op,
+        (base, head): (&Answer, &Answer),
+    ) -> Option<Found> {
+        if let (How::Message { class }, Answer::Raised(b), Answer::Raised(h)) =
+            (&kind.how, base, head)
+        {
             if let Some(parting) = super::message::parting(&b.message, &h.message) {
                 return Some(Found {
                     trigger: Trigger::Message {
@@ -244,11 +256,24 @@ impl Search<'_> {
             .collect::<Option<_>>()?;
         let requests: Vec<Request<'_>> = variants
             .iter()
-            .flat_map(|(without, alone)| [Request::new(op.name, without), Request::new(op.name, alone)])
+            .flat_map(|(without, alone)| {
+                [Request::new(op.name, without), Request::new(op.name, alone)]
+            })
             .collect();
-        let (b2, h2) = (self.base.call_many(&requests), self.head.call_many(&requests));
+        let (b2, h2) = (
+            self.base.call_many(&requests),
+            self.head.call_many(&requests),
+        );
         let fixes: Vec<Option<String>> = (0..chars.len())
-            .map(|i| self.accept(kind, op, &variants[i].0, (base, head), (&b2[2 * i], &h2[2 * i])))
+            .map(|i| {
+                self.accept(
+                    kind,
+                    op,
+                    &variants[i].0,
+                    (base, head),
+                    (&b2[2 * i], &h2[2 * i]),
+                )
+            })
             .collect();
         let shows: Vec<bool> = (0..chars.len())
             .map(|i| {
@@ -259,14 +284,21 @@ impl Search<'_> {
         let fixing = fixes.iter().filter(|f| f.is_some()).count();
         let pick = (0..chars.len())
             .find(|&i| fixes[i].is_some() && shows[i])
-            .or_else(|| (fixing < chars.len()).then(|| (0..chars.len()).find(|&i| fixes[i].is_some())).flatten())?;
+            .or_else(|| {
+                (fixing < chars.len())
+                    .then(|| (0..chars.len()).find(|&i| fixes[i].is_some()))
+                    .flatten()
+            })?;
         let kept = fixes[pick].as_deref().unwrap_or("alike");
         let alone = if shows[pick] {
             "alone in its place, they still differ"
         } else {
             "the other characters taken out, they still differ"
         };
-        Some((chars[pick], format!("taken out, both answer {kept}; {alone}")))
+        Some((
+            chars[pick],
+            format!("taken out, both answer {kept}; {alone}"),
+        ))
     }
 
     /// Whether answers `(b, h)` to an input with a part taken out make
@@ -406,11 +438,16 @@ impl Search<'_> {
     }
 }
 
-
 /// Whether the part a candidate takes out is quoted by either message of a
 /// message change (an option's key, a field, a struct, a text value).
-fn quotes(kind: &Kind, (base, head): (&Answer, &Answer), c: &parts::Candidate, args: &[Term]) -> bool {
-    let (How::Message { .. }, Answer::Raised(b), Answer::Raised(h)) = (&kind.how, base, head) else {
+fn quotes(
+    kind: &Kind,
+    (base, head): (&Answer, &Answer),
+    c: &parts::Candidate,
+    args: &[Term],
+) -> bool {
+    let (How::Message { .. }, Answer::Raised(b), Answer::Raised(h)) = (&kind.how, base, head)
+    else {
         return false;
     };
     let name = match &c.trigger {

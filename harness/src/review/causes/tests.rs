@@ -3,14 +3,14 @@
 //! a struct field one side lacks one cause whatever ops it reaches.
 
 use super::*;
-use crate::judging::judge::Reading;
-use crate::review::attribution::Shapes;
-use crate::subject::{Request, Subject};
 use crate::corpus::{Case, Sources};
+use crate::judging::judge::Reading;
 use crate::review::attribution::tests::WithoutVisibility;
+use crate::review::attribution::Shapes;
 use crate::review::compare::{compare, CompareConfig, Comparison};
 use crate::review::fuzz::FuzzConfig;
 use crate::subject::reference::{Alteration, Altered, Reference};
+use crate::subject::{Request, Subject};
 use ptc_conformance::raised::Raised;
 use std::collections::BTreeSet;
 

@@ -299,7 +299,6 @@ impl Trigger {
     }
 }
 
-
 /// A character as a title shows it: quoted, escaped when it is not
 /// printable (`" "`, `"\\t"`, `"\\u{7f}"`).
 pub fn shown_char(c: char) -> String {
@@ -310,5 +309,6 @@ pub fn shown_char(c: char) -> String {
 /// written as a bare atom in a list (`[:strict]`): a malformed entry of
 /// that option.
 pub fn bare_option(path: &str, value: &str, key: &str) -> bool {
-    path.ends_with("/*") && value == ptc_conformance::tagged::encode(&ptc_conformance::term::Term::atom(key))
+    path.ends_with("/*")
+        && value == ptc_conformance::tagged::encode(&ptc_conformance::term::Term::atom(key))
 }

@@ -233,11 +233,16 @@ impl Cause {
                         other,
                         Trigger::Char { .. } | Trigger::Message { .. } | Trigger::Output { .. }
                     );
-                    let earlier = self.triggers.iter().take_while(|t| !std::ptr::eq(*t, other));
-                    if named && earlier.into_iter().any(|e| {
-                        std::mem::discriminant(e) == std::mem::discriminant(other)
-                            && e.same_cause(other)
-                    }) {
+                    let earlier = self
+                        .triggers
+                        .iter()
+                        .take_while(|t| !std::ptr::eq(*t, other));
+                    if named
+                        && earlier.into_iter().any(|e| {
+                            std::mem::discriminant(e) == std::mem::discriminant(other)
+                                && e.same_cause(other)
+                        })
+                    {
                         continue;
                     }
                     phrases.push(other.title(labels));
@@ -306,7 +311,10 @@ fn options_title(triggers: &[Trigger]) -> (Vec<String>, Vec<Trigger>) {
             continue;
         };
         // A bare atom naming an option (a malformed entry) is that option.
-        let known: BTreeSet<&str> = lists.values().flat_map(|(k, _)| k.iter().copied()).collect();
+        let known: BTreeSet<&str> = lists
+            .values()
+            .flat_map(|(k, _)| k.iter().copied())
+            .collect();
         if known
             .iter()
             .any(|k| crate::review::causes::bare_option(path, value, k))

@@ -90,7 +90,13 @@ pub fn run_between(
         ops: schedule.names.clone(),
         ..FuzzReport::default()
     };
-    learn_fields(expected, subject, schedule.names[0], cfg.labels, &mut report);
+    learn_fields(
+        expected,
+        subject,
+        schedule.names[0],
+        cfg.labels,
+        &mut report,
+    );
     let mut tally = Tally {
         shapes: shapes_with_lacking(cfg, &report),
         ..Tally::default()
@@ -250,11 +256,7 @@ fn check_all(
 fn check_batch(
     (expected, subject): (&mut dyn Subject, &mut dyn Subject),
     (op, b, inputs): (&'static Op, usize, &mut [Vec<Term>]),
-    (cfg, features, reading): (
-        &FuzzConfig,
-        &(BTreeSet<String>, BTreeSet<String>),
-        Reading,
-    ),
+    (cfg, features, reading): (&FuzzConfig, &(BTreeSet<String>, BTreeSet<String>), Reading),
     (report, tally): (&mut FuzzReport, &mut Tally),
     progress: &mut dyn FnMut(usize),
 ) -> bool {
@@ -318,7 +320,12 @@ fn check_batch(
 /// Every shape change now known: each pending difference is either
 /// explained by them (counted by op and explanation) or a kind of its
 /// own. The shape changes.
-fn settle(ops: &[&'static Op], tally: &mut Tally, reading: Reading, report: &mut FuzzReport) -> Shapes {
+fn settle(
+    ops: &[&'static Op],
+    tally: &mut Tally,
+    reading: Reading,
+    report: &mut FuzzReport,
+) -> Shapes {
     let shapes = tally.shapes.take().unwrap_or_default();
     for (kind, at, e, a) in std::mem::take(&mut tally.pending) {
         let op = ops[at.1 % ops.len()];
@@ -346,8 +353,13 @@ fn shrink_kinds(
     for (kind, count, (_, b, i, retried)) in kinds {
         let op = s.ops[b % s.ops.len()];
         let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
-        let tree = generate(&strategy, op_seed(cfg.seed, op.name), b / s.ops.len(), i + 1)?
-            .swap_remove(i);
+        let tree = generate(
+            &strategy,
+            op_seed(cfg.seed, op.name),
+            b / s.ops.len(),
+            i + 1,
+        )?
+        .swap_remove(i);
         let mut leave_out = report.unknown_fields.clone();
         if retried {
             leave_out.extend(retry_fields.iter().cloned());
