@@ -122,39 +122,61 @@ impl Search<'_> {
                 };
             }
             let how = format!("{}, both answer {kept}", c.how);
-            if let Some(trigger) = self.changed_struct(&c.trigger, base, head) {
-                return Found {
-                    trigger,
-                    how: format!("{how}; both answers hold that struct, whose definition changed"),
-                };
-            }
-            if let Some((ch, shown)) = c
-                .text
-                .and_then(|at| self.one_char(kind, op, args, at, (base, head)))
-            {
-                return Found {
-                    trigger: Trigger::Char {
-                        c: ch,
-                        within: Box::new(c.trigger.clone()),
-                    },
-                    how: format!(
-                        "{how}; within it, the character {}: {shown}",
-                        super::trigger::shown_char(ch)
-                    ),
-                };
-            }
-            return Found {
-                trigger: c.trigger.clone(),
-                how,
-            };
+            return self.narrowed(kind, op, args, c, how, (base, head));
         }
         if let Some(found) = echo {
             return found;
         }
-        // A text whose replacement cuts the op short may still hold the
-        // one character that makes the builds differ.
+        self.char_in_texts(kind, op, args, &candidates, (base, head))
+            .or_else(|| self.unpartitioned(kind, op, (base, head)))
+            .unwrap_or(alone)
+    }
+
+    /// The trigger of an accepted part `c` (found `how`), narrowed: a
+    /// struct whose definition changed is that change; a text is the one
+    /// character in it that makes the builds differ, if one does.
+    fn narrowed(
+        &mut self,
+        kind: &Kind,
+        op: &'static Op,
+        args: &[Term],
+        c: &parts::Candidate,
+        how: String,
+        (base, head): (&Answer, &Answer),
+    ) -> Found {
+        if let Some(trigger) = self.changed_struct(&c.trigger, base, head) {
+            return Found {
+                trigger,
+                how: format!("{how}; both answers hold that struct, whose definition changed"),
+            };
+        }
+        if let Some(found) = c
+            .text
+            .and_then(|at| self.one_char(kind, op, args, at, (base, head)))
+            .map(|(ch, shown)| in_text(c, ch, format!("{how}; within it, {shown}")))
+        {
+            return found;
+        }
+        Found {
+            trigger: c.trigger.clone(),
+            how,
+        }
+    }
+
+    /// When no part is the trigger: the one character of a text (the
+    /// smallest [`MAX_TEXTS`] texts of the input) that makes the builds
+    /// differ, as [`Search::one_char`] finds it. A text whose replacement
+    /// cuts the op short (a tool's name, a signature) may still hold it.
+    fn char_in_texts(
+        &mut self,
+        kind: &Kind,
+        op: &'static Op,
+        args: &[Term],
+        candidates: &[parts::Candidate],
+        (base, head): (&Answer, &Answer),
+    ) -> Option<Found> {
         let mut tried = Vec::new();
-        for c in &candidates {
+        for c in candidates {
             let Some(at) = c.text.filter(|at| !tried.contains(at)) else {
                 continue;
             };
@@ -163,24 +185,18 @@ impl Search<'_> {
             }
             tried.push(at);
             if let Some((ch, shown)) = self.one_char(kind, op, args, at, (base, head)) {
-                return Found {
-                    trigger: Trigger::Char {
-                        c: ch,
-                        within: Box::new(c.trigger.clone()),
-                    },
-                    how: format!(
-                        "the {} {}; within it, the character {}: {shown}",
-                        match &c.trigger {
-                            Trigger::MapKey { .. } => "map key",
-                            _ => "text",
-                        },
-                        c.from.1,
-                        super::trigger::shown_char(ch)
-                    ),
+                let what = match &c.trigger {
+                    Trigger::MapKey { .. } => "map key",
+                    _ => "text",
                 };
+                return Some(in_text(
+                    c,
+                    ch,
+                    format!("the {what} at args{}: {shown}", c.from.1),
+                ));
             }
         }
-        self.unpartitioned(kind, op, (base, head)).unwrap_or(alone)
+        None
     }
 
     /// For a kind no part of whose input the search could take out: a
@@ -471,5 +487,16 @@ fn failure(a: &Answer) -> Option<String> {
             Some("{:error, _}".to_owned())
         }
         _ => None,
+    }
+}
+
+/// The character `ch` of the text `c` takes out, as the trigger.
+fn in_text(c: &parts::Candidate, ch: char, how: String) -> Found {
+    Found {
+        trigger: Trigger::Char {
+            c: ch,
+            within: Box::new(c.trigger.clone()),
+        },
+        how,
     }
 }
