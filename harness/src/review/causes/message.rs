@@ -77,6 +77,20 @@ pub fn parting(base: &str, head: &str) -> Option<Parting> {
     })
 }
 
+/// Whether both sides' words where the messages part name code (a
+/// function, `Keyword.take/…` against `Keyword.get/…`), not prose: then
+/// the code path that raises changed, which the input part leading to it
+/// names better than the wording does.
+pub fn names_code(p: &Parting) -> bool {
+    let code = |s: &str| {
+        !s.is_empty()
+            && !s.contains(char::is_whitespace)
+            && (s.contains('.') || s.contains('/'))
+            && s.chars().any(char::is_alphabetic)
+    };
+    code(&p.base) && code(&p.head)
+}
+
 /// `s` with its middle elided past [`FRAGMENT_CHARS`] characters, so both
 /// ends (where a rewording starts and where it meets the shared text
 /// again) stay.
@@ -117,6 +131,14 @@ mod tests {
         let p = parting("expected a list, got: 5", "expected a keyword list, got: 7").unwrap();
         assert_eq!(p.after, "expected a");
         assert_eq!((p.base.as_str(), p.head.as_str()), ("", "keyword"));
+        assert!(!names_code(&p));
+        // Another function raising is a code path, not a rewording.
+        let f = parting(
+            "no function clause matching in Keyword.take/2",
+            "no function clause matching in Keyword.get/3",
+        )
+        .unwrap();
+        assert!(names_code(&f), "{f:?}");
     }
 
     #[test]

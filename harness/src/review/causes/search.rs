@@ -349,11 +349,11 @@ impl Search<'_> {
             } else if same(head, h) {
                 format!("as {} did", self.labels.1)
             } else {
-                // A message change is explained by a part only if, without
-                // it, one side raises as before: the part is what the
-                // message is about. Both raising or returning something
-                // else says nothing of the wording.
-                if matches!(kind.how, How::Message { .. }) {
+                // A rewording is explained by a part only if, without it,
+                // one side raises as before: the part is what the message
+                // is about. Both raising or returning something else says
+                // nothing of the wording.
+                if matches!(kind.how, How::Message { .. }) && reworded(base, head) {
                     return None;
                 }
                 "alike".to_owned()
@@ -499,4 +499,13 @@ fn in_text(c: &parts::Candidate, ch: char, how: String) -> Found {
         },
         how,
     }
+}
+
+/// Whether two raised answers' messages part in prose (a rewording), not
+/// only in what they quote nor in the function they name.
+fn reworded(base: &Answer, head: &Answer) -> bool {
+    let (Answer::Raised(b), Answer::Raised(h)) = (base, head) else {
+        return false;
+    };
+    super::message::parting(&b.message, &h.message).is_some_and(|p| !super::message::names_code(&p))
 }
