@@ -146,7 +146,11 @@ fn walk(
             // A bare atom in a list is an option too (a flag, or an entry
             // of a keyword list a build reads as malformed).
             for (j, item) in items.iter().enumerate() {
-                if let Some(key) = option_key(item).or_else(|| item.as_atom()) {
+                let bare = match item {
+                    Term::Atom(a) => Some(a.as_str()),
+                    _ => None,
+                };
+                if let Some(key) = option_key(item).or(bare) {
                     let mut rest = items.clone();
                     rest.remove(j);
                     let trigger = Trigger::Option {

@@ -157,6 +157,16 @@ impl Search<'_> {
         {
             return found;
         }
+        // A value outside any list of options (a tag, a scalar) that holds
+        // no such character: a text elsewhere in the input may hold the
+        // one character the change is about (a key rule met inside a
+        // signature whose tag, taken out, skips the key).
+        if matches!(&c.trigger, Trigger::Value { path, .. } if !path.contains("/[")) {
+            let candidates = parts::candidates(op.name, args, MAX_CANDIDATES);
+            if let Some(found) = self.char_in_texts(kind, op, args, &candidates, (base, head)) {
+                return found;
+            }
+        }
         Found {
             trigger: c.trigger.clone(),
             how,
