@@ -512,10 +512,15 @@ fn in_text(c: &parts::Candidate, ch: char, how: String) -> Found {
 }
 
 /// Whether two raised answers' messages part in prose (a rewording), not
-/// only in what they quote nor in the function they name.
+/// only in what they quote nor in the function they name, nor because one
+/// names a struct a protocol is missing for (the protocol's change, which
+/// the search names by that struct).
 fn reworded(base: &Answer, head: &Answer) -> bool {
     let (Answer::Raised(b), Answer::Raised(h)) = (base, head) else {
         return false;
     };
+    if protocols::missing(base).is_some() || protocols::missing(head).is_some() {
+        return false;
+    }
     super::message::parting(&b.message, &h.message).is_some_and(|p| !super::message::names_code(&p))
 }
