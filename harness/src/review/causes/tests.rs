@@ -4,10 +4,13 @@
 
 use super::*;
 use crate::corpus::{Case, Sources};
+use crate::judging::judge::Reading;
 use crate::review::attribution::tests::WithoutVisibility;
+use crate::review::attribution::Shapes;
 use crate::review::compare::{compare, CompareConfig, Comparison};
 use crate::review::fuzz::FuzzConfig;
 use crate::subject::reference::{Alteration, Altered, Reference};
+use crate::subject::{Request, Subject};
 use ptc_conformance::raised::Raised;
 use std::collections::BTreeSet;
 
@@ -66,7 +69,7 @@ impl Alteration for Planted {
     }
 }
 
-fn run(
+pub(super) fn run(
     base: &mut dyn Subject,
     head: &mut dyn Subject,
     ops: &[&str],
@@ -104,7 +107,7 @@ fn planted(
 }
 
 /// The causes' titles, sorted.
-fn titles(causes: &[(Trigger, BTreeSet<&'static str>, usize)]) -> Vec<String> {
+pub(super) fn titles(causes: &[(Trigger, BTreeSet<&'static str>, usize)]) -> Vec<String> {
     let mut out: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
     out.sort();
     out
