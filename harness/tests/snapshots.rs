@@ -51,7 +51,7 @@ fn reference(golden_id: &str, op: &str, args: &str) -> Term {
     let op = ops::find(op).unwrap_or_else(|| panic!("no op {op}"));
     let args = ptc_conformance::structs::complete_args(&args, "/args")
         .unwrap_or_else(|e| panic!("{golden_id}: {e}"));
-    op.invoke(&args)
+    op.invoke(ptc_conformance::Release::default(), &args)
         .unwrap_or_else(|e| panic!("{golden_id}: {op:?} raised {e}"))
 }
 

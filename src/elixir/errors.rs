@@ -5,9 +5,9 @@
 //! texts themselves are [`crate::elixir::messages`]' templates.
 
 use crate::elixir::messages as m;
-use crate::inspect::{atom_literal, inspect, inspect_with, inspect_with_bytes, remote_call};
+use crate::inspect::{atom_literal, inspect, inspect_with, remote_call};
 use crate::term::{OpaqueKind, Term};
-use crate::Raised;
+use crate::{Raised, Release};
 
 /// `KeyError` for a missing atom `key` in `term`:
 /// `key :k not found in: <inspect(term, pretty: true, limit: :infinity)>`.
@@ -71,31 +71,46 @@ pub fn case_clause(term: &Term) -> Raised {
 /// A protocol whose `Protocol.UndefinedError` the boundary can raise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
-    /// `String.Chars` (interpolation, `to_string/1`).
-    StringChars,
-    /// `Jason.Encoder`.
-    JasonEncoder,
+    /// `String.Chars` (interpolation, `to_string/1`) of a release's build.
+    StringChars(Release),
+    /// `Jason.Encoder` of a release's build.
+    JasonEncoder(Release),
     /// `Enumerable`.
     Enumerable,
 }
 
 impl Protocol {
+    /// The release whose implementations are loaded (v0.13.0 for
+    /// `Enumerable`, whose implementations no release changed).
+    fn release(self) -> Release {
+        match self {
+            Protocol::StringChars(rel) | Protocol::JasonEncoder(rel) => rel,
+            Protocol::Enumerable => Release::default(),
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
-            Protocol::StringChars => "String.Chars",
-            Protocol::JasonEncoder => "Jason.Encoder",
+            Protocol::StringChars(_) => "String.Chars",
+            Protocol::JasonEncoder(_) => "Jason.Encoder",
             Protocol::Enumerable => "Enumerable",
         }
     }
 
-    /// The consolidated implementations as PtcRunner v0.13.0's build lists
-    /// them: which modules are loaded depends on the VM and the build, so
-    /// this part of the message is compared loosely (`spec/README.md`,
-    /// LOOSE-1).
+    /// The consolidated implementations as the release's build lists them
+    /// (v0.11.0's lack `PtcRunner.Lisp.Format`'s display structs, LF-15):
+    /// which modules are loaded depends on the VM and the build, so this
+    /// part of the message is compared loosely (`spec/README.md`, LOOSE-1).
     fn implementations(self) -> &'static str {
         match self {
-            Protocol::StringChars => m::PROTOCOL_IMPLEMENTATIONS_STRING_CHARS.text,
-            Protocol::JasonEncoder => m::PROTOCOL_IMPLEMENTATIONS_JASON_ENCODER.text,
+            Protocol::StringChars(rel) if !rel.since(Release::V0_12_0) => {
+                m::PROTOCOL_IMPLEMENTATIONS_STRING_CHARS_V0_11.text
+            }
+            Protocol::StringChars(_) => m::PROTOCOL_IMPLEMENTATIONS_STRING_CHARS.text,
+            Protocol::JasonEncoder(rel) if !rel.since(Release::V0_12_0) => {
+                m::PROTOCOL_IMPLEMENTATIONS_JASON_ENCODER_V0_11.text
+            }
+            Protocol::JasonEncoder(_) => m::PROTOCOL_IMPLEMENTATIONS_JASON_ENCODER.text,
             Protocol::Enumerable => m::PROTOCOL_IMPLEMENTATIONS_ENUMERABLE.text,
         }
     }
@@ -117,10 +132,10 @@ pub fn protocol_undefined(protocol: Protocol, value: &Term) -> Raised {
 /// as an `Inspect.Error` shows them (IN-15).
 pub fn protocol_undefined_bytes(protocol: Protocol, value: &Term) -> Vec<u8> {
     let description = match (protocol, value) {
-        (Protocol::JasonEncoder, Term::Struct(_) | Term::Temporal(_)) => {
+        (Protocol::JasonEncoder(_), Term::Struct(_) | Term::Temporal(_)) => {
             m::JASON_ENCODER_STRUCT_DESCRIPTION.text
         }
-        (Protocol::JasonEncoder, _) => m::JASON_ENCODER_DESCRIPTION.text,
+        (Protocol::JasonEncoder(_), _) => m::JASON_ENCODER_DESCRIPTION.text,
         // `Enumerable.Function.reduce/3` refuses a function of another arity.
         (Protocol::Enumerable, Term::Fun(f)) if f.arity() != Some(2) => {
             m::ENUMERABLE_FUNCTION_DESCRIPTION.text
@@ -133,7 +148,12 @@ pub fn protocol_undefined_bytes(protocol: Protocol, value: &Term) -> Vec<u8> {
         format!(", {description}")
     };
     let mut shown = Vec::new();
-    let inspected = inspect_with_bytes(value, true, Some(crate::inspect::LIMIT));
+    let inspected = crate::inspect::inspect_with_bytes_at(
+        protocol.release(),
+        value,
+        true,
+        Some(crate::inspect::LIMIT),
+    );
     for (i, line) in inspected.split(|&b| b == b'\n').enumerate() {
         if i > 0 {
             shown.push(b'\n');

@@ -11,17 +11,18 @@
 
 use crate::errors::{protocol_undefined, Protocol};
 use crate::term::Term;
-use crate::Raised;
+use crate::{Raised, Release};
 use std::fmt::Write as _;
 
-/// Encodes `term` as Jason does, or says what Jason would raise.
-pub fn encode(term: &Term) -> Result<String, Raised> {
+/// Encodes `term` as Jason does in release `rel`'s build, or says what
+/// Jason would raise.
+pub fn encode(rel: Release, term: &Term) -> Result<String, Raised> {
     let mut out = String::new();
-    value(term, &mut out)?;
+    value(rel, term, &mut out)?;
     Ok(out)
 }
 
-fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
+fn value(rel: Release, term: &Term, out: &mut String) -> Result<(), Raised> {
     match term {
         Term::Nil => out.push_str("null"),
         Term::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -38,7 +39,7 @@ fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
                 if i > 0 {
                     out.push(',');
                 }
-                value(item, out)?;
+                value(rel, item, out)?;
             }
             out.push(']');
         }
@@ -48,9 +49,9 @@ fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
                 if i > 0 {
                     out.push(',');
                 }
-                key(k, out)?;
+                key(rel, k, out)?;
                 out.push(':');
-                value(v, out)?;
+                value(rel, v, out)?;
             }
             out.push('}');
         }
@@ -59,25 +60,28 @@ fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
             out.push_str(&t.iso);
             out.push('"');
         }
-        // `PtcRunner.Lisp.Format`'s display structs derive their own
-        // encoder: the JSON string of their `String.Chars` text.
-        Term::Struct(st) if crate::chars::display_struct(st).is_some() => {
-            let text = crate::chars::to_string(term)?;
+        // `PtcRunner.Lisp.Format`'s display structs have their own encoder
+        // from v0.12.0 on (LF-15): the JSON string of their `String.Chars`
+        // text. v0.11.0 falls back to `Any`, which refuses every struct.
+        Term::Struct(st)
+            if rel.since(Release::V0_12_0) && crate::chars::display_struct(rel, st).is_some() =>
+        {
+            let text = crate::chars::to_string(rel, term)?;
             string(&text, out)?;
         }
-        other => return Err(protocol_undefined(Protocol::JasonEncoder, other)),
+        other => return Err(protocol_undefined(Protocol::JasonEncoder(rel), other)),
     }
     Ok(())
 }
 
-fn key(k: &Term, out: &mut String) -> Result<(), Raised> {
+fn key(rel: Release, k: &Term, out: &mut String) -> Result<(), Raised> {
     match k {
         Term::Str(s) => string(s.as_bytes(), out),
         Term::Bytes(b) => string(b, out),
         _ => match k.as_atom() {
             Some(a) => string(a.as_bytes(), out),
             // Jason's key rule: String.Chars.to_string/1, whose errors raise through.
-            None => string(&crate::chars::to_string(k)?, out),
+            None => string(&crate::chars::to_string(rel, k)?, out),
         },
     }
 }
@@ -141,7 +145,7 @@ mod tests {
     use crate::tagged::decode_str;
 
     fn enc(json: &str) -> Result<String, Raised> {
-        encode(&decode_str(json, "").expect("test terms decode"))
+        encode(Release::default(), &decode_str(json, "").expect("test terms decode"))
     }
 
     #[test]

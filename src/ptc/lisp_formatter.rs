@@ -4,7 +4,7 @@
 
 use crate::elixir::enumerable;
 use crate::term::Term;
-use crate::{chars, Raised};
+use crate::{chars, Raised, Release};
 
 const MODULE: &str = "PtcRunner.Lisp.Formatter";
 
@@ -12,15 +12,16 @@ const MODULE: &str = "PtcRunner.Lisp.Formatter";
 ///
 /// Raises `FunctionClauseError` for a term that is no AST node, and passes
 /// on what the pieces raise (`String.Chars` for names, `Enumerable` for
-/// element lists, `ArgumentError` for a float too long to print).
-pub fn format(ast: &Term) -> Result<Term, Raised> {
+/// element lists, `ArgumentError` for a float too long to print), as
+/// release `rel` does: its clauses are those of `rel` (LF-14).
+pub fn format(rel: Release, ast: &Term) -> Result<Term, Raised> {
     let mut out = Vec::new();
-    node(ast, &mut out)?;
+    node(rel, ast, &mut out)?;
     Ok(Term::binary(out))
 }
 
 /// Appends the text of one AST node (the clauses of `format/1`).
-fn node(ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
+fn node(rel: Release, ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
     match ast {
         Term::Nil => out.extend_from_slice(b"nil"),
         Term::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
@@ -34,24 +35,29 @@ fn node(ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
             "nan" => out.extend_from_slice(b"##NaN"),
             _ => return Err(no_clause()),
         },
-        Term::Tuple(items) => tagged_node(items, out)?,
+        Term::Tuple(items) => tagged_node(rel, items, out)?,
         _ => return Err(no_clause()),
     }
     Ok(())
 }
 
 /// The tuple nodes: `{:string, s}`, `{:keyword, k}`, `{:vector, elems}`, ...
-fn tagged_node(items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
+fn tagged_node(rel: Release, items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
     let (tag, arg) = match items {
         [Term::Atom(tag), arg] => (tag.as_str(), arg),
         [Term::Atom(tag), ns, key] if tag == "ns_symbol" => {
-            out.extend(chars::to_string(ns)?);
+            out.extend(chars::to_string(rel, ns)?);
             out.push(b'/');
-            out.extend(chars::to_string(key)?);
+            out.extend(chars::to_string(rel, key)?);
             return Ok(());
         }
         _ => return Err(no_clause()),
     };
+    // LF-14: the reader-macro clauses came in v0.13.0; before, these nodes
+    // match no clause.
+    if READER_MACROS.contains(&tag) && !rel.since(Release::V0_13_0) {
+        return Err(no_clause());
+    }
     let (open, close): (&[u8], &[u8]) = match tag {
         "string" => (b"\"", b"\""),
         "regex_literal" => (b"#\"", b"\""),
@@ -70,9 +76,11 @@ fn tagged_node(items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
     // Each piece is computed before anything is written, as interpolation does.
     let body = match tag {
         "string" | "regex_literal" => escape_string(arg)?,
-        "keyword" | "symbol" | "quoted_symbol" | "var" | "turn_history" => chars::to_string(arg)?,
-        "map" => format_pairs(arg)?,
-        _ => format_list(arg)?,
+        "keyword" | "symbol" | "quoted_symbol" | "var" | "turn_history" => {
+            chars::to_string(rel, arg)?
+        }
+        "map" => format_pairs(rel, arg)?,
+        _ => format_list(rel, arg)?,
     };
     out.extend_from_slice(open);
     out.extend(body);
@@ -81,17 +89,17 @@ fn tagged_node(items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
 }
 
 /// Elements joined by one space (`Enum.map_join(elems, " ", &format/1)`).
-fn format_list(elems: &Term) -> Result<Vec<u8>, Raised> {
+fn format_list(rel: Release, elems: &Term) -> Result<Vec<u8>, Raised> {
     enumerable::map_join(elems, b" ", |e| {
         let mut out = Vec::new();
-        node(e, &mut out)?;
+        node(rel, e, &mut out)?;
         Ok(out)
     })
 }
 
 /// `k v` pairs joined by one space; every element must be a 2-tuple
 /// (`Enum.map_join(pairs, " ", fn {k, v} -> ... end)`).
-fn format_pairs(pairs: &Term) -> Result<Vec<u8>, Raised> {
+fn format_pairs(rel: Release, pairs: &Term) -> Result<Vec<u8>, Raised> {
     enumerable::map_join(pairs, b" ", |p| {
         let [k, v] = match p {
             Term::Tuple(kv) if kv.len() == 2 => [&kv[0], &kv[1]],
@@ -102,9 +110,9 @@ fn format_pairs(pairs: &Term) -> Result<Vec<u8>, Raised> {
             }
         };
         let mut out = Vec::new();
-        node(k, &mut out)?;
+        node(rel, k, &mut out)?;
         out.push(b' ');
-        node(v, &mut out)?;
+        node(rel, v, &mut out)?;
         Ok(out)
     })
 }
@@ -127,6 +135,16 @@ fn escape_string(s: &Term) -> Result<Vec<u8>, Raised> {
     }
     Ok(out)
 }
+
+/// The reader-macro nodes v0.13.0's formatter added clauses for (LF-14):
+/// `#(...)`, `#"re"`, `'sym`, `#'sym` and `*n`.
+const READER_MACROS: [&str; 5] = [
+    "short_fn",
+    "regex_literal",
+    "quoted_symbol",
+    "var",
+    "turn_history",
+];
 
 fn no_clause() -> Raised {
     Raised::function_clause(MODULE, "format", 1)

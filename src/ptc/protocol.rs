@@ -9,7 +9,7 @@
 
 use crate::keyword::{self, dot, map_get};
 use crate::term::{Map, Term};
-use crate::{errors, jason, Raised};
+use crate::{errors, jason, Raised, Release};
 
 const MODULE: &str = "PtcRunner.PtcToolProtocol";
 
@@ -51,7 +51,12 @@ pub fn tool_description(profile: &Term) -> Result<Term, Raised> {
 /// text. The reason may be any atom; `"result"` appears for `:fail` only.
 /// A non-atom reason or non-binary message raises `FunctionClauseError`
 /// (named `/3` for both arities, as the default-argument clause delegates).
-pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, Raised> {
+pub fn render_error(
+    rel: Release,
+    reason: &Term,
+    message: &Term,
+    opts: &Term,
+) -> Result<Term, Raised> {
     let reason_name = match reason.as_atom() {
         Some(name) if message.is_binary() => name,
         _ => return Err(Raised::function_clause(MODULE, "render_error", 3)),
@@ -67,7 +72,7 @@ pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, 
         let result = keyword::get(opts, "result")?.unwrap_or(&Term::Nil);
         payload.push((Term::str("result"), result.clone()));
     }
-    render(payload)
+    render(rel, payload)
 }
 
 /// `render_success/2`: the success payload as JSON text, from the
@@ -80,7 +85,7 @@ pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, 
 /// `execution.result` is `nil` and `Map.get(lisp_step, :return)` is `nil`;
 /// `lisp_step` is only consulted (and must only be a map) in that case.
 /// `validated:` adds `"validated"` whenever the key is present.
-pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
+pub fn render_success(rel: Release, lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
     let execution = keyword::fetch_bang(opts, "execution")?;
     let include_memory = keyword::get(opts, "include_memory")?.map_or(true, truthy);
     let truncated = dot(execution, "truncated")?;
@@ -117,7 +122,7 @@ pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
     if let Some(validated) = keyword::fetch(opts, "validated")? {
         payload.push((Term::str("validated"), validated.clone()));
     }
-    render(payload)
+    render(rel, payload)
 }
 
 /// `to_json_value/1`: `{:ok, json_value}`, or `{:error, "non-JSON-encodable
@@ -219,8 +224,8 @@ fn render_path(path: &[Segment]) -> Vec<u8> {
 }
 
 /// Jason-encodes a payload map with string keys.
-fn render(pairs: Vec<(Term, Term)>) -> Result<Term, Raised> {
-    jason::encode(&Term::map(pairs)).map(Term::Str)
+fn render(rel: Release, pairs: Vec<(Term, Term)>) -> Result<Term, Raised> {
+    jason::encode(rel, &Term::map(pairs)).map(Term::Str)
 }
 
 /// Elixir truthiness: everything but `nil` and `false`.

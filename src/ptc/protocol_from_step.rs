@@ -2,22 +2,44 @@
 //! success payload built straight from an execution step
 //! (`spec/ptc_tool_protocol_from_step.md`, PP-100 and up). It builds the execution
 //! map with [`turn_feedback::execution_feedback`] for a synthetic agent and
-//! renders it through [`protocol::render_success`], as v0.13.0 does.
+//! renders it through [`protocol::render_success`], as each release does:
+//! v0.11.0 reads no option but `validated` (PP-138).
 
 use crate::keyword;
 use crate::protocol::{self, truthy};
 use crate::term::Term;
 use crate::turn_feedback::{self, Agent};
-use crate::Raised;
+use crate::{Raised, Release};
 
 /// `render_success_from_step(lisp_step, opts)`: the JSON payload as a
 /// binary. `opts` is a keyword list (`include_memory`, default `false`;
 /// `prior_memory`, default `%{}`; `format_options`, default the agent
-/// defaults; `validated`); other keys are ignored.
-pub fn render_success_from_step(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
-    let include_memory = keyword::get(opts, "include_memory")?.unwrap_or(&Term::Bool(false));
-    let prior_memory = keyword::get(opts, "prior_memory")?.unwrap_or(&Term::Nil);
-    let format_options = match keyword::get(opts, "format_options")? {
+/// defaults; `validated`); other keys are ignored. v0.11.0 reads none of
+/// the first three (PP-138): its one-shot rendering always leaves memory
+/// out, with no prior memory and the default format options.
+pub fn render_success_from_step(
+    rel: Release,
+    lisp_step: &Term,
+    opts: &Term,
+) -> Result<Term, Raised> {
+    let reads_options = rel.since(Release::V0_12_0);
+    let option = |key: &str| -> Result<Option<&Term>, Raised> {
+        if reads_options {
+            keyword::get(opts, key)
+        } else {
+            Ok(None)
+        }
+    };
+    let include_memory = option("include_memory")?.unwrap_or(&Term::Bool(false));
+    // v0.11.0's state is `%{memory: %{}}`; from v0.12.0 `Keyword.get/3`
+    // with a `%{}` default, which a `nil` given explicitly overrides.
+    let empty = Term::map(vec![]);
+    let prior_memory = match option("prior_memory")? {
+        Some(given) => given,
+        None if reads_options => &Term::Nil,
+        None => &empty,
+    };
+    let format_options = match option("format_options")? {
         None | Some(Term::Nil | Term::Bool(false)) => default_format_options(),
         Some(given) => given.clone(),
     };
@@ -26,14 +48,14 @@ pub fn render_success_from_step(lisp_step: &Term, opts: &Term) -> Result<Term, R
         format_options: &format_options,
         max_turns: if stateful { 2 } else { 1 },
     };
-    let execution = turn_feedback::execution_feedback(&agent, prior_memory, lisp_step)?;
+    let execution = turn_feedback::execution_feedback(rel, &agent, prior_memory, lisp_step)?;
 
     let mut forwarded = vec![
         kw("execution", execution),
         kw("include_memory", include_memory.clone()),
     ];
     forwarded.extend(keyword::take(opts, "validated")?);
-    protocol::render_success(lisp_step, &Term::List(forwarded))
+    protocol::render_success(rel, lisp_step, &Term::List(forwarded))
 }
 
 /// `Definition.default_format_options/0`: the options a `nil`

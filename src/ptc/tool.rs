@@ -9,20 +9,22 @@ use crate::inspect::inspect;
 use crate::keyword;
 use crate::structs;
 use crate::term::{FunSpec, Struct, Term};
-use crate::Raised;
+use crate::{Raised, Release};
 
 const MODULE: &str = "PtcRunner.Tool";
 
 /// `new/2`: `{:ok, tool}` for every accepted format, `{:error, reason}`
-/// otherwise. Raises `FunctionClauseError` when `name` is not a binary.
-pub fn new(name: &Term, format: &Term) -> Result<Term, Raised> {
+/// otherwise, as release `rel` normalizes. Raises `FunctionClauseError`
+/// when `name` is not a binary.
+pub fn new(rel: Release, name: &Term, format: &Term) -> Result<Term, Raised> {
     if !name.is_binary() {
         return Err(Raised::function_clause(MODULE, "new", 2));
     }
-    normalize_format(name, format)
+    normalize_format(rel, name, format)
 }
 
-/// `private?/1`: whether a tool's `visibility` is `:private`.
+/// `private?/1` (v0.13.0 on, TL-14): whether a tool's `visibility` is
+/// `:private`.
 pub fn private_q(tool: &Term) -> Result<Term, Raised> {
     match tool_struct(tool) {
         Some(t) => Ok(Term::Bool(
@@ -40,8 +42,9 @@ pub fn tool_struct(t: &Term) -> Option<&Struct> {
     }
 }
 
-fn tool(fields: Vec<(&str, Term)>) -> Term {
-    Term::Struct(Box::new(structs::build(MODULE, fields)))
+/// A `%Tool{}` of release `rel` with `fields` set.
+fn tool(rel: Release, fields: Vec<(&str, Term)>) -> Term {
+    Term::Struct(Box::new(structs::build_at(rel, MODULE, fields)))
 }
 
 fn invalid_visibility(v: &Term) -> Term {
@@ -55,19 +58,26 @@ fn is_visibility(v: &Term) -> bool {
     matches!(v.as_atom(), Some("public" | "private"))
 }
 
-fn normalize_format(name: &Term, format: &Term) -> Result<Term, Raised> {
+fn normalize_format(rel: Release, name: &Term, format: &Term) -> Result<Term, Raised> {
     let native = |function: &Term, signature: Term, description: Term| {
-        Term::ok(tool(vec![
-            ("name", name.clone()),
-            ("function", function.clone()),
-            ("signature", signature),
-            ("description", description),
-            ("type", Term::atom("native")),
-        ]))
+        Term::ok(tool(
+            rel,
+            vec![
+                ("name", name.clone()),
+                ("function", function.clone()),
+                ("signature", signature),
+                ("description", description),
+                ("type", Term::atom("native")),
+            ],
+        ))
     };
     let field = |s: &Struct, f: &str| s.field(f).cloned().unwrap_or(Term::Nil);
+    // TL-15: a `%Tool{}` is a format, and `visibility:` an option, from
+    // v0.13.0 on; before, a `%Tool{}` is an invalid format and the option
+    // is not read.
+    let has_visibility = rel.since(Release::V0_13_0);
     let result = match format {
-        Term::Struct(s) if s.module == MODULE => {
+        Term::Struct(s) if s.module == MODULE && has_visibility => {
             let visibility = field(s, "visibility");
             if !is_visibility(&visibility) {
                 return Ok(invalid_visibility(&visibility));
@@ -94,11 +104,7 @@ fn normalize_format(name: &Term, format: &Term) -> Result<Term, Raised> {
                     let cache = keyword_get(options, "cache", Term::Bool(false))?;
                     let expose = keyword_get(options, "expose", Term::Nil)?;
                     let native_result = keyword_get(options, "native_result", Term::Nil)?;
-                    let visibility = keyword_get(options, "visibility", Term::atom("public"))?;
-                    if !is_visibility(&visibility) {
-                        return Ok(invalid_visibility(&visibility));
-                    }
-                    Term::ok(tool(vec![
+                    let mut fields = vec![
                         ("name", name.clone()),
                         ("function", function.clone()),
                         ("signature", signature),
@@ -107,38 +113,54 @@ fn normalize_format(name: &Term, format: &Term) -> Result<Term, Raised> {
                         ("cache", cache),
                         ("expose", expose),
                         ("native_result", native_result),
-                        ("visibility", visibility),
-                    ]))
+                    ];
+                    if has_visibility {
+                        let visibility = keyword_get(options, "visibility", Term::atom("public"))?;
+                        if !is_visibility(&visibility) {
+                            return Ok(invalid_visibility(&visibility));
+                        }
+                        fields.push(("visibility", visibility));
+                    }
+                    Term::ok(tool(rel, fields))
                 }
                 _ => invalid_format(),
             }
         }
-        Term::Struct(s) if s.module == "PtcRunner.SubAgent.LLMTool" => Term::ok(tool(vec![
-            ("name", name.clone()),
-            ("signature", field(s, "signature")),
-            ("description", field(s, "description")),
-            ("type", Term::atom("llm")),
-        ])),
-        Term::Struct(s) if s.module == "PtcRunner.SubAgent.SubAgentTool" => Term::ok(tool(vec![
-            ("name", name.clone()),
-            ("signature", field(s, "signature")),
-            ("description", field(s, "description")),
-            ("type", Term::atom("subagent")),
-            ("cache", field(s, "cache")),
-        ])),
-        Term::Atom(a) => match builtin(a) {
-            Some((function, signature, description, kind)) => Term::ok(tool(vec![
+        Term::Struct(s) if s.module == "PtcRunner.SubAgent.LLMTool" => Term::ok(tool(
+            rel,
+            vec![
                 ("name", name.clone()),
-                (
-                    "function",
-                    function.map_or(Term::Nil, |f| {
-                        Term::Fun(Box::new(FunSpec::Named(f.to_owned())))
-                    }),
-                ),
-                ("signature", signature.map_or(Term::Nil, Term::str)),
-                ("description", Term::str(description)),
-                ("type", Term::atom(kind)),
-            ])),
+                ("signature", field(s, "signature")),
+                ("description", field(s, "description")),
+                ("type", Term::atom("llm")),
+            ],
+        )),
+        Term::Struct(s) if s.module == "PtcRunner.SubAgent.SubAgentTool" => Term::ok(tool(
+            rel,
+            vec![
+                ("name", name.clone()),
+                ("signature", field(s, "signature")),
+                ("description", field(s, "description")),
+                ("type", Term::atom("subagent")),
+                ("cache", field(s, "cache")),
+            ],
+        )),
+        Term::Atom(a) => match builtin(a) {
+            Some((function, signature, description, kind)) => Term::ok(tool(
+                rel,
+                vec![
+                    ("name", name.clone()),
+                    (
+                        "function",
+                        function.map_or(Term::Nil, |f| {
+                            Term::Fun(Box::new(FunSpec::Named(f.to_owned())))
+                        }),
+                    ),
+                    ("signature", signature.map_or(Term::Nil, Term::str)),
+                    ("description", Term::str(description)),
+                    ("type", Term::atom(kind)),
+                ],
+            )),
             None => invalid_format(),
         },
         _ => invalid_format(),
@@ -197,21 +219,24 @@ fn keyword_get(list: &[Term], key: &str, default: Term) -> Result<Term, Raised> 
 /// `Validator.validate!(prompt: "p", tools: %{name => format})`: `:ok`, or
 /// the `ArgumentError` agent construction raises for this one tool entry.
 /// Checks run in the validator's order: the reserved name `lisp_eval`,
-/// then `:self` without an agent signature, then the exposure metadata.
-pub fn validate(name: &Term, format: &Term) -> Result<Term, Raised> {
+/// then `:self` without an agent signature, then the exposure metadata, as
+/// release `rel` checks them.
+pub fn validate(rel: Release, name: &Term, format: &Term) -> Result<Term, Raised> {
     if matches!(name, Term::Str(s) if s == "lisp_eval") || name.as_atom() == Some("lisp_eval") {
         return Err(raise(&m::TOOL_NAME_RESERVED, &[]));
     }
     if format.as_atom() == Some("self") {
         return Err(raise(&m::TOOL_SELF_WITHOUT_SIGNATURE, &[]));
     }
-    validate_exposure_entry(name, format)?;
+    validate_exposure_entry(rel, name, format)?;
     Ok(Term::atom("ok"))
 }
 
 /// Only `{function, options}` can carry `expose:` and `native_result:`;
-/// a `%Tool{}` can carry `visibility:`; other formats pass.
-fn validate_exposure_entry(name: &Term, format: &Term) -> Result<(), Raised> {
+/// from v0.13.0 on, it and a `%Tool{}` can carry `visibility:` (TV-12);
+/// other formats pass.
+fn validate_exposure_entry(rel: Release, name: &Term, format: &Term) -> Result<(), Raised> {
+    let checks_visibility = rel.since(Release::V0_13_0);
     let who = inspect(name);
     match format {
         Term::Tuple(items) if items.len() == 2 && matches!(items[0], Term::Fun(_)) => {
@@ -221,8 +246,10 @@ fn validate_exposure_entry(name: &Term, format: &Term) -> Result<(), Raised> {
             let expose = keyword_get(options, "expose", Term::Nil)?;
             let cache = keyword_get(options, "cache", Term::Bool(false))?;
             let native_result = keyword_get(options, "native_result", Term::Nil)?;
-            let visibility = keyword_get(options, "visibility", Term::atom("public"))?;
-            check_visibility(&who, &visibility)?;
+            if checks_visibility {
+                let visibility = keyword_get(options, "visibility", Term::atom("public"))?;
+                check_visibility(&who, &visibility)?;
+            }
             if !(expose == Term::Nil
                 || matches!(expose.as_atom(), Some("native" | "ptc_lisp" | "both")))
             {
@@ -233,7 +260,7 @@ fn validate_exposure_entry(name: &Term, format: &Term) -> Result<(), Raised> {
             }
             check_native_result(&who, &native_result, &expose, &cache)
         }
-        Term::Struct(s) if s.module == MODULE => {
+        Term::Struct(s) if s.module == MODULE && checks_visibility => {
             check_visibility(&who, s.field("visibility").unwrap_or(&Term::Nil))
         }
         _ => Ok(()),

@@ -8,8 +8,8 @@ use crate::keyword::{self, dot};
 use crate::lisp_format::to_clojure;
 use crate::term::{map_view, term_cmp, Int, Map, Term};
 use crate::untrusted_renderer::{wrap, PREAMBLE};
-use crate::Raised;
 use crate::{chars, elixir_string};
+use crate::{Raised, Release};
 use std::cmp::Ordering;
 
 /// Collections in previews show at most this many items.
@@ -24,12 +24,13 @@ pub struct Agent<'a> {
     pub max_turns: i64,
 }
 
-/// `execution_feedback(agent, %{memory: prior_memory}, lisp_step)`: the map
+/// `execution_feedback(rel, agent, %{memory: prior_memory}, lisp_step)`: the map
 /// with atom keys `feedback`, `prints`, `result`, `memory` (`changed`,
 /// `stored_keys`, `truncated`), `result_truncated`, `visible_truncated`
 /// and `truncated`. The step's fields are read with `step.field` (a
 /// `PtcRunner.Step` or any map with those atom keys), in v0.13.0's order.
 pub fn execution_feedback(
+    rel: Release,
     agent: &Agent,
     prior_memory: &Term,
     lisp_step: &Term,
@@ -38,11 +39,11 @@ pub fn execution_feedback(
     let preview_max = limit_option(agent.format_options, "preview_max_chars", 250)?;
 
     let step_prints = dot(lisp_step, "prints")?;
-    let (prints_output, prints_truncated) = format_prints(step_prints, &max_chars)?;
+    let (prints_output, prints_truncated) = format_prints(rel, step_prints, &max_chars)?;
     let (result_preview, result_truncated) =
-        result_preview(dot(lisp_step, "return")?, &preview_max)?;
+        result_preview(rel, dot(lisp_step, "return")?, &preview_max)?;
     let step_memory = dot(lisp_step, "memory")?;
-    let memory = memory_section(prior_memory, step_memory, &preview_max)?;
+    let memory = memory_section(rel, prior_memory, step_memory, &preview_max)?;
 
     // The feedback text keeps the historical suppression rules (PP-104):
     // the result preview only for multi-turn agents and turns without
@@ -59,7 +60,7 @@ pub fn execution_feedback(
     let prints_with_hint = match prints_output {
         Some(mut p) if prints_truncated => {
             p.extend_from_slice(b"\n... (truncated at ");
-            p.extend(max_chars.text()?);
+            p.extend(max_chars.text(rel)?);
             p.extend_from_slice(b" chars; print specific fields instead)");
             Some(p)
         }
@@ -87,7 +88,7 @@ pub fn execution_feedback(
         other => other.clone(),
     };
     let atom = Term::atom;
-    Ok(Term::map(vec![
+    let mut pairs = vec![
         (atom("feedback"), Term::binary(feedback)),
         (atom("prints"), prints),
         (
@@ -98,17 +99,21 @@ pub fn execution_feedback(
             atom("memory"),
             Term::map(vec![
                 (atom("changed"), Term::Map(memory.changed)),
-                (atom("stored_keys"), stored_keys(step_memory)?),
+                (atom("stored_keys"), stored_keys(rel, step_memory)?),
                 (atom("truncated"), Term::Bool(memory.truncated)),
             ]),
         ),
-        (atom("result_truncated"), Term::Bool(result_truncated)),
         (atom("visible_truncated"), Term::Bool(visible_truncated)),
         (
             atom("truncated"),
             Term::Bool(visible_truncated || memory.truncated),
         ),
-    ]))
+    ];
+    // PP-137: the map's `result_truncated` came in v0.13.0.
+    if rel.since(Release::V0_13_0) {
+        pairs.push((atom("result_truncated"), Term::Bool(result_truncated)));
+    }
+    Ok(Term::map(pairs))
 }
 
 /// A character limit as the options give it: any term. Elixir compares it
@@ -120,8 +125,8 @@ impl Limit {
     /// `"#{limit}"` in a hint: the limit's `String.Chars` text (any term
     /// that protocol refuses raises, e.g. a tuple limit once a preview was
     /// cut by the printer's own item limit).
-    fn text(&self) -> Result<Vec<u8>, Raised> {
-        chars::to_string(&self.0)
+    fn text(&self, rel: Release) -> Result<Vec<u8>, Raised> {
+        chars::to_string(rel, &self.0)
     }
 
     /// `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}`
@@ -148,14 +153,18 @@ fn limit_option(options: &Term, key: &str, default: i64) -> Result<Limit, Raised
 
 /// Prints joined by line feeds and cut at `max_chars` (PP-102); `None`
 /// unless `prints` is a non-empty list.
-fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<Vec<u8>>, bool), Raised> {
+fn format_prints(
+    rel: Release,
+    prints: &Term,
+    max_chars: &Limit,
+) -> Result<(Option<Vec<u8>>, bool), Raised> {
     let items = match prints {
         Term::List(items) if !items.is_empty() => items,
         _ => return Ok((None, false)),
     };
     let joined = items
         .iter()
-        .map(chars::to_string)
+        .map(|p| chars::to_string(rel, p))
         .collect::<Result<Vec<_>, _>>()?
         .join(&b'\n');
     Ok(match max_chars.cut_bytes(&joined)? {
@@ -166,12 +175,16 @@ fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<Vec<u8>>, b
 
 /// `user=> <preview>` of the return value, unless it is `nil` or a var
 /// struct (PP-103).
-fn result_preview(ret: &Term, preview_max: &Limit) -> Result<(Option<Vec<u8>>, bool), Raised> {
+fn result_preview(
+    rel: Release,
+    ret: &Term,
+    preview_max: &Limit,
+) -> Result<(Option<Vec<u8>>, bool), Raised> {
     let is_var = matches!(ret, Term::Struct(s) if s.module.ends_with("Var"));
     if *ret == Term::Nil || is_var {
         return Ok((None, false));
     }
-    let (text, cut) = truncate_value(ret, preview_max)?;
+    let (text, cut) = truncate_value(rel, ret, preview_max)?;
     let mut line = b"user=> ".to_vec();
     line.extend(text);
     Ok((Some(line), cut))
@@ -179,13 +192,13 @@ fn result_preview(ret: &Term, preview_max: &Limit) -> Result<(Option<Vec<u8>>, b
 
 /// A value's Clojure-style preview, cut at `max_len` (PP-106); a binary,
 /// as names in it keep their bytes.
-fn truncate_value(value: &Term, max_len: &Limit) -> Result<(Vec<u8>, bool), Raised> {
-    let (text, format_cut) = to_clojure(value, Some(PREVIEW_ITEMS))?;
+fn truncate_value(rel: Release, value: &Term, max_len: &Limit) -> Result<(Vec<u8>, bool), Raised> {
+    let (text, format_cut) = to_clojure(rel, value, Some(PREVIEW_ITEMS))?;
     Ok(match max_len.cut_bytes(&text)? {
         Some(cut) => {
             let mut out = cut.to_vec();
             out.extend_from_slice(b" ... (truncated at ");
-            out.extend(max_len.text()?);
+            out.extend(max_len.text(rel)?);
             out.extend_from_slice(b" chars; use println on specific fields)");
             (out, true)
         }
@@ -202,6 +215,7 @@ struct MemorySection {
 /// The memory hint text, the `changed` previews and whether one was cut
 /// (PP-107..109).
 fn memory_section(
+    rel: Release,
     prior_term: &Term,
     memory: &Term,
     preview_max: &Limit,
@@ -247,10 +261,10 @@ fn memory_section(
     // is (and Jason refuses it there).
     let mut changed: Vec<(Vec<u8>, &Term)> = vec![];
     for (k, v) in changed_map.iter() {
-        changed.push((chars::to_string(k)?, v));
+        changed.push((chars::to_string(rel, k)?, v));
     }
     if changed.is_empty() {
-        let names = sorted_names(memory)?.join(&b", "[..]);
+        let names = sorted_names(rel, memory)?.join(&b", "[..]);
         return Ok(MemorySection {
             hint: Some([&b"Stored: "[..], &names].concat()),
             ..empty
@@ -261,7 +275,7 @@ fn memory_section(
     let mut previews = vec![];
     let mut truncated = false;
     for (name, value) in changed {
-        let (text, cut) = truncate_value(value, preview_max)?;
+        let (text, cut) = truncate_value(rel, value, preview_max)?;
         truncated |= cut;
         lines.push([&b";; "[..], &name, b" = ", &text].concat());
         previews.push((Term::binary(name), Term::binary(text)));
@@ -269,7 +283,7 @@ fn memory_section(
     let mut hint = lines.join(&b'\n');
     if truncated {
         hint.extend_from_slice(b"\n;; (truncated at ");
-        hint.extend(preview_max.text()?);
+        hint.extend(preview_max.text(rel)?);
         hint.extend_from_slice(b" chars; use println on specific fields)");
     }
     Ok(MemorySection {
@@ -281,18 +295,23 @@ fn memory_section(
 
 /// Every memory name as a string, sorted (PP-110): `Map.keys/1` of a map
 /// or of a struct (its field names and `__struct__`).
-fn stored_keys(memory: &Term) -> Result<Term, Raised> {
+fn stored_keys(rel: Release, memory: &Term) -> Result<Term, Raised> {
     Ok(match memory {
-        m if m.is_map() => Term::List(sorted_names(m)?.into_iter().map(Term::binary).collect()),
+        m if m.is_map() => Term::List(
+            sorted_names(rel, m)?
+                .into_iter()
+                .map(Term::binary)
+                .collect(),
+        ),
         _ => Term::List(vec![]),
     })
 }
 
 /// `Map.keys(memory) |> Enum.map(&to_string/1) |> Enum.sort()`.
-fn sorted_names(memory: &Term) -> Result<Vec<Vec<u8>>, Raised> {
+fn sorted_names(rel: Release, memory: &Term) -> Result<Vec<Vec<u8>>, Raised> {
     let mut names = map_view(memory)
         .iter()
-        .map(|(k, _)| chars::to_string(k))
+        .map(|(k, _)| chars::to_string(rel, k))
         .collect::<Result<Vec<_>, _>>()?;
     names.sort();
     Ok(names)

@@ -6,6 +6,7 @@ use crate::corpus::{self, Corpus, Level, Origin, Sources};
 use crate::exit::Failure;
 use crate::subject::adapter::{Adapter, AdapterConfig};
 use clap::{Args, ValueEnum};
+use ptc_conformance::Release;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -77,6 +78,21 @@ pub enum CaseLevel {
     Required,
     /// `pinned` cases.
     Pinned,
+}
+
+/// Which PtcRunner release to answer as or judge against
+/// (`spec/releases.md`): one `--release` for every command that takes it,
+/// flattened into its arguments.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct ReleaseArg {
+    /// the PtcRunner release to answer as / judge against: 0.11.0, 0.12.0 or 0.13.0
+    #[arg(long = "release", value_name = "RELEASE", default_value = "0.13.0", value_parser = parse_release)]
+    pub release: Release,
+}
+
+/// Reads `--release`: `0.12.0` or `v0.12.0`; anything else names the releases.
+fn parse_release(s: &str) -> Result<Release, String> {
+    s.parse()
 }
 
 /// How to reach an external implementation.

@@ -54,7 +54,7 @@ pub fn exec(args: BlessArgs) -> Result<(), Failure> {
         )));
     }
     let changes = match (args.from_adapter, args.command.is_empty()) {
-        (false, true) => recompute(&mut Reference, &cases),
+        (false, true) => recompute(&mut Reference::default(), &cases),
         (true, false) => {
             let mut adapter = start(AdapterConfig::new(args.command.clone()))?;
             let changes = recompute(&mut adapter, &cases);

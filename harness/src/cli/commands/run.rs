@@ -106,7 +106,7 @@ pub fn exec(args: RunArgs) -> Result<(), Failure> {
     let adapter_cfg = args.adapter.config()?;
     let mut adapter;
     let subject: &mut dyn Subject = match &adapter_cfg {
-        None => &mut Reference,
+        None => &mut Reference::default(),
         Some(cfg) => {
             adapter = start(cfg.clone())?;
             &mut adapter
