@@ -526,6 +526,9 @@ defmodule PtcAdapter do
       "ok" => %{
         "name" => "ptc_runner-elixir",
         "version" => Ops.ptc_version(),
+        # The PtcRunner release it implements is the loaded build's
+        # (spec/releases.md); protocol v1 readers ignore the extra field.
+        "release" => Ops.ptc_version(),
         "language" => "elixir",
         "protocol" => 1,
         "ops" => Ops.names(),
