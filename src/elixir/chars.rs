@@ -17,7 +17,7 @@ use crate::{Raised, Release};
 /// is `""`), integers and floats their `to_string/1` text, lists go
 /// through `List.to_string/1`, calendar structs print with a space between
 /// date and time, `PtcRunner.Lisp.Format`'s display structs their display
-/// text from v0.12.0 on (LF-15: v0.11.0 has no `String.Chars` for them).
+/// text from v0.12.0 on (LF-16: v0.11.0 has no `String.Chars` for them).
 /// Anything else raises `Protocol.UndefinedError`.
 pub fn to_string(rel: Release, t: &Term) -> Result<Vec<u8>, Raised> {
     chars_of(rel, t).map_err(|f| f.raised(rel))
@@ -76,7 +76,7 @@ fn chars_of(rel: Release, t: &Term) -> Result<Vec<u8>, Failure<'_>> {
         Term::Float(x) => crate::num::short_float(*x).into_bytes(),
         Term::List(items) => list_chars(items)?,
         Term::Struct(s) if s.module == "URI" => uri_to_string(s, t)?,
-        // LF-15: the display structs' `String.Chars` came in v0.12.0.
+        // LF-16: the display structs' `String.Chars` came in v0.12.0.
         Term::Struct(s) if rel.since(Release::V0_12_0) => match display_convert(rel, s) {
             Some(text) => text?,
             None => return Err(Failure::Undefined(t)),
@@ -443,12 +443,19 @@ pub fn iodata_to_binary(t: &Term) -> Result<Vec<u8>, Raised> {
 /// the conversion that raised, the struct's `Inspect` in
 /// `lib/ptc_runner/lisp/format.ex`, then the caller. It depends on the caller
 /// and the build, so it is compared loosely (`spec/README.md`, LOOSE-4).
-pub fn display_struct_frames(s: &Struct, class: &str) -> Vec<String> {
-    let line = match s.module.as_str() {
-        "PtcRunner.Lisp.Format.Fn" => 31,
-        "PtcRunner.Lisp.Format.Var" => 65,
-        "PtcRunner.Lisp.Format.SymbolRef" => 82,
-        _ => 99,
+///
+/// The `Inspect` implementations sit on other lines of v0.11.0's
+/// `format.ex`, which has no `String.Chars` implementations between them.
+pub fn display_struct_frames(rel: Release, s: &Struct, class: &str) -> Vec<String> {
+    let line = match (s.module.as_str(), rel.since(Release::V0_12_0)) {
+        ("PtcRunner.Lisp.Format.Fn", true) => 31,
+        ("PtcRunner.Lisp.Format.Var", true) => 65,
+        ("PtcRunner.Lisp.Format.SymbolRef", true) => 82,
+        (_, true) => 99,
+        ("PtcRunner.Lisp.Format.Fn", false) => 30,
+        ("PtcRunner.Lisp.Format.Var", false) => 49,
+        ("PtcRunner.Lisp.Format.SymbolRef", false) => 58,
+        (_, false) => 67,
     };
     let raising: &[&str] = match class {
         "Protocol.UndefinedError" => &[
@@ -480,3 +487,36 @@ const ADAPTER_FRAMES: &[&str] = &[
 
 /// The VM keeps the eight innermost frames of a stack trace.
 const BACKTRACE_DEPTH: usize = 8;
+
+#[cfg(test)]
+mod release_tests {
+    use super::*;
+    use crate::tagged::decode_str;
+
+    fn term(json: &str) -> Term {
+        decode_str(json, "").expect("test terms decode")
+    }
+
+    /// LF-16: `String.Chars` of a display struct from v0.12.0 on; before,
+    /// `Protocol.UndefinedError`, also inside another's `Inspect`, whose
+    /// frames sit on v0.11.0's lines of `format.ex` (LOOSE-4).
+    #[test]
+    fn display_structs_convert_from_0_12_0() {
+        let builtin = term(r#"{"$struct": {"module": "PtcRunner.Lisp.Format.Builtin", "fields": {}}}"#);
+        assert_eq!(to_string(Release::V0_12_0, &builtin), Ok(b"#<builtin>".to_vec()));
+        let err = to_string(Release::V0_11_0, &builtin).expect_err("none in v0.11.0");
+        assert_eq!(err.class, "Protocol.UndefinedError");
+        let nested = term(
+            r#"{"$struct": {"module": "PtcRunner.Lisp.Format.Fn", "fields": {"params": {"$struct": {"module": "PtcRunner.Lisp.Format.Var", "fields": {"name": "v"}}}}}}"#,
+        );
+        assert_eq!(
+            crate::inspect::inspect_bytes_at(Release::V0_12_0, &nested),
+            b"#fn[#'v]".to_vec()
+        );
+        let old = String::from_utf8(crate::inspect::inspect_bytes_at(Release::V0_11_0, &nested))
+            .expect("UTF-8");
+        assert!(old.starts_with("#Inspect.Error<\n  got Protocol.UndefinedError with message:\n\n      \"\"\"\n      protocol String.Chars not implemented for type PtcRunner.Lisp.Format.Var (a struct)."), "{old}");
+        assert!(old.contains("lib/ptc_runner/lisp/format.ex:30: Inspect.PtcRunner.Lisp.Format.Fn.inspect/2"), "{old}");
+        assert!(old.contains("Time, URI, Version, Version.Requirement\n\n      Got value:\n\n          #'v\n"), "{old}");
+    }
+}

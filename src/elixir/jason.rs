@@ -61,7 +61,7 @@ fn value(rel: Release, term: &Term, out: &mut String) -> Result<(), Raised> {
             out.push('"');
         }
         // `PtcRunner.Lisp.Format`'s display structs have their own encoder
-        // from v0.12.0 on (LF-15): the JSON string of their `String.Chars`
+        // from v0.12.0 on (LF-16): the JSON string of their `String.Chars`
         // text. v0.11.0 falls back to `Any`, which refuses every struct.
         Term::Struct(st)
             if rel.since(Release::V0_12_0) && crate::chars::display_struct(rel, st).is_some() =>
@@ -174,6 +174,43 @@ mod tests {
         assert_eq!(
             class(r#"{"$bytes": "/w=="}"#).as_deref(),
             Some("Jason.EncodeError")
+        );
+    }
+}
+
+#[cfg(test)]
+mod release_tests {
+    use super::*;
+    use crate::tagged::decode_str;
+
+    /// LF-16, as each build answers: a display struct encodes as its text
+    /// from v0.12.0 on; v0.11.0's `Jason.Encoder` falls back to `Any`.
+    #[test]
+    fn display_structs_encode_from_0_12_0() {
+        let fun = decode_str(
+            r#"{"$struct": {"module": "PtcRunner.Lisp.Format.Fn", "fields": {"params": "x"}}}"#,
+            "",
+        )
+        .expect("decodes");
+        assert_eq!(encode(Release::V0_12_0, &fun), Ok("\"#fn[x]\"".to_owned()));
+        assert_eq!(encode(Release::V0_13_0, &fun), Ok("\"#fn[x]\"".to_owned()));
+        let err = encode(Release::V0_11_0, &fun).expect_err("no encoder in v0.11.0");
+        assert_eq!(err.class, "Protocol.UndefinedError");
+        assert!(
+            err.message.starts_with(
+                "protocol Jason.Encoder not implemented for type PtcRunner.Lisp.Format.Fn (a struct), \
+                 Jason.Encoder protocol must always be explicitly implemented."
+            ),
+            "{}",
+            err.message
+        );
+        assert!(
+            err.message.contains(
+                "implemented for the following type(s): Any, Atom, BitString, Date, DateTime, Float, \
+                 Integer, Jason.Fragment, Jason.OrderedObject, List, Map, NaiveDateTime, Time\n"
+            ),
+            "{}",
+            err.message
         );
     }
 }

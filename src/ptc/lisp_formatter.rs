@@ -13,7 +13,7 @@ const MODULE: &str = "PtcRunner.Lisp.Formatter";
 /// Raises `FunctionClauseError` for a term that is no AST node, and passes
 /// on what the pieces raise (`String.Chars` for names, `Enumerable` for
 /// element lists, `ArgumentError` for a float too long to print), as
-/// release `rel` does: its clauses are those of `rel` (LF-14).
+/// release `rel` does: its clauses are those of `rel` (LF-15).
 pub fn format(rel: Release, ast: &Term) -> Result<Term, Raised> {
     let mut out = Vec::new();
     node(rel, ast, &mut out)?;
@@ -53,7 +53,7 @@ fn tagged_node(rel: Release, items: &[Term], out: &mut Vec<u8>) -> Result<(), Ra
         }
         _ => return Err(no_clause()),
     };
-    // LF-14: the reader-macro clauses came in v0.13.0; before, these nodes
+    // LF-15: the reader-macro clauses came in v0.13.0; before, these nodes
     // match no clause.
     if READER_MACROS.contains(&tag) && !rel.since(Release::V0_13_0) {
         return Err(no_clause());
@@ -136,7 +136,7 @@ fn escape_string(s: &Term) -> Result<Vec<u8>, Raised> {
     Ok(out)
 }
 
-/// The reader-macro nodes v0.13.0's formatter added clauses for (LF-14):
+/// The reader-macro nodes v0.13.0's formatter added clauses for (LF-15):
 /// `#(...)`, `#"re"`, `'sym`, `#'sym` and `*n`.
 const READER_MACROS: [&str; 5] = [
     "short_fn",
@@ -148,4 +148,77 @@ const READER_MACROS: [&str; 5] = [
 
 fn no_clause() -> Raised {
     Raised::function_clause(MODULE, "format", 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tagged::decode_str;
+
+    fn fmt(rel: Release, json: &str) -> Result<String, (String, String)> {
+        let ast = decode_str(json, "").expect("test terms decode");
+        match format(rel, &ast) {
+            Ok(t) => Ok(String::from_utf8_lossy(t.as_binary().expect("a binary")).into_owned()),
+            Err(r) => Err((r.class, r.message)),
+        }
+    }
+
+    /// LF-15, as each release's build answers: the reader-macro nodes
+    /// render from v0.13.0 on and match no clause before.
+    #[test]
+    fn reader_macro_clauses_came_in_0_13_0() {
+        let nodes = [
+            (r#"{"$tuple": [{"$atom": "var"}, "x"]}"#, "#'x"),
+            (r#"{"$tuple": [{"$atom": "quoted_symbol"}, "x"]}"#, "'x"),
+            (
+                r#"{"$tuple": [{"$atom": "short_fn"}, [{"$tuple": [{"$atom": "symbol"}, "inc"]}, 1]]}"#,
+                "#(inc 1)",
+            ),
+            (
+                r#"{"$tuple": [{"$atom": "regex_literal"}, "a\"b"]}"#,
+                "#\"a\\\"b\"",
+            ),
+            (r#"{"$tuple": [{"$atom": "turn_history"}, 1]}"#, "*1"),
+        ];
+        for (node, text) in nodes {
+            assert_eq!(fmt(Release::V0_13_0, node), Ok(text.to_owned()), "{node}");
+            for rel in [Release::V0_11_0, Release::V0_12_0] {
+                assert_eq!(
+                    fmt(rel, node),
+                    Err((
+                        "FunctionClauseError".to_owned(),
+                        "no function clause matching in PtcRunner.Lisp.Formatter.format/1"
+                            .to_owned()
+                    )),
+                    "{rel} {node}"
+                );
+            }
+        }
+        // The nodes every release has are unchanged.
+        for rel in Release::ALL {
+            assert_eq!(
+                fmt(rel, r#"{"$tuple": [{"$atom": "keyword"}, "k"]}"#),
+                Ok(":k".into())
+            );
+        }
+    }
+
+    /// LF-16: a display struct as a name interpolates through
+    /// `String.Chars`, which v0.11.0 lacks for it.
+    #[test]
+    fn display_structs_interpolate_from_0_12_0() {
+        let node = r#"{"$tuple": [{"$atom": "symbol"}, {"$struct": {"module": "PtcRunner.Lisp.Format.Var", "fields": {"name": "v"}}}]}"#;
+        assert_eq!(fmt(Release::V0_12_0, node), Ok("#'v".into()));
+        assert_eq!(fmt(Release::V0_13_0, node), Ok("#'v".into()));
+        let (class, message) = fmt(Release::V0_11_0, node).expect_err("no String.Chars in v0.11.0");
+        assert_eq!(class, "Protocol.UndefinedError");
+        assert!(
+            message.starts_with(
+                "protocol String.Chars not implemented for type PtcRunner.Lisp.Format.Var (a struct). \
+                 This protocol is implemented for the following type(s): Atom, BitString, Date, \
+                 DateTime, Float, Integer, List, NaiveDateTime, Time, URI, Version, Version.Requirement"
+            ),
+            "{message}"
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! (`spec/ptc_tool_protocol_from_step.md`, PP-100 and up). It builds the execution
 //! map with [`turn_feedback::execution_feedback`] for a synthetic agent and
 //! renders it through [`protocol::render_success`], as each release does:
-//! v0.11.0 reads no option but `validated` (PP-138).
+//! v0.11.0 reads no option but `validated` (PP-134).
 
 use crate::keyword;
 use crate::protocol::{self, truthy};
@@ -15,7 +15,7 @@ use crate::{Raised, Release};
 /// binary. `opts` is a keyword list (`include_memory`, default `false`;
 /// `prior_memory`, default `%{}`; `format_options`, default the agent
 /// defaults; `validated`); other keys are ignored. v0.11.0 reads none of
-/// the first three (PP-138): its one-shot rendering always leaves memory
+/// the first three (PP-134): its one-shot rendering always leaves memory
 /// out, with no prior memory and the default format options.
 pub fn render_success_from_step(
     rel: Release,

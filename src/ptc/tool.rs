@@ -233,7 +233,7 @@ pub fn validate(rel: Release, name: &Term, format: &Term) -> Result<Term, Raised
 }
 
 /// Only `{function, options}` can carry `expose:` and `native_result:`;
-/// from v0.13.0 on, it and a `%Tool{}` can carry `visibility:` (TV-12);
+/// from v0.13.0 on, it and a `%Tool{}` can carry `visibility:` (TV-10);
 /// other formats pass.
 fn validate_exposure_entry(rel: Release, name: &Term, format: &Term) -> Result<(), Raised> {
     let checks_visibility = rel.since(Release::V0_13_0);

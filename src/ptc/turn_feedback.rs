@@ -109,7 +109,7 @@ pub fn execution_feedback(
             Term::Bool(visible_truncated || memory.truncated),
         ),
     ];
-    // PP-137: the map's `result_truncated` came in v0.13.0.
+    // PP-135: the map's `result_truncated` came in v0.13.0.
     if rel.since(Release::V0_13_0) {
         pairs.push((atom("result_truncated"), Term::Bool(result_truncated)));
     }

@@ -232,7 +232,7 @@ mod tests {
     /// `adapter --release 0.12.0`: its `hello` says the release and leaves
     /// out the op v0.12.0 lacks (TL-14); a v1 reader still reads it; a
     /// struct field v0.12.0 lacks is declined, and `tool.new` answers
-    /// v0.12.0's struct (TJ-7a).
+    /// v0.12.0's struct (TJ-12).
     #[test]
     fn serves_an_older_release() {
         let out = session_at(
