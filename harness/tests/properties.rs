@@ -11,12 +11,12 @@
 //! invariant there, is shown below (`not_invariant_in_v0_13_0`).
 
 use proptest::prelude::*;
-use ptc_conformance::Release;
 use ptc_conformance::key_normalizer::canonical_cache_key;
 use ptc_conformance::native_preview::{build, cache_hint};
 use ptc_conformance::protocol::render_error;
 use ptc_conformance::tagged::{decode_str, encode};
 use ptc_conformance::term::Int;
+use ptc_conformance::Release;
 use ptc_conformance::{jason, num, Term};
 use ptc_conformance_harness::review::gen;
 
@@ -209,5 +209,8 @@ fn equal_hints_do_not_imply_equal_keys() {
     let (a, b) = (args(0.1 + 0.2), args(0.3));
     assert_ne!(key_of(&a), key_of(&b));
     let name = Term::str("t");
-    assert_eq!(cache_hint(Release::default(), &name, &a), cache_hint(Release::default(), &name, &b));
+    assert_eq!(
+        cache_hint(Release::default(), &name, &a),
+        cache_hint(Release::default(), &name, &b)
+    );
 }

@@ -502,8 +502,12 @@ mod release_tests {
     /// frames sit on v0.11.0's lines of `format.ex` (LOOSE-4).
     #[test]
     fn display_structs_convert_from_0_12_0() {
-        let builtin = term(r#"{"$struct": {"module": "PtcRunner.Lisp.Format.Builtin", "fields": {}}}"#);
-        assert_eq!(to_string(Release::V0_12_0, &builtin), Ok(b"#<builtin>".to_vec()));
+        let builtin =
+            term(r#"{"$struct": {"module": "PtcRunner.Lisp.Format.Builtin", "fields": {}}}"#);
+        assert_eq!(
+            to_string(Release::V0_12_0, &builtin),
+            Ok(b"#<builtin>".to_vec())
+        );
         let err = to_string(Release::V0_11_0, &builtin).expect_err("none in v0.11.0");
         assert_eq!(err.class, "Protocol.UndefinedError");
         let nested = term(
@@ -516,7 +520,17 @@ mod release_tests {
         let old = String::from_utf8(crate::inspect::inspect_bytes_at(Release::V0_11_0, &nested))
             .expect("UTF-8");
         assert!(old.starts_with("#Inspect.Error<\n  got Protocol.UndefinedError with message:\n\n      \"\"\"\n      protocol String.Chars not implemented for type PtcRunner.Lisp.Format.Var (a struct)."), "{old}");
-        assert!(old.contains("lib/ptc_runner/lisp/format.ex:30: Inspect.PtcRunner.Lisp.Format.Fn.inspect/2"), "{old}");
-        assert!(old.contains("Time, URI, Version, Version.Requirement\n\n      Got value:\n\n          #'v\n"), "{old}");
+        assert!(
+            old.contains(
+                "lib/ptc_runner/lisp/format.ex:30: Inspect.PtcRunner.Lisp.Format.Fn.inspect/2"
+            ),
+            "{old}"
+        );
+        assert!(
+            old.contains(
+                "Time, URI, Version, Version.Requirement\n\n      Got value:\n\n          #'v\n"
+            ),
+            "{old}"
+        );
     }
 }

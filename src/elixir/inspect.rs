@@ -747,7 +747,8 @@ mod charlist_tests {
                 "invalid code point 55296".to_owned()
             ))
         );
-        let text = inspect_checked(Release::default(), &printable_then(Term::str("bc"))).unwrap_or_default();
+        let text = inspect_checked(Release::default(), &printable_then(Term::str("bc")))
+            .unwrap_or_default();
         assert!(text.starts_with(b"~c\"aaa") && text.ends_with(b"a\" ++ ..."));
         // The flag does not leak into the next call.
         assert!(inspect_checked(Release::default(), &Term::int(1)).is_ok());

@@ -145,7 +145,10 @@ mod tests {
     use crate::tagged::decode_str;
 
     fn enc(json: &str) -> Result<String, Raised> {
-        encode(Release::default(), &decode_str(json, "").expect("test terms decode"))
+        encode(
+            Release::default(),
+            &decode_str(json, "").expect("test terms decode"),
+        )
     }
 
     #[test]

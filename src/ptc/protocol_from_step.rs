@@ -74,3 +74,53 @@ pub fn default_format_options() -> Term {
 fn kw(key: &str, value: Term) -> Term {
     Term::Tuple(vec![Term::atom(key), value])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tagged::decode_str;
+
+    fn render(rel: Release, step: &str, opts: &str) -> String {
+        let step = decode_str(step, "").expect("decodes");
+        let step = crate::structs::complete_term_at(rel, &step, "")
+            .expect("completes")
+            .into_owned();
+        let opts = decode_str(opts, "").expect("decodes");
+        let out = render_success_from_step(rel, &step, &opts).expect("renders");
+        String::from_utf8(out.as_binary().expect("a binary").to_vec()).expect("UTF-8")
+    }
+
+    const STEP: &str = r#"{"$struct": {"module": "PtcRunner.Step", "fields": {"return": 1, "memory": {"a": 1, "b": 2}, "prints": []}}}"#;
+    const LONG: &str = r#"{"$struct": {"module": "PtcRunner.Step", "fields": {"return": [1,2,3,4,5,6,7,8,9,10,11,12], "memory": {}, "prints": []}}}"#;
+
+    /// PP-134, as each build answers: v0.11.0 reads neither
+    /// `include_memory`, `prior_memory` nor `format_options`.
+    #[test]
+    fn options_are_read_from_0_12_0() {
+        let opts = r#"{"$kw": [["include_memory", true], ["prior_memory", {"a": 1}]]}"#;
+        assert_eq!(
+            render(Release::V0_11_0, STEP, opts),
+            r#"{"feedback":"","prints":[],"result":"user=> 1","status":"ok","truncated":false}"#
+        );
+        for rel in [Release::V0_12_0, Release::V0_13_0] {
+            let out = render(rel, STEP, opts);
+            assert!(
+                out.contains(r#""memory":{"changed":{"b":"2"},"stored_keys":["a","b"]"#),
+                "{rel}: {out}"
+            );
+            assert!(
+                out.starts_with(r#"{"feedback":"The following quoted blocks"#),
+                "{rel}: {out}"
+            );
+        }
+        let short = r#"{"$kw": [["format_options", {"$kw": [["preview_max_chars", 5]]}]]}"#;
+        assert_eq!(
+            render(Release::V0_11_0, LONG, short),
+            r#"{"feedback":"","prints":[],"result":"user=> [1 2 3 4 5 6 7 8 9 10 11 12]","status":"ok","truncated":false}"#
+        );
+        assert_eq!(
+            render(Release::V0_12_0, LONG, short),
+            r#"{"feedback":"","prints":[],"result":"user=> [1 2  ... (truncated at 5 chars; use println on specific fields)","status":"ok","truncated":true}"#
+        );
+    }
+}

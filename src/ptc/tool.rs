@@ -325,3 +325,82 @@ fn check_native_result(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tagged::decode_str;
+
+    fn t(json: &str) -> Term {
+        decode_str(json, "").expect("test terms decode")
+    }
+
+    const WITH_BOGUS_VISIBILITY: &str = r#"{"$tuple": [{"$fn": {"arity": 1, "returns": 1}}, {"$kw": [["visibility", {"$atom": "bogus"}]]}]}"#;
+
+    /// TL-15, as each build answers: a `%Tool{}` is a format and
+    /// `visibility:` an option from v0.13.0 on; v0.12.0 and v0.11.0 call
+    /// the struct an invalid format, ignore the option and build a struct
+    /// without the field.
+    #[test]
+    fn tool_structs_and_visibility_came_in_0_13_0() {
+        let name = Term::str("t");
+        let given = t(r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}"#);
+        let given = crate::structs::complete_term(&given, "")
+            .expect("completes")
+            .into_owned();
+        for rel in [Release::V0_11_0, Release::V0_12_0] {
+            let given = crate::structs::complete_term_at(
+                rel,
+                &t(r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x"}}}"#),
+                "",
+            )
+            .expect("completes")
+            .into_owned();
+            assert_eq!(
+                new(rel, &name, &given),
+                Ok(Term::error(Term::atom("invalid_tool_format"))),
+                "{rel}"
+            );
+            let built = new(rel, &name, &t(WITH_BOGUS_VISIBILITY)).expect("answers");
+            let Term::Tuple(items) = &built else {
+                panic!("{built:?}")
+            };
+            assert_eq!(items[0], Term::atom("ok"), "{rel}");
+            let Term::Struct(tool) = &items[1] else {
+                panic!("{built:?}")
+            };
+            assert_eq!(tool.fields.len(), 8, "{rel}: {tool:?}");
+            assert_eq!(tool.field("visibility"), None, "{rel}");
+            assert_eq!(
+                validate(rel, &name, &t(WITH_BOGUS_VISIBILITY)),
+                Ok(Term::atom("ok")),
+                "{rel}"
+            );
+        }
+        let rel = Release::V0_13_0;
+        let Ok(Term::Tuple(items)) = new(rel, &name, &given) else {
+            panic!("a %Tool{{}} is a format in v0.13.0")
+        };
+        assert_eq!(items[0], Term::atom("ok"));
+        assert_eq!(
+            new(rel, &name, &t(WITH_BOGUS_VISIBILITY)),
+            Ok(Term::error(Term::tuple(vec![
+                Term::atom("invalid_visibility"),
+                Term::atom("bogus")
+            ])))
+        );
+        let err = validate(rel, &name, &t(WITH_BOGUS_VISIBILITY)).expect_err("TV-10");
+        assert_eq!(
+            (err.class.as_str(), err.message.as_str()),
+            (
+                "ArgumentError",
+                "tool \"t\": invalid visibility: :bogus — accepted values are :public, :private"
+            )
+        );
+        let bad_struct = t(
+            r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x", "visibility": {"$atom": "bogus"}}}}"#,
+        );
+        let err = validate(rel, &name, &bad_struct).expect_err("TV-10");
+        assert_eq!(err.class, "ArgumentError");
+    }
+}

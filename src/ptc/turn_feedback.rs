@@ -322,3 +322,56 @@ fn changed_vars_clause() -> Raised {
         "anonymous fn/1 in PtcRunner.SubAgent.Loop.TurnFeedback.changed_vars/2",
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// PP-135, as each build's `execution_feedback/3` answers (called on
+    /// the build directly: no op shows the map whole): the map has
+    /// `result_truncated` from v0.13.0 on.
+    #[test]
+    fn result_truncated_came_in_0_13_0() {
+        let options = crate::protocol_from_step::default_format_options();
+        let agent = Agent {
+            format_options: &options,
+            max_turns: 1,
+        };
+        let step = Term::map(vec![
+            (Term::atom("prints"), Term::List(vec![])),
+            (Term::atom("return"), Term::int(1)),
+            (Term::atom("memory"), Term::map(vec![])),
+        ]);
+        let keys = |rel| -> Vec<String> {
+            let Ok(Term::Map(m)) = execution_feedback(rel, &agent, &Term::map(vec![]), &step)
+            else {
+                panic!("a map")
+            };
+            m.iter()
+                .map(|(k, _)| k.as_atom().unwrap_or("?").to_owned())
+                .collect()
+        };
+        let old = [
+            "feedback",
+            "memory",
+            "prints",
+            "result",
+            "truncated",
+            "visible_truncated",
+        ];
+        assert_eq!(keys(Release::V0_11_0), old);
+        assert_eq!(keys(Release::V0_12_0), old);
+        assert_eq!(
+            keys(Release::V0_13_0),
+            [
+                "feedback",
+                "memory",
+                "prints",
+                "result",
+                "result_truncated",
+                "truncated",
+                "visible_truncated"
+            ]
+        );
+    }
+}

@@ -252,7 +252,11 @@ mod tests {
         assert_eq!(hello.ops.len(), ptc_conformance::ops::OPS.len() - 1);
         assert!(!hello.ops.contains("tool.private?"));
         assert!(lines[0].contains(r#""release":"0.12.0""#), "{}", lines[0]);
-        assert!(lines[1].starts_with(r#"{"id":1,"unsupported":"#), "{}", lines[1]);
+        assert!(
+            lines[1].starts_with(r#"{"id":1,"unsupported":"#),
+            "{}",
+            lines[1]
+        );
         assert!(
             lines[2].starts_with(r#"{"id":2,"unsupported":"cannot decode args: "#)
                 && lines[2].contains("visibility"),
@@ -260,6 +264,10 @@ mod tests {
             lines[2]
         );
         assert!(!lines[3].contains("visibility"), "{}", lines[3]);
-        assert!(lines[3].contains(r#""type":{"$atom":"subagent"}"#), "{}", lines[3]);
+        assert!(
+            lines[3].contains(r#""type":{"$atom":"subagent"}"#),
+            "{}",
+            lines[3]
+        );
     }
 }

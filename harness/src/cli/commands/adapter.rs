@@ -15,11 +15,7 @@ pub struct AdapterServeArgs {
 
 /// Serves the reference on stdin/stdout until `bye` or end of input.
 pub fn exec(args: AdapterServeArgs) -> Result<(), Failure> {
-    match crate::subject::serve::serve(
-        args.release.release,
-        std::io::stdin(),
-        std::io::stdout(),
-    ) {
+    match crate::subject::serve::serve(args.release.release, std::io::stdin(), std::io::stdout()) {
         // The harness went away: nothing is left to answer.
         Err(e) if crate::cli::out::is_closed(&e) => Ok(()),
         other => other.map_err(|e| Failure::failed(format!("adapter: {e}"))),

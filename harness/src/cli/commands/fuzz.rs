@@ -125,8 +125,11 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     // Only ops the release has are fuzzed: an op the subject declares that
     // the release lacks (`tool.private?` before 0.13.0) has no reference
     // answer to compare with.
-    let declared: std::collections::BTreeSet<String> =
-        subject.ops().intersection(&reference.ops()).cloned().collect();
+    let declared: std::collections::BTreeSet<String> = subject
+        .ops()
+        .intersection(&reference.ops())
+        .cloned()
+        .collect();
     cfg.ops = crate::corpus::select::expand_ops(&args.op, Some((&declared, "the subject")))
         .map_err(Failure::usage)?
         .into_iter()

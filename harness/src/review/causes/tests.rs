@@ -100,7 +100,12 @@ fn planted(
     ops: &[&str],
     per_op: usize,
 ) -> Vec<(Trigger, BTreeSet<&'static str>, usize)> {
-    run(&mut Reference::default(), &mut Altered(Planted { bugs }), ops, per_op)
+    run(
+        &mut Reference::default(),
+        &mut Altered(Planted { bugs }),
+        ops,
+        per_op,
+    )
 }
 
 /// The causes' titles, sorted.
