@@ -709,3 +709,51 @@ pub fn temporal_fields(t: &Temporal) -> Vec<(String, Term)> {
     fields.sort_by(|a, b| a.0.cmp(&b.0));
     fields
 }
+
+#[cfg(test)]
+mod release_tests {
+    use super::*;
+
+    /// TJ-12, as `Module.__struct__/0` answers on each build: v0.13.0 added
+    /// `Tool.visibility`, `Step.prelude_trace` and
+    /// `Definition.runtime_prelude`; every other field and default is the
+    /// same in every release.
+    #[test]
+    fn fields_per_release() {
+        let count = |rel, m| fields_at(rel, m).map_or(0, |f| f.count());
+        for (m, f, _) in FIELDS_SINCE {
+            assert!(has_field_at(Release::V0_13_0, m, f));
+            for rel in [Release::V0_11_0, Release::V0_12_0] {
+                assert!(!has_field_at(rel, m, f), "{rel} {m}.{f}");
+                assert_eq!(count(rel, m) + 1, count(Release::V0_13_0, m), "{rel} {m}");
+            }
+        }
+        assert_eq!(count(Release::V0_12_0, "PtcRunner.Tool"), 8);
+        assert_eq!(count(Release::V0_12_0, "PtcRunner.Step"), 23);
+        assert_eq!(count(Release::V0_11_0, "URI"), count(Release::V0_13_0, "URI"));
+        assert!(!has_field_at(Release::V0_13_0, "PtcRunner.Tool", "nam"));
+        let partial = Term::Struct(Box::new(Struct {
+            module: "PtcRunner.Tool".into(),
+            fields: vec![("name".into(), Term::str("x"))],
+        }));
+        let old = complete_term_at(Release::V0_12_0, &partial, "/args/0").expect("completes");
+        let Term::Struct(s) = &*old else { panic!("a struct") };
+        assert_eq!(s.field("visibility"), None);
+        assert_eq!(s.fields.len(), 8);
+        let new = complete_term(&partial, "/args/0").expect("completes");
+        let Term::Struct(s) = &*new else { panic!("a struct") };
+        assert_eq!(s.field("visibility"), Some(&Term::atom("public")));
+        let with = Term::Struct(Box::new(Struct {
+            module: "PtcRunner.Tool".into(),
+            fields: vec![("visibility".into(), Term::atom("public"))],
+        }));
+        assert_eq!(
+            complete_term_at(Release::V0_12_0, &with, "/args/0").unwrap_err(),
+            "/args/0/$struct/fields: PtcRunner.Tool has no field \"visibility\" at release 0.12.0"
+        );
+        assert_eq!(
+            with_defaults_at(Release::V0_11_0, &partial).into_owned(),
+            old.into_owned()
+        );
+    }
+}
