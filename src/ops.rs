@@ -231,7 +231,7 @@ pub static OPS: &[Op] = &[
         arity: &[1],
         spec_prefix: "TL",
         output: Output::Term,
-        // TL-14: `Tool.private?/1` came with tool visibility in v0.13.0.
+        // REL-3: `Tool.private?/1` came with tool visibility in v0.13.0.
         since: Release::V0_13_0,
         call: |_, a| tool::private_q(&a[0]),
     },
@@ -293,7 +293,7 @@ impl Op {
 mod tests {
     use super::*;
 
-    /// TL-14: `tool.private?` is an op of v0.13.0 only; every other op is
+    /// REL-3: `tool.private?` is an op of v0.13.0 only; every other op is
     /// in every release. v0.12.0's and v0.11.0's builds export no
     /// `PtcRunner.Tool.private?/1` (their adapters' `hello` leaves it out).
     #[test]

@@ -137,7 +137,7 @@ fn render_structs() -> String {
          each module's fields in defstruct order, which inspect/1 shows, with their defaults as tagged \
          term JSON (spec/terms.md); inspect_optional lists the fields a derived Inspect leaves out while \
          they hold their default. A field with \\\"since\\\" came in that release: an older release's \
-         struct lacks it (spec/terms.md TJ-12; every other field, default and module is the same in \
+         struct lacks it (spec/releases.md REL-1; every other field, default and module is the same in \
          v0.11.0, v0.12.0 and v0.13.0). Generated from the reference; a test holds it equal.\",\n",
     );
     out.push_str("  \"structs\": [\n");
@@ -664,7 +664,7 @@ fn render_atoms() -> String {
          it converts its first key), intersected with the table of a fresh `elixir` VM that loaded the \
          same three modules (which drops the probe module's own atoms). Names sorted by bytes; all ASCII. \
          \\\"atoms\\\" is v0.13.0's table; \\\"releases\\\" gives, for each older release, the atoms of \
-         that table its table lacks and the atoms its table has besides (spec/json_handler.md JH-20, \
+         that table its table lacks and the atoms its table has besides (spec/releases.md REL-2, \
          measured the same way on each build). Generated from the reference \
          (src/elixir/atom_table/); a test holds it equal.\",\n",
     );
@@ -681,9 +681,7 @@ fn render_atoms() -> String {
         .filter(|r| *r != ptc_conformance::Release::default())
         .collect();
     for (i, rel) in older.iter().enumerate() {
-        let list = |names: Vec<&str>| {
-            names.into_iter().map(json).collect::<Vec<_>>().join(", ")
-        };
+        let list = |names: Vec<&str>| names.into_iter().map(json).collect::<Vec<_>>().join(", ");
         let absent = ATOMS_SINCE
             .iter()
             .filter(|(_, since)| !rel.since(*since))

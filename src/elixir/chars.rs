@@ -17,7 +17,7 @@ use crate::{Raised, Release};
 /// is `""`), integers and floats their `to_string/1` text, lists go
 /// through `List.to_string/1`, calendar structs print with a space between
 /// date and time, `PtcRunner.Lisp.Format`'s display structs their display
-/// text from v0.12.0 on (LF-16: v0.11.0 has no `String.Chars` for them).
+/// text from v0.12.0 on (REL-7: v0.11.0 has no `String.Chars` for them).
 /// Anything else raises `Protocol.UndefinedError`.
 pub fn to_string(rel: Release, t: &Term) -> Result<Vec<u8>, Raised> {
     chars_of(rel, t).map_err(|f| f.raised(rel))
@@ -76,7 +76,7 @@ fn chars_of(rel: Release, t: &Term) -> Result<Vec<u8>, Failure<'_>> {
         Term::Float(x) => crate::num::short_float(*x).into_bytes(),
         Term::List(items) => list_chars(items)?,
         Term::Struct(s) if s.module == "URI" => uri_to_string(s, t)?,
-        // LF-16: the display structs' `String.Chars` came in v0.12.0.
+        // REL-7: the display structs' `String.Chars` came in v0.12.0.
         Term::Struct(s) if rel.since(Release::V0_12_0) => match display_convert(rel, s) {
             Some(text) => text?,
             None => return Err(Failure::Undefined(t)),
@@ -497,7 +497,7 @@ mod release_tests {
         decode_str(json, "").expect("test terms decode")
     }
 
-    /// LF-16: `String.Chars` of a display struct from v0.12.0 on; before,
+    /// REL-7: `String.Chars` of a display struct from v0.12.0 on; before,
     /// `Protocol.UndefinedError`, also inside another's `Inspect`, whose
     /// frames sit on v0.11.0's lines of `format.ex` (LOOSE-4).
     #[test]

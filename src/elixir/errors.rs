@@ -98,7 +98,7 @@ impl Protocol {
     }
 
     /// The consolidated implementations as the release's build lists them
-    /// (v0.11.0's lack `PtcRunner.Lisp.Format`'s display structs, LF-16):
+    /// (v0.11.0's lack `PtcRunner.Lisp.Format`'s display structs, REL-7):
     /// which modules are loaded depends on the VM and the build, so this
     /// part of the message is compared loosely (`spec/README.md`, LOOSE-1).
     fn implementations(self) -> &'static str {

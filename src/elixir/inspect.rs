@@ -28,7 +28,7 @@ struct Opts {
     lists_as_lists: bool,
     /// The PtcRunner release whose protocol implementations are loaded: a
     /// display struct's `Inspect` interpolates its field through that
-    /// release's `String.Chars` (LF-16).
+    /// release's `String.Chars` (REL-7).
     rel: Release,
 }
 
@@ -54,7 +54,7 @@ pub fn inspect_bytes(term: &Term) -> Vec<u8> {
 
 /// [`inspect_bytes`] with release `rel`'s protocol implementations loaded:
 /// before v0.12.0 a display struct nested in another's field has no
-/// `String.Chars`, so the outer one prints an `Inspect.Error` (LF-16).
+/// `String.Chars`, so the outer one prints an `Inspect.Error` (REL-7).
 pub fn inspect_bytes_at(rel: Release, term: &Term) -> Vec<u8> {
     let opts = Opts { rel, ..DEFAULT };
     algebra::format_bytes(&Doc::group(to_doc(term, opts)), None)

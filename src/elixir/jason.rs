@@ -61,7 +61,7 @@ fn value(rel: Release, term: &Term, out: &mut String) -> Result<(), Raised> {
             out.push('"');
         }
         // `PtcRunner.Lisp.Format`'s display structs have their own encoder
-        // from v0.12.0 on (LF-16): the JSON string of their `String.Chars`
+        // from v0.12.0 on (REL-7): the JSON string of their `String.Chars`
         // text. v0.11.0 falls back to `Any`, which refuses every struct.
         Term::Struct(st)
             if rel.since(Release::V0_12_0) && crate::chars::display_struct(rel, st).is_some() =>
@@ -186,7 +186,7 @@ mod release_tests {
     use super::*;
     use crate::tagged::decode_str;
 
-    /// LF-16, as each build answers: a display struct encodes as its text
+    /// REL-7, as each build answers: a display struct encodes as its text
     /// from v0.12.0 on; v0.11.0's `Jason.Encoder` falls back to `Any`.
     #[test]
     fn display_structs_encode_from_0_12_0() {

@@ -245,7 +245,7 @@ pub const PROTOCOL_IMPLEMENTATIONS_STRING_CHARS: Template = Template {
 };
 
 /// `String.Chars`'s implementations in v0.11.0's build, which has none for
-/// `PtcRunner.Lisp.Format`'s display structs (LF-16, LOOSE-1).
+/// `PtcRunner.Lisp.Format`'s display structs (REL-7, LOOSE-1).
 pub const PROTOCOL_IMPLEMENTATIONS_STRING_CHARS_V0_11: Template = Template {
     id: "protocol_implementations_string_chars_v0_11",
     class: None,
@@ -256,7 +256,7 @@ pub const PROTOCOL_IMPLEMENTATIONS_STRING_CHARS_V0_11: Template = Template {
 };
 
 /// `Jason.Encoder`'s implementations in v0.11.0's build, which has none for
-/// `PtcRunner.Lisp.Format`'s display structs (LF-16, LOOSE-1).
+/// `PtcRunner.Lisp.Format`'s display structs (REL-7, LOOSE-1).
 pub const PROTOCOL_IMPLEMENTATIONS_JASON_ENCODER_V0_11: Template = Template {
     id: "protocol_implementations_jason_encoder_v0_11",
     class: None,

@@ -187,7 +187,7 @@ pub fn vm_atom_keys(args: &[Term], expected: &Term, actual: &Term) -> (Term, Ter
     vm_atom_keys_at(crate::Release::default(), args, expected, actual)
 }
 
-/// [`vm_atom_keys`] with release `rel`'s guaranteed atoms (JH-20).
+/// [`vm_atom_keys`] with release `rel`'s guaranteed atoms (REL-2).
 pub fn vm_atom_keys_at(
     rel: crate::Release,
     args: &[Term],
@@ -211,7 +211,7 @@ pub fn vm_decides(name: &str, held: &std::collections::BTreeSet<String>) -> bool
     vm_decides_at(crate::Release::default(), name, held)
 }
 
-/// [`vm_decides`] with release `rel`'s guaranteed atoms (JH-20).
+/// [`vm_decides`] with release `rel`'s guaranteed atoms (REL-2).
 pub fn vm_decides_at(
     rel: crate::Release,
     name: &str,

@@ -1,6 +1,6 @@
 //! Struct definitions the model knows: their fields and defaults
 //! (PtcRunner v0.13.0's, `spec/data/structs.json`), and the fields an
-//! older release's struct lacks ([`FIELDS_SINCE`], TJ-12): every function
+//! older release's struct lacks ([`FIELDS_SINCE`], REL-1): every function
 //! here that reads a definition has an `_at` form taking the
 //! [`Release`]; the plain form is v0.13.0's.
 //!
@@ -216,7 +216,7 @@ pub const KNOWN: &[(&str, &[(&str, FieldDefault)])] = &[
     ),
 ];
 
-/// Fields of [`KNOWN`] that came in a later release than v0.11.0 (TJ-12):
+/// Fields of [`KNOWN`] that came in a later release than v0.11.0 (REL-1):
 /// module, field and the first release whose `defstruct` has it. Every
 /// release has every module of [`KNOWN`], and every other field with the
 /// same default (measured on each build with `Module.__struct__/0`).
@@ -230,7 +230,7 @@ pub const FIELDS_SINCE: &[(&str, &str, Release)] = &[
     ),
 ];
 
-/// Whether release `rel`'s struct `module` has `field` (TJ-12); `false`
+/// Whether release `rel`'s struct `module` has `field` (REL-1); `false`
 /// for a field no release has.
 pub fn has_field_at(rel: Release, module: &str, field: &str) -> bool {
     let known = fields_of(module).is_some_and(|rows| rows.iter().any(|(f, _)| *f == field));
@@ -339,7 +339,7 @@ pub fn complete(module: &str, given: Vec<(String, Term)>) -> Result<Struct, Stri
     complete_at(Release::default(), module, given)
 }
 
-/// [`complete`] as release `rel` defines the struct (TJ-12).
+/// [`complete`] as release `rel` defines the struct (REL-1).
 pub fn complete_at(
     rel: Release,
     module: &str,
@@ -385,7 +385,7 @@ pub fn build(module: &str, given: Vec<(&str, Term)>) -> Struct {
 }
 
 /// [`build`] as release `rel` defines the struct: a field `rel` lacks must
-/// not be given (TJ-12).
+/// not be given (REL-1).
 pub fn build_at(rel: Release, module: &str, given: Vec<(&str, Term)>) -> Struct {
     let given = given.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
     complete_at(rel, module, given)
@@ -405,7 +405,7 @@ pub fn written<K: Into<String>>(
 }
 
 /// [`written`] as release `rel` defines the struct: a generator at `rel`
-/// names only fields `rel`'s struct has (TJ-12).
+/// names only fields `rel`'s struct has (REL-1).
 pub fn written_at<K: Into<String>>(
     rel: Release,
     module: &str,
@@ -436,7 +436,7 @@ pub fn complete_term<'t>(t: &'t Term, root: &str) -> Result<Cow<'t, Term>, Strin
 
 /// [`complete_term`] with the structs as release `rel` defines them: a
 /// field `rel`'s struct lacks is an error, as `struct!/2` on that
-/// release's build raises (TJ-12).
+/// release's build raises (REL-1).
 pub fn complete_term_at<'t>(
     rel: Release,
     t: &'t Term,
@@ -714,7 +714,7 @@ pub fn temporal_fields(t: &Temporal) -> Vec<(String, Term)> {
 mod release_tests {
     use super::*;
 
-    /// TJ-12, as `Module.__struct__/0` answers on each build: v0.13.0 added
+    /// REL-1, as `Module.__struct__/0` answers on each build: v0.13.0 added
     /// `Tool.visibility`, `Step.prelude_trace` and
     /// `Definition.runtime_prelude`; every other field and default is the
     /// same in every release.
@@ -730,18 +730,25 @@ mod release_tests {
         }
         assert_eq!(count(Release::V0_12_0, "PtcRunner.Tool"), 8);
         assert_eq!(count(Release::V0_12_0, "PtcRunner.Step"), 23);
-        assert_eq!(count(Release::V0_11_0, "URI"), count(Release::V0_13_0, "URI"));
+        assert_eq!(
+            count(Release::V0_11_0, "URI"),
+            count(Release::V0_13_0, "URI")
+        );
         assert!(!has_field_at(Release::V0_13_0, "PtcRunner.Tool", "nam"));
         let partial = Term::Struct(Box::new(Struct {
             module: "PtcRunner.Tool".into(),
             fields: vec![("name".into(), Term::str("x"))],
         }));
         let old = complete_term_at(Release::V0_12_0, &partial, "/args/0").expect("completes");
-        let Term::Struct(s) = &*old else { panic!("a struct") };
+        let Term::Struct(s) = &*old else {
+            panic!("a struct")
+        };
         assert_eq!(s.field("visibility"), None);
         assert_eq!(s.fields.len(), 8);
         let new = complete_term(&partial, "/args/0").expect("completes");
-        let Term::Struct(s) = &*new else { panic!("a struct") };
+        let Term::Struct(s) = &*new else {
+            panic!("a struct")
+        };
         assert_eq!(s.field("visibility"), Some(&Term::atom("public")));
         let with = Term::Struct(Box::new(Struct {
             module: "PtcRunner.Tool".into(),

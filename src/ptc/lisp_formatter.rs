@@ -13,7 +13,7 @@ const MODULE: &str = "PtcRunner.Lisp.Formatter";
 /// Raises `FunctionClauseError` for a term that is no AST node, and passes
 /// on what the pieces raise (`String.Chars` for names, `Enumerable` for
 /// element lists, `ArgumentError` for a float too long to print), as
-/// release `rel` does: its clauses are those of `rel` (LF-15).
+/// release `rel` does: its clauses are those of `rel` (REL-6).
 pub fn format(rel: Release, ast: &Term) -> Result<Term, Raised> {
     let mut out = Vec::new();
     node(rel, ast, &mut out)?;
@@ -53,7 +53,7 @@ fn tagged_node(rel: Release, items: &[Term], out: &mut Vec<u8>) -> Result<(), Ra
         }
         _ => return Err(no_clause()),
     };
-    // LF-15: the reader-macro clauses came in v0.13.0; before, these nodes
+    // REL-6: the reader-macro clauses came in v0.13.0; before, these nodes
     // match no clause.
     if READER_MACROS.contains(&tag) && !rel.since(Release::V0_13_0) {
         return Err(no_clause());
@@ -136,7 +136,7 @@ fn escape_string(s: &Term) -> Result<Vec<u8>, Raised> {
     Ok(out)
 }
 
-/// The reader-macro nodes v0.13.0's formatter added clauses for (LF-15):
+/// The reader-macro nodes v0.13.0's formatter added clauses for (REL-6):
 /// `#(...)`, `#"re"`, `'sym`, `#'sym` and `*n`.
 const READER_MACROS: [&str; 5] = [
     "short_fn",
@@ -163,7 +163,7 @@ mod tests {
         }
     }
 
-    /// LF-15, as each release's build answers: the reader-macro nodes
+    /// REL-6, as each release's build answers: the reader-macro nodes
     /// render from v0.13.0 on and match no clause before.
     #[test]
     fn reader_macro_clauses_came_in_0_13_0() {
@@ -203,7 +203,7 @@ mod tests {
         }
     }
 
-    /// LF-16: a display struct as a name interpolates through
+    /// REL-7: a display struct as a name interpolates through
     /// `String.Chars`, which v0.11.0 lacks for it.
     #[test]
     fn display_structs_interpolate_from_0_12_0() {

@@ -3,7 +3,7 @@
 //! (`spec/ptc_tool_protocol_from_step.md`, PP-100 and up). It builds the execution
 //! map with [`turn_feedback::execution_feedback`] for a synthetic agent and
 //! renders it through [`protocol::render_success`], as each release does:
-//! v0.11.0 reads no option but `validated` (PP-134).
+//! v0.11.0 reads no option but `validated` (REL-8).
 
 use crate::keyword;
 use crate::protocol::{self, truthy};
@@ -15,7 +15,7 @@ use crate::{Raised, Release};
 /// binary. `opts` is a keyword list (`include_memory`, default `false`;
 /// `prior_memory`, default `%{}`; `format_options`, default the agent
 /// defaults; `validated`); other keys are ignored. v0.11.0 reads none of
-/// the first three (PP-134): its one-shot rendering always leaves memory
+/// the first three (REL-8): its one-shot rendering always leaves memory
 /// out, with no prior memory and the default format options.
 pub fn render_success_from_step(
     rel: Release,
@@ -93,7 +93,7 @@ mod tests {
     const STEP: &str = r#"{"$struct": {"module": "PtcRunner.Step", "fields": {"return": 1, "memory": {"a": 1, "b": 2}, "prints": []}}}"#;
     const LONG: &str = r#"{"$struct": {"module": "PtcRunner.Step", "fields": {"return": [1,2,3,4,5,6,7,8,9,10,11,12], "memory": {}, "prints": []}}}"#;
 
-    /// PP-134, as each build answers: v0.11.0 reads neither
+    /// REL-8, as each build answers: v0.11.0 reads neither
     /// `include_memory`, `prior_memory` nor `format_options`.
     #[test]
     fn options_are_read_from_0_12_0() {

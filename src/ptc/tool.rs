@@ -23,7 +23,7 @@ pub fn new(rel: Release, name: &Term, format: &Term) -> Result<Term, Raised> {
     normalize_format(rel, name, format)
 }
 
-/// `private?/1` (v0.13.0 on, TL-14): whether a tool's `visibility` is
+/// `private?/1` (v0.13.0 on, REL-3; TL-14): whether a tool's `visibility` is
 /// `:private`.
 pub fn private_q(tool: &Term) -> Result<Term, Raised> {
     match tool_struct(tool) {
@@ -72,7 +72,7 @@ fn normalize_format(rel: Release, name: &Term, format: &Term) -> Result<Term, Ra
         ))
     };
     let field = |s: &Struct, f: &str| s.field(f).cloned().unwrap_or(Term::Nil);
-    // TL-15: a `%Tool{}` is a format, and `visibility:` an option, from
+    // REL-4: a `%Tool{}` is a format, and `visibility:` an option, from
     // v0.13.0 on; before, a `%Tool{}` is an invalid format and the option
     // is not read.
     let has_visibility = rel.since(Release::V0_13_0);
@@ -233,7 +233,7 @@ pub fn validate(rel: Release, name: &Term, format: &Term) -> Result<Term, Raised
 }
 
 /// Only `{function, options}` can carry `expose:` and `native_result:`;
-/// from v0.13.0 on, it and a `%Tool{}` can carry `visibility:` (TV-10);
+/// from v0.13.0 on, it and a `%Tool{}` can carry `visibility:` (REL-5);
 /// other formats pass.
 fn validate_exposure_entry(rel: Release, name: &Term, format: &Term) -> Result<(), Raised> {
     let checks_visibility = rel.since(Release::V0_13_0);
@@ -337,7 +337,7 @@ mod tests {
 
     const WITH_BOGUS_VISIBILITY: &str = r#"{"$tuple": [{"$fn": {"arity": 1, "returns": 1}}, {"$kw": [["visibility", {"$atom": "bogus"}]]}]}"#;
 
-    /// TL-15, as each build answers: a `%Tool{}` is a format and
+    /// REL-4, as each build answers: a `%Tool{}` is a format and
     /// `visibility:` an option from v0.13.0 on; v0.12.0 and v0.11.0 call
     /// the struct an invalid format, ignore the option and build a struct
     /// without the field.
@@ -389,7 +389,7 @@ mod tests {
                 Term::atom("bogus")
             ])))
         );
-        let err = validate(rel, &name, &t(WITH_BOGUS_VISIBILITY)).expect_err("TV-10");
+        let err = validate(rel, &name, &t(WITH_BOGUS_VISIBILITY)).expect_err("REL-5");
         assert_eq!(
             (err.class.as_str(), err.message.as_str()),
             (
@@ -400,7 +400,7 @@ mod tests {
         let bad_struct = t(
             r#"{"$struct": {"module": "PtcRunner.Tool", "fields": {"name": "x", "visibility": {"$atom": "bogus"}}}}"#,
         );
-        let err = validate(rel, &name, &bad_struct).expect_err("TV-10");
+        let err = validate(rel, &name, &bad_struct).expect_err("REL-5");
         assert_eq!(err.class, "ArgumentError");
     }
 }

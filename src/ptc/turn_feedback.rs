@@ -109,7 +109,7 @@ pub fn execution_feedback(
             Term::Bool(visible_truncated || memory.truncated),
         ),
     ];
-    // PP-135: the map's `result_truncated` came in v0.13.0.
+    // REL-9: the map's `result_truncated` came in v0.13.0.
     if rel.since(Release::V0_13_0) {
         pairs.push((atom("result_truncated"), Term::Bool(result_truncated)));
     }
@@ -327,7 +327,7 @@ fn changed_vars_clause() -> Raised {
 mod tests {
     use super::*;
 
-    /// PP-135, as each build's `execution_feedback/3` answers (called on
+    /// REL-9, as each build's `execution_feedback/3` answers (called on
     /// the build directly: no op shows the map whole): the map has
     /// `result_truncated` from v0.13.0 on.
     #[test]

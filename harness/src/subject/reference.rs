@@ -23,7 +23,7 @@ impl Reference {
     /// Calls the reference for one request. Its arguments are completed
     /// with the release's struct defaults first (TJ-7: a sender writes only
     /// the fields it means); a field the release's struct lacks is
-    /// declined, as that release's adapter declines it (TJ-12). An op the
+    /// declined, as that release's adapter declines it (REL-1). An op the
     /// release lacks is declined too (`tool.private?` before v0.13.0).
     pub fn answer(&self, request: Request<'_>) -> Answer {
         let rel = self.release;

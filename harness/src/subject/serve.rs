@@ -229,10 +229,10 @@ mod tests {
         assert!(out.contains(r#""release":"0.13.0""#), "{out}");
     }
 
-    /// `adapter --release 0.12.0`: its `hello` says the release and leaves
+    /// AP-18, REL-3, REL-1: `adapter --release 0.12.0`: its `hello` says the release and leaves
     /// out the op v0.12.0 lacks (TL-14); a v1 reader still reads it; a
     /// struct field v0.12.0 lacks is declined, and `tool.new` answers
-    /// v0.12.0's struct (TJ-12).
+    /// v0.12.0's struct (REL-1).
     #[test]
     fn serves_an_older_release() {
         let out = session_at(

@@ -26,7 +26,7 @@ pub fn guaranteed(name: &str) -> bool {
 }
 
 /// Guaranteed atoms of v0.13.0's table that an older release's table lacks
-/// (JH-20): each atom and the release that brought it. The modules an
+/// (REL-2): each atom and the release that brought it. The modules an
 /// `atomize_value/2` call loads name them (the new struct fields of
 /// `PtcRunner.Step` and `PtcRunner.SubAgent.Definition`, v0.12.0's
 /// `render_success_from_step/2` options and helpers).
@@ -39,7 +39,7 @@ pub const ATOMS_SINCE: &[(&str, Release)] = &[
 ];
 
 /// Guaranteed atoms of an older release's table that v0.13.0's lacks
-/// (JH-20): each atom and the release whose table no longer has it
+/// (REL-2): each atom and the release whose table no longer has it
 /// (v0.11.0's `JsonHandler` helpers and `render_success_from_step/2`'s
 /// agent, moved or renamed in v0.12.0).
 pub const ATOMS_UNTIL: &[(&str, Release)] = &[
@@ -51,7 +51,7 @@ pub const ATOMS_UNTIL: &[(&str, Release)] = &[
 ];
 
 /// Whether `name` is one of release `rel`'s guaranteed atoms (JH-5,
-/// JH-20): v0.13.0's table with [`ATOMS_SINCE`] and [`ATOMS_UNTIL`]
+/// REL-2): v0.13.0's table with [`ATOMS_SINCE`] and [`ATOMS_UNTIL`]
 /// applied.
 pub fn guaranteed_at(rel: Release, name: &str) -> bool {
     if let Some((_, since)) = ATOMS_SINCE.iter().find(|(a, _)| *a == name) {
@@ -153,7 +153,7 @@ mod tests {
         assert_eq!(existing_atom(rel, b"\xff", &held), None);
     }
 
-    /// JH-20, measured on each build as `spec/data/atoms.json` says: the
+    /// REL-2, measured on each build as `spec/data/atoms.json` says: the
     /// fields v0.13.0 added are no atoms of v0.12.0's table; v0.11.0's
     /// table lacks v0.12.0's `render_success_from_step/2` atoms and has
     /// the `JsonHandler` helpers v0.12.0 moved out.
