@@ -196,7 +196,7 @@ pub static OPS: &[Op] = &[
         spec_prefix: "PP",
         output: Output::Term,
         since: Release::V0_11_0,
-        call: |_, a| Ok(protocol_validate::validate_program(&a[0])),
+        call: |rel, a| Ok(protocol_validate::validate_program(rel, &a[0])),
     },
     Op {
         name: "protocol.validate_return",
@@ -205,7 +205,7 @@ pub static OPS: &[Op] = &[
         spec_prefix: "JH",
         output: Output::Term,
         since: Release::V0_11_0,
-        call: |_, a| json_handler::validate_return(&a[0], &a[1]),
+        call: |rel, a| json_handler::validate_return(rel, &a[0], &a[1]),
     },
     Op {
         name: "term.inspect",

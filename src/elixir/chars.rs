@@ -43,7 +43,7 @@ impl Failure<'_> {
             Failure::Undefined(t) => protocol_undefined(Protocol::StringChars(rel), t),
             Failure::NotChardata(items) => Raised::new(
                 "ArgumentError",
-                String::from_utf8_lossy(&not_chardata_message(items)).into_owned(),
+                String::from_utf8_lossy(&not_chardata_message(rel, items)).into_owned(),
             ),
         }
     }
@@ -51,10 +51,10 @@ impl Failure<'_> {
 
 /// `List.to_string/1`'s `ArgumentError` message for a list that is not
 /// chardata, as a binary (the list inspected, display structs' bytes kept).
-fn not_chardata_message(items: &[Term]) -> Vec<u8> {
+fn not_chardata_message(rel: Release, items: &[Term]) -> Vec<u8> {
     m::LIST_TO_STRING_NOT_CHARDATA.render_bytes(&[(
         "list",
-        &crate::inspect::inspect_bytes(&Term::List(items.to_vec())),
+        &crate::inspect::inspect_bytes_at(rel, &Term::List(items.to_vec())),
     )])
 }
 
@@ -294,7 +294,7 @@ pub fn display_struct_undefined_message(rel: Release, s: &Struct) -> Option<Vec<
 /// inspected when it raised, before any trap); `None` otherwise.
 pub fn display_struct_not_chardata_message(rel: Release, s: &Struct) -> Option<Vec<u8>> {
     match display_convert(rel, s)? {
-        Err(Failure::NotChardata(items)) => Some(not_chardata_message(items)),
+        Err(Failure::NotChardata(items)) => Some(not_chardata_message(rel, items)),
         _ => None,
     }
 }
@@ -532,5 +532,27 @@ mod release_tests {
             ),
             "{old}"
         );
+    }
+
+    /// REL-7, found by fuzzing the reference at v0.11.0 against its build:
+    /// a list that is not chardata raises `ArgumentError`, whose message
+    /// inspects the list as the release does, so a display struct in it
+    /// whose field is another prints v0.11.0's `Inspect.Error` there too.
+    #[test]
+    fn a_list_that_is_not_chardata_is_inspected_at_the_release() {
+        let t = term(
+            r#"{"$struct": {"module": "PtcRunner.Lisp.Format.Var", "fields": {"name": [{"$struct": {"module": "PtcRunner.Lisp.Format.Var", "fields": {"name": {"$struct": {"module": "PtcRunner.Lisp.Format.Var", "fields": {"name": "x"}}}}}}]}}}"#,
+        );
+        let old = String::from_utf8(crate::inspect::inspect_bytes_at(Release::V0_11_0, &t))
+            .expect("UTF-8");
+        assert!(old.starts_with("#Inspect.Error<\n  got ArgumentError with message:\n\n      \"\"\"\n      cannot convert the given list to a string."), "{old}");
+        assert!(!old.contains("PtcRunner.Lisp.Format.Builtin"), "{old}");
+        assert!(
+            old.contains("NaiveDateTime, Time, URI, Version, Version.Requirement"),
+            "{old}"
+        );
+        let new = String::from_utf8(crate::inspect::inspect_bytes_at(Release::V0_12_0, &t))
+            .expect("UTF-8");
+        assert!(new.contains("[#'#'x]"), "{new}");
     }
 }

@@ -5,7 +5,7 @@
 //! texts themselves are [`crate::elixir::messages`]' templates.
 
 use crate::elixir::messages as m;
-use crate::inspect::{atom_literal, inspect, inspect_with, remote_call};
+use crate::inspect::{atom_literal, inspect, remote_call};
 use crate::term::{OpaqueKind, Term};
 use crate::{Raised, Release};
 
@@ -15,11 +15,20 @@ use crate::{Raised, Release};
 /// map (`map.field`), never for `nil` or a module atom, whose messages
 /// Elixir words differently.
 pub fn key_error(key: &str, term: &Term) -> Raised {
+    key_error_at(Release::default(), key, term)
+}
+
+/// [`key_error`] with `term` inspected as release `rel`'s build prints it
+/// (REL-7).
+pub fn key_error_at(rel: Release, key: &str, term: &Term) -> Raised {
     raise(
         &m::KEY_ERROR,
         &[
             ("key", &inspect(&Term::atom(key))),
-            ("term", &inspect_with(term, true, None)),
+            (
+                "term",
+                &crate::inspect::inspect_with_at(rel, term, true, None),
+            ),
         ],
     )
 }
@@ -60,7 +69,16 @@ pub fn module_not_available(module: &str, function: &str, arity: u32) -> Raised 
 
 /// `BadMapError`: `expected a map, got: <inspect(term)>`.
 pub fn bad_map(term: &Term) -> Raised {
-    raise(&m::BAD_MAP, &[("term", &inspect(term))])
+    bad_map_at(Release::default(), term)
+}
+
+/// [`bad_map`] with `term` inspected as release `rel`'s build prints it
+/// (REL-7).
+pub fn bad_map_at(rel: Release, term: &Term) -> Raised {
+    raise(
+        &m::BAD_MAP,
+        &[("term", &crate::inspect::inspect_at(rel, term))],
+    )
 }
 
 /// `CaseClauseError`: `no case clause matching: <inspect(term)>`.

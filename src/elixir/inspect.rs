@@ -45,6 +45,13 @@ pub fn inspect(term: &Term) -> String {
     algebra::format(&Doc::group(to_doc(term, DEFAULT)), None)
 }
 
+/// [`inspect`] with release `rel`'s protocol implementations loaded (see
+/// [`inspect_bytes_at`]).
+pub fn inspect_at(rel: Release, term: &Term) -> String {
+    let opts = Opts { rel, ..DEFAULT };
+    algebra::format(&Doc::group(to_doc(term, opts)), None)
+}
+
 /// `inspect(term)` as the binary Elixir returns, byte for byte: a display
 /// struct's `Inspect` interpolates its field as it is, invalid UTF-8
 /// included (IN-15).
@@ -64,6 +71,13 @@ pub fn inspect_bytes_at(rel: Release, term: &Term) -> Vec<u8> {
 /// `:infinity` (as `KeyError` prints its term).
 pub fn inspect_with(term: &Term, pretty: bool, limit: Option<usize>) -> String {
     let (doc, width) = doc_with(term, pretty, limit);
+    algebra::format(&doc, width)
+}
+
+/// [`inspect_with`] with release `rel`'s protocol implementations loaded
+/// (see [`inspect_bytes_at`]).
+pub fn inspect_with_at(rel: Release, term: &Term, pretty: bool, limit: Option<usize>) -> String {
+    let (doc, width) = doc_with_at(rel, term, pretty, limit);
     algebra::format(&doc, width)
 }
 

@@ -165,7 +165,7 @@ fn map_new_1(fields: &Term) -> Result<Map, Raised> {
 /// `validate_return/2` (JH-10): `:ok` for a `nil` signature or an `:any`
 /// return type, else `Signature.validate/2`. A term that is not a map with
 /// a `:parsed_signature` key raises `FunctionClauseError`.
-pub fn validate_return(definition: &Term, value: &Term) -> Result<Term, Raised> {
+pub fn validate_return(rel: Release, definition: &Term, value: &Term) -> Result<Term, Raised> {
     let parsed = match definition {
         Term::Map(_) | Term::Struct(_) => map_get(definition, "parsed_signature"),
         _ => None,
@@ -180,6 +180,6 @@ pub fn validate_return(definition: &Term, value: &Term) -> Result<Term, Raised> 
         {
             Ok(Term::atom("ok"))
         }
-        _ => signature_validator::signature_validate(parsed, value),
+        _ => signature_validator::signature_validate(rel, parsed, value),
     }
 }

@@ -211,7 +211,7 @@ fn format_struct(
                 child_cut,
             ));
         }
-        _ => inspect::inspect_bytes(&Term::Struct(Box::new(s.clone()))),
+        _ => inspect::inspect_bytes_at(rel, &Term::Struct(Box::new(s.clone()))),
     };
     Ok((text, false))
 }

@@ -7,7 +7,7 @@
 //! raise as `Keyword` does), and read the `:execution` map with Elixir's
 //! `map.field` semantics, so that every way v0.13.0 raises is reproduced.
 
-use crate::keyword::{self, dot, map_get};
+use crate::keyword::{self, dot_at, map_get};
 use crate::term::{Map, Term};
 use crate::{errors, jason, Raised, Release};
 
@@ -86,26 +86,32 @@ pub fn render_error(
 /// `lisp_step` is only consulted (and must only be a map) in that case.
 /// `validated:` adds `"validated"` whenever the key is present.
 pub fn render_success(rel: Release, lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
-    let execution = keyword::fetch_bang(opts, "execution")?;
+    let execution = keyword::fetch_bang_at(rel, opts, "execution")?;
     let include_memory = keyword::get(opts, "include_memory")?.map_or(true, truthy);
-    let truncated = dot(execution, "truncated")?;
+    let truncated = dot_at(rel, execution, "truncated")?;
     let truncated_flag = if include_memory {
         truncated
     } else {
         map_get(execution, "visible_truncated").unwrap_or(truncated)
     };
-    let result = dot(execution, "result")?;
+    let result = dot_at(rel, execution, "result")?;
     let mut payload = vec![
         (Term::str("status"), Term::str("ok")),
         (Term::str("result"), result.clone()),
-        (Term::str("prints"), dot(execution, "prints")?.clone()),
-        (Term::str("feedback"), dot(execution, "feedback")?.clone()),
+        (
+            Term::str("prints"),
+            dot_at(rel, execution, "prints")?.clone(),
+        ),
+        (
+            Term::str("feedback"),
+            dot_at(rel, execution, "feedback")?.clone(),
+        ),
         (Term::str("truncated"), truncated_flag.clone()),
     ];
     if include_memory {
         let mut memory = Vec::with_capacity(3);
         for field in ["changed", "stored_keys", "truncated"] {
-            let value = dot(dot(execution, "memory")?, field)?;
+            let value = dot_at(rel, dot_at(rel, execution, "memory")?, field)?;
             memory.push((Term::str(field), value.clone()));
         }
         payload.push((Term::str("memory"), Term::map(memory)));
@@ -113,7 +119,7 @@ pub fn render_success(rel: Release, lisp_step: &Term, opts: &Term) -> Result<Ter
     if matches!(result, Term::Nil) {
         let step_return = match lisp_step {
             Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => map_get(lisp_step, "return"),
-            other => return Err(errors::bad_map(other)),
+            other => return Err(errors::bad_map_at(rel, other)),
         };
         if matches!(step_return, None | Some(Term::Nil)) {
             payload.retain(|(k, _)| k.as_binary() != Some(b"result"));

@@ -2,8 +2,9 @@
 //! `program` argument of a `lisp_eval` call (`spec/ptc_tool_protocol_validate_program.md`,
 //! `PP-50`..). The rest of the protocol module lives in `protocol`.
 
-use crate::inspect::inspect;
+use crate::inspect::inspect_at;
 use crate::term::Term;
+use crate::Release;
 
 /// The code points of Unicode's `White_Space` property, which
 /// `String.trim/1` removes from both ends (Elixir 1.18.4, Unicode 15.1).
@@ -17,7 +18,7 @@ pub const WHITE_SPACE: &[char] = &[
 /// other than white space in it; `{:error, :args_error, message}` for
 /// `nil`, for any other non-binary (the message embeds its `inspect/1`
 /// text), and for a binary that `String.trim/1` empties.
-pub fn validate_program(program: &Term) -> Term {
+pub fn validate_program(rel: Release, program: &Term) -> Term {
     let error = |message: String| {
         Term::Tuple(vec![
             Term::atom("error"),
@@ -33,7 +34,7 @@ pub fn validate_program(program: &Term) -> Term {
         Term::Str(_) | Term::Bytes(_) => Term::ok(program.clone()),
         other => error(format!(
             "lisp_eval `program` must be a string, got {}.",
-            inspect(other)
+            inspect_at(rel, other)
         )),
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::elixir::messages as m;
 use crate::errors::raise;
-use crate::inspect::inspect;
+use crate::inspect::inspect_at;
 use crate::keyword;
 use crate::structs;
 use crate::term::{FunSpec, Struct, Term};
@@ -237,7 +237,7 @@ pub fn validate(rel: Release, name: &Term, format: &Term) -> Result<Term, Raised
 /// other formats pass.
 fn validate_exposure_entry(rel: Release, name: &Term, format: &Term) -> Result<(), Raised> {
     let checks_visibility = rel.since(Release::V0_13_0);
-    let who = inspect(name);
+    let who = insp(rel, name);
     match format {
         Term::Tuple(items) if items.len() == 2 && matches!(items[0], Term::Fun(_)) => {
             let Term::List(options) = &items[1] else {
@@ -248,36 +248,43 @@ fn validate_exposure_entry(rel: Release, name: &Term, format: &Term) -> Result<(
             let native_result = keyword_get(options, "native_result", Term::Nil)?;
             if checks_visibility {
                 let visibility = keyword_get(options, "visibility", Term::atom("public"))?;
-                check_visibility(&who, &visibility)?;
+                check_visibility(rel, &who, &visibility)?;
             }
             if !(expose == Term::Nil
                 || matches!(expose.as_atom(), Some("native" | "ptc_lisp" | "both")))
             {
                 return Err(raise(
                     &m::TOOL_INVALID_EXPOSE,
-                    &[("tool", who.as_str()), ("value", &inspect(&expose))],
+                    &[("tool", who.as_str()), ("value", &insp(rel, &expose))],
                 ));
             }
-            check_native_result(&who, &native_result, &expose, &cache)
+            check_native_result(rel, &who, &native_result, &expose, &cache)
         }
         Term::Struct(s) if s.module == MODULE && checks_visibility => {
-            check_visibility(&who, s.field("visibility").unwrap_or(&Term::Nil))
+            check_visibility(rel, &who, s.field("visibility").unwrap_or(&Term::Nil))
         }
         _ => Ok(()),
     }
 }
 
-fn check_visibility(who: &str, visibility: &Term) -> Result<(), Raised> {
+/// `inspect/1` as release `rel`'s build prints `t` (REL-7: a display
+/// struct nested in another's field prints otherwise before v0.12.0).
+fn insp(rel: Release, t: &Term) -> String {
+    inspect_at(rel, t)
+}
+
+fn check_visibility(rel: Release, who: &str, visibility: &Term) -> Result<(), Raised> {
     if is_visibility(visibility) {
         return Ok(());
     }
     Err(raise(
         &m::TOOL_INVALID_VISIBILITY,
-        &[("tool", who), ("value", &inspect(visibility))],
+        &[("tool", who), ("value", &insp(rel, visibility))],
     ))
 }
 
 fn check_native_result(
+    rel: Release,
     who: &str,
     native_result: &Term,
     expose: &Term,
@@ -289,7 +296,7 @@ fn check_native_result(
         other => {
             return Err(raise(
                 &m::TOOL_NATIVE_RESULT_NOT_KEYWORD,
-                &[("tool", who), ("value", &inspect(other))],
+                &[("tool", who), ("value", &insp(rel, other))],
             ))
         }
     };
@@ -298,8 +305,8 @@ fn check_native_result(
             &m::TOOL_NATIVE_RESULT_REQUIRES,
             &[
                 ("tool", who),
-                ("expose", &inspect(expose)),
-                ("cache", &inspect(cache)),
+                ("expose", &insp(rel, expose)),
+                ("cache", &insp(rel, cache)),
             ],
         ));
     }
@@ -310,7 +317,7 @@ fn check_native_result(
     if !preview_ok {
         return Err(raise(
             &m::TOOL_NATIVE_RESULT_PREVIEW,
-            &[("tool", who), ("value", &inspect(&preview))],
+            &[("tool", who), ("value", &insp(rel, &preview))],
         ));
     }
     let limit_ok = match &limit {
@@ -320,7 +327,7 @@ fn check_native_result(
     if !limit_ok {
         return Err(raise(
             &m::TOOL_NATIVE_RESULT_LIMIT,
-            &[("tool", who), ("value", &inspect(&limit))],
+            &[("tool", who), ("value", &insp(rel, &limit))],
         ));
     }
     Ok(())

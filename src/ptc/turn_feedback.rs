@@ -4,7 +4,7 @@
 //! the truncation flags (`spec/ptc_tool_protocol_from_step.md`, PP-101..112).
 
 use crate::elixir::enumerable;
-use crate::keyword::{self, dot};
+use crate::keyword::{self, dot_at};
 use crate::lisp_format::to_clojure;
 use crate::term::{map_view, term_cmp, Int, Map, Term};
 use crate::untrusted_renderer::{wrap, PREAMBLE};
@@ -38,11 +38,11 @@ pub fn execution_feedback(
     let max_chars = limit_option(agent.format_options, "feedback_max_chars", 512)?;
     let preview_max = limit_option(agent.format_options, "preview_max_chars", 250)?;
 
-    let step_prints = dot(lisp_step, "prints")?;
+    let step_prints = dot_at(rel, lisp_step, "prints")?;
     let (prints_output, prints_truncated) = format_prints(rel, step_prints, &max_chars)?;
     let (result_preview, result_truncated) =
-        result_preview(rel, dot(lisp_step, "return")?, &preview_max)?;
-    let step_memory = dot(lisp_step, "memory")?;
+        result_preview(rel, dot_at(rel, lisp_step, "return")?, &preview_max)?;
+    let step_memory = dot_at(rel, lisp_step, "memory")?;
     let memory = memory_section(rel, prior_memory, step_memory, &preview_max)?;
 
     // The feedback text keeps the historical suppression rules (PP-104):
@@ -250,7 +250,7 @@ fn memory_section(
             return Err(changed_vars_clause());
         };
         let Some(prior_map) = &prior else {
-            return Err(crate::errors::bad_map(prior_term));
+            return Err(crate::errors::bad_map_at(rel, prior_term));
         };
         if term_cmp(prior_map.get(k).unwrap_or(&Term::Nil), v) != Ordering::Equal {
             kept.push((k.clone(), v.clone()));
