@@ -70,7 +70,7 @@ type Setup = (Box<dyn Subject>, Strictness, Option<KnownFailures>);
 /// adapter `PTC_ADAPTER` names, with `PTC_LEVEL` and `PTC_KNOWN_FAILURES`.
 fn subject() -> Result<Setup, String> {
     let Ok(command) = std::env::var("PTC_ADAPTER") else {
-        return Ok((Box::new(Reference), Strictness::Strict, None));
+        return Ok((Box::new(Reference::default()), Strictness::Strict, None));
     };
     let argv =
         shlex::split(&command).ok_or_else(|| format!("PTC_ADAPTER: cannot split {command:?}"))?;

@@ -50,7 +50,7 @@ fn every_law_holds_on_the_reference() {
         "LAW-1", "LAW-2", "LAW-3", "LAW-4", "LAW-5", "LAW-6", "LAW-7", "LAW-8",
     ];
     assert_eq!(LAWS.iter().map(|l| l.id).collect::<Vec<_>>(), ids);
-    let report = check(&mut Reference, &config(&[], 3000));
+    let report = check(&mut Reference::default(), &config(&[], 3000));
     assert!(report.skipped.is_empty(), "{:?}", report.skipped);
     assert_eq!(report.laws.len(), LAWS.len());
     for lr in &report.laws {
@@ -303,7 +303,7 @@ fn an_unknown_law_is_a_usage_error() {
 fn laws_check_only_the_ops_asked_for() {
     let mut cfg = config(&[], 64);
     cfg.ops = vec!["native_preview.cache_hint".to_owned()];
-    let report = check(&mut Reference, &cfg);
+    let report = check(&mut Reference::default(), &cfg);
     assert!(!report.laws.is_empty());
     for lr in &report.laws {
         assert_eq!(lr.ops, vec!["native_preview.cache_hint"], "{}", lr.law.id);

@@ -74,7 +74,7 @@ fn reached(cases: &[Case]) -> Vec<&Case> {
     cases
         .iter()
         .filter(|c| {
-            matches!(Reference::answer(Request::new(c.op.name, &c.args)),
+            matches!(Reference::default().answer(Request::new(c.op.name, &c.args)),
                 Answer::Raised(r) if r.class == PUE && !messages_match(&r.message, &misprint(&r.message)))
         })
         .collect()
@@ -126,7 +126,7 @@ fn compare_counts_what_run_fails() {
         fuzz: None,
     };
     let c = compare(
-        &mut Reference,
+        &mut Reference::default(),
         &mut Altered(MisprintsUndefined),
         &all,
         &cases,
@@ -276,7 +276,7 @@ fn compare_counts_every_case_a_struct_change_fails() {
         fuzz: None,
     };
     let c = compare(
-        &mut Reference,
+        &mut Reference::default(),
         &mut Altered(ToolWithOwner),
         &all,
         &cases,

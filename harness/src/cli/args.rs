@@ -6,6 +6,7 @@ use crate::corpus::{self, Corpus, Level, Origin, Sources};
 use crate::exit::Failure;
 use crate::subject::adapter::{Adapter, AdapterConfig};
 use clap::{Args, ValueEnum};
+
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -46,8 +46,9 @@ pub enum Command {
     List(ListArgs),
     /// Check the corpus: schema, ops, ids, spec rules, features, coverage.
     Lint(CorpusArgs),
-    /// Serve the reference over adapter protocol v1 on stdin/stdout.
-    Adapter,
+    /// Serve the reference over adapter protocol v1 on stdin/stdout, as the
+    /// release `--release` names.
+    Adapter(adapter::AdapterServeArgs),
     /// Recompute expectations from the reference (or an adapter) and show,
     /// check or write what changes.
     Bless(BlessArgs),
@@ -103,7 +104,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Compare(args) => compare::exec(args),
         Command::Laws(args) => laws::exec(args),
         Command::Matrix(args) => matrix::exec(args),
-        Command::Adapter => adapter::exec(),
+        Command::Adapter(args) => adapter::exec(args),
         Command::Export(args) => export::exec(args),
     }
 }
@@ -120,7 +121,7 @@ impl Command {
             Command::Laws(a) => a.emit.is_some(),
             Command::Compare(a) => a.emit.is_some(),
             Command::Matrix(a) => a.output.is_some(),
-            Command::List(_) | Command::Lint(_) | Command::Bench(_) | Command::Adapter => false,
+            Command::List(_) | Command::Lint(_) | Command::Bench(_) | Command::Adapter(_) => false,
         }
     }
 }

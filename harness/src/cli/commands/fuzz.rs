@@ -1,7 +1,7 @@
 //! `ptc-conformance fuzz`: differential fuzzing against the reference, and
 //! the fuzz printing `compare` shares.
 
-use crate::cli::args::{seconds, start, AdapterArgs, CorpusArgs};
+use crate::cli::args::{seconds, start, AdapterArgs, CorpusArgs, ReleaseArg};
 use crate::cli::out::{errln, outln};
 use crate::exit::Failure;
 use crate::subject::reference::Reference;
@@ -38,6 +38,9 @@ pub struct FuzzArgs {
     /// Write the smallest disagreement (of each kind) as a case file under DIR.
     #[arg(long, value_name = "DIR")]
     pub emit: Option<PathBuf>,
+    /// The release the reference answers as.
+    #[command(flatten)]
+    pub release: ReleaseArg,
     /// Fuzz the adapter given after `--` (default: the reference against itself).
     #[command(flatten)]
     pub adapter: AdapterArgs,
@@ -108,15 +111,25 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     let mut cfg = fuzz_config(&args.op, args.cases, &args.budget, seed, args.time, &corpus)?;
     cfg.emit = args.emit.clone();
     cfg.keep_going = args.keep_going;
+    cfg.release = args.release.get();
+    let reference = Reference::at(cfg.release);
     let mut adapter;
+    let mut itself = reference;
     let subject: &mut dyn Subject = match args.adapter.config()? {
         Some(c) => {
             adapter = start(c)?;
             &mut adapter
         }
-        None => &mut Reference,
+        None => &mut itself,
     };
-    let declared = subject.ops();
+    // Only ops the release has are fuzzed: an op the subject declares that
+    // the release lacks (`tool.private?` before 0.13.0) has no reference
+    // answer to compare with.
+    let declared: std::collections::BTreeSet<String> = subject
+        .ops()
+        .intersection(&reference.ops())
+        .cloned()
+        .collect();
     cfg.ops = crate::corpus::select::expand_ops(&args.op, Some((&declared, "the subject")))
         .map_err(Failure::usage)?
         .into_iter()
@@ -125,8 +138,9 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     let ops = crate::review::fuzz::plan(&cfg.ops, &declared).map_err(Failure::usage)?;
     let names: Vec<&str> = ops.iter().map(|o| o.name).collect();
     errln!(
-        "fuzzing {} with seed {seed} (replay: --seed {seed})\n{}\nops ({}): {}",
+        "fuzzing {} against the reference at {} with seed {seed} (replay: --seed {seed})\n{}\nops ({}): {}",
         subject.name(),
+        cfg.release,
         corpus.describe(),
         names.len(),
         names.join(", ")

@@ -103,7 +103,12 @@ fn planted(
     ops: &[&str],
     per_op: usize,
 ) -> Vec<(Trigger, BTreeSet<&'static str>, usize)> {
-    run(&mut Reference, &mut Altered(Planted { bugs }), ops, per_op)
+    run(
+        &mut Reference::default(),
+        &mut Altered(Planted { bugs }),
+        ops,
+        per_op,
+    )
 }
 
 /// The causes' titles, sorted.
@@ -161,7 +166,7 @@ fn a_struct_field_one_side_lacks_is_one_cause_whatever_ops_it_reaches() {
     ];
     let causes = run(
         &mut Altered(WithoutVisibility { planted: false }),
-        &mut Reference,
+        &mut Reference::default(),
         &ops,
         300,
     );
@@ -194,13 +199,13 @@ fn the_smallest_part_that_makes_both_answer_alike_is_the_trigger() {
         bugs: vec![("tool.validate", "description", raises)],
     });
     let (b, h) = (
-        Reference::answer(Request::new(op.name, &args)),
+        Reference::default().answer(Request::new(op.name, &args)),
         head.call(Request::new(op.name, &args)),
     );
     let kind = crate::review::kinds::classify(op, &args, &b, &h, Reading::AsAnswered);
     let shapes = Shapes::new();
     let mut search = Search {
-        base: &mut Reference,
+        base: &mut Reference::default(),
         head: &mut head,
         shapes: &shapes,
         reading: Reading::AsAnswered,
@@ -257,7 +262,7 @@ fn a_protocol_one_side_lacks_for_several_structs_is_one_cause_across_ops() {
     });
     let causes = run(
         &mut base,
-        &mut Reference,
+        &mut Reference::default(),
         &[
             "term.inspect",
             "lisp_formatter.format",

@@ -88,6 +88,9 @@ pub struct FuzzConfig {
     /// An input one side declines and the other answers is a difference
     /// (two builds compared); otherwise only counted as declined.
     pub one_sided_refusals: bool,
+    /// The release the reference answers as (`fuzz --release`); the
+    /// subject is fuzzed against `Reference::at(release)`.
+    pub release: ptc_conformance::Release,
 }
 
 impl FuzzConfig {
@@ -109,6 +112,7 @@ impl FuzzConfig {
             labels: ("reference", "subject"),
             attribution: None,
             one_sided_refusals: false,
+            release: ptc_conformance::Release::default(),
         }
     }
 }
@@ -187,20 +191,29 @@ pub fn plan(
     Ok(ops)
 }
 
-/// Runs the fuzzer against the reference; `progress(checked)` is called
-/// after each batch.
+/// Runs the fuzzer against the reference at `cfg.release`;
+/// `progress(checked)` is called after each batch. At v0.13.0 answers are
+/// read with v0.13.0's struct defaults, as the judge reads them; at an
+/// older release as answered (both the reference and that release's build
+/// answer whole structs, and filling v0.13.0's fields into both would hide
+/// a field one side wrongly has).
 pub fn run(
     subject: &mut dyn Subject,
     cfg: &FuzzConfig,
     corpus: &[Case],
     progress: &mut dyn FnMut(usize),
 ) -> Result<FuzzReport, String> {
+    let reading = if cfg.release == ptc_conformance::Release::default() {
+        Reading::WithDefaults
+    } else {
+        Reading::AsAnswered
+    };
     run_between(
-        &mut Reference,
+        &mut Reference::at(cfg.release),
         subject,
         cfg,
         corpus,
-        Reading::WithDefaults,
+        reading,
         progress,
     )
 }
