@@ -31,8 +31,11 @@ pub fn exec(args: ListArgs) -> Result<(), Failure> {
         .selection(None)
         .apply(&corpus)
         .map_err(Failure::usage)?;
-    // Which corpus, on stderr: stdout is one case (or op) a line, for pipes.
-    errln!("{}", corpus.describe());
+    // Which corpus, on stderr, and only for a reader at a terminal: stdout is
+    // one case (or op) a line, and `list | head -3` shows three of them.
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        errln!("{}", corpus.describe());
+    }
     if args.counts {
         print_counts(&cases);
         return Ok(());

@@ -125,6 +125,9 @@ pub struct FuzzReport {
     pub checked: usize,
     /// Inputs the subject declined (`unsupported`).
     pub declined: usize,
+    /// The two sides' labels, as [`FuzzConfig::labels`]: the expected
+    /// side's, then the subject's.
+    pub labels: crate::review::kinds::Labels,
     /// Wall-clock time.
     pub elapsed: Duration,
     /// The ops fuzzed, in the order their batches are scheduled.
@@ -246,6 +249,7 @@ pub fn run_between(
     let started = Instant::now();
     let mut report = FuzzReport {
         ops: names.clone(),
+        labels: cfg.labels,
         ..FuzzReport::default()
     };
     learn_fields(expected, subject, names[0], cfg.labels, &mut report);
