@@ -47,7 +47,7 @@ pub mod ptc;
 
 pub use elixir::string as elixir_string;
 pub use elixir::{algebra, atom_table, chars, datetime, errors, inspect, jason, keyword, num};
-pub use model::{diff, features, loose, raised, release, structs, tagged, term};
+pub use model::{diff, features, loose, raised, release, structs, tagged, temporal, term};
 pub use ptc::{
     exposure, json_handler, key_normalizer, lisp_format, lisp_formatter, native_preview, protocol,
     protocol_from_step, protocol_validate, signature, signature_validator, tool, turn_feedback,

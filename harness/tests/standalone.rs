@@ -174,6 +174,18 @@ fn an_export_cites_only_itself_and_its_example_ports_run_as_they_are() {
         kit.display()
     );
     run(&bin, &kit, &["export", "."]);
+    // The ops as data travel with the kit, for the porter and both SDKs.
+    for copy in [
+        "spec/data/ops.json",
+        "sdk/python/ptc_sdk/data/ops.json",
+        "sdk/js/data/ops.json",
+    ] {
+        assert_eq!(
+            std::fs::read(kit.join(copy)).ok(),
+            std::fs::read(repo().join("spec/data/ops.json")).ok(),
+            "the export's {copy} is not the repository's spec/data/ops.json"
+        );
+    }
 
     let checked = links::check(&kit, links::Tree::Export);
     assert!(

@@ -14,6 +14,7 @@ import { JsonError, parse, quote } from "./json.js";
 import { structTable } from "./structs.js";
 import { TermDecodeError, decodeValue, encode } from "./tagged.js";
 import { TermMap } from "./terms.js";
+import { dataFile } from "./elixir/data.js";
 
 /** The protocol this SDK speaks. */
 export const PROTOCOL = 1;
@@ -55,10 +56,25 @@ export class Unsupported extends Error {
 
 /** The FunctionClauseError Elixir raises when no clause of `Module.fun/arity` matches. */
 export function functionClause(module, fun, arity) {
-  return new Raised("FunctionClauseError", `no function clause matching in ${module}.${fun}/${arity}`);
+  // One argument: the function's whole text, e.g. "anonymous fn/1 in M.f/3" or "Keyword.get/3".
+  const where = fun === undefined ? module : `${module}.${fun}/${arity}`;
+  return new Raised("FunctionClauseError", `no function clause matching in ${where}`);
 }
 
 const U64_MAX = (1n << 64n) - 1n;
+
+let OPS;
+/** The row of spec/data/ops.json for `op` (op, function, arity, args [{name, may, default?}], rules, prefix, output), or undefined for an op the kit does not have. */
+export function opRow(op) {
+  OPS ??= new Map(dataFile("ops.json").ops.map((r) => [r.op, r]));
+  return OPS.get(op);
+}
+
+/** Every op of the kit (spec/data/ops.json), sorted by name. */
+export function opNames() {
+  opRow("");
+  return [...OPS.keys()].sort();
+}
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function editDistance(a, b) {
@@ -124,7 +140,8 @@ export function createAdapter(port) {
   function answer(id, op, rawArgs, hasArgs) {
     const line = (key, body) => `{"id":${id},"${key}":${body}}`;
     const unsupported = (why) => line("unsupported", quote(why));
-    const declined = (why, error) => ({ answer: unsupported(why), outcome: "unsupported", error });
+    // `error`: the exception behind the decline, or the reason itself when the loop declines on its own.
+    const declined = (why, error) => ({ answer: unsupported(why), outcome: "unsupported", error: error ?? why });
     if (op === "hello") return { answer: line("ok", helloBody), outcome: "hello" };
     if (op === "bye") return { answer: null, bye: true, outcome: "bye" };
     if (!hasArgs) return declined('cannot decode request: no "args"');
@@ -132,7 +149,9 @@ export function createAdapter(port) {
     const entry = table.get(op);
     if (!entry) return declined(`unknown op ${quote(op)}`);
     if (entry.arity && !entry.arity.includes(rawArgs.length)) {
-      return declined(`${op} takes ${entry.arity.join(" or ")} argument(s), got ${rawArgs.length}`);
+      const row = opRow(op);
+      const named = row ? ` (${row.args.map((a) => a.name).join(", ")})` : "";
+      return declined(`${op} takes ${entry.arity.join(" or ")} argument(s)${named}, got ${rawArgs.length}`);
     }
     let args;
     try {

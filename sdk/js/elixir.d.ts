@@ -6,7 +6,7 @@
 // Raw strings (`RawString`) hold one char per byte: a binary that need not
 // be UTF-8 (README.md § The Elixir layer).
 
-import type { Bytes, Fun, Raised, Struct, Term } from "./index.js";
+import type { Bytes, Fun, Raised, Struct, Temporal, Term, TermMap } from "./index.js";
 
 /** One char per byte (latin1): the bytes of a binary that need not be UTF-8. */
 export type RawString = string;
@@ -190,3 +190,43 @@ export declare function dataFile(name: string): any;
 
 // Not used here but part of what the layer hands back.
 export type { Fun };
+
+/** A non-empty improper list [a, b | tail]. */
+export declare class Improper {
+  constructor(items: Term[], tail: Term);
+  items: Term[];
+  tail: Term;
+  equals(other: unknown): boolean;
+}
+export declare function isList(t: unknown): boolean;
+export declare function argumentError(): Raised;
+/** Erlang's ++. */
+export declare function append(left: Term, right: Term | Improper): Term | Improper;
+/** Enum.flat_map/2 over a list. */
+export declare function flatMap(items: Term[], fun: (x: Term) => Term | Improper): Term[];
+export declare const keyword: {
+  find(items: Term, key: string, fun: string): { found: boolean; value: Term | undefined };
+  get(items: Term, key: string, fallback?: Term): Term;
+  fetch(items: Term, key: string): Term;
+  fetchBang(items: Term, key: string): Term;
+  take(items: Term, keys: string[]): Term[];
+};
+export declare const maps: {
+  fetch(t: Term, key: Term): { found: boolean; value: Term | undefined };
+  get(t: Term, key: Term, fallback?: Term): Term;
+  hasKey(t: Term, key: Term): boolean;
+  dot(t: Term, field: string): Term;
+  mapNew(t: Term | Improper): TermMap;
+  member(s: Term, value: Term): boolean;
+};
+export declare const WHITE_SPACE: string;
+/** String.trim/1. */
+export declare function trim(s: string | Bytes): string | Bytes;
+/** Enum.take/2. */
+export declare function enumTake(t: Term, n: Term): Term[];
+export declare function atomTable(): Set<string>;
+export declare function atomExists(name: string | Bytes, held?: Iterable<string>): boolean;
+/** String.to_existing_atom/1. */
+export declare function toExistingAtom(name: string | Bytes, held?: Iterable<string>): Term;
+/** DateTime.from_iso8601/1 shifted to UTC (JH-9), or null. */
+export declare function fromIso8601Utc(text: string | Bytes): Temporal | null;

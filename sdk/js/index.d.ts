@@ -272,6 +272,23 @@ export declare class Unsupported extends Error {
 
 /** The FunctionClauseError of `Module.fun/arity`. */
 export declare function functionClause(module: string, fun: string, arity: number): Raised;
+/** One argument: the function's whole text ("anonymous fn/1 in M.f/3"). */
+export declare function functionClause(functionText: string): Raised;
+/** A row of spec/data/ops.json. */
+export interface OpRow {
+  op: string;
+  function: string;
+  arity: number[];
+  args: { name: string; may: string; default?: unknown }[];
+  rules: string;
+  prefix: string;
+  output: "term" | "json_string";
+  note?: string;
+}
+/** The row of spec/data/ops.json for `op`, or undefined. */
+export declare function opRow(op: string): OpRow | undefined;
+/** Every op of the kit, sorted. */
+export declare function opNames(): string[];
 
 /** An op function: the decoded arguments in, a term out (or a thrown Raised / Unsupported). */
 export type OpFunction = (...args: any[]) => Term;

@@ -624,20 +624,44 @@ fn failed_struct(s: &Struct, raised: crate::Raised, opts: Opts) -> Doc {
 /// `~D[...]`, `~T[...]`, `~N[...]`, `~U[...]`, or `#DateTime<...>` for a
 /// datetime at a fixed offset (whose zone name and abbreviation are the
 /// offset text, as the tagged term codec builds it).
+///
+/// A year outside -9999..9999 has no sigil: a `Date` or `NaiveDateTime`
+/// prints as the `new!/n` call that builds it, a UTC `DateTime` as
+/// `#DateTime<...Z>` (Elixir 1.18.4's `Inspect` for `Calendar.ISO`).
 fn temporal(t: &Temporal) -> String {
     let spaced = t.iso.replacen('T', " ", 1);
+    let wide = t.kind != TemporalKind::Time
+        && crate::temporal::parse(t.kind, &t.iso).is_ok_and(|p| !(-9999..=9999).contains(&p.year));
     match t.kind {
+        TemporalKind::Date | TemporalKind::NaiveDateTime if wide => new_call(t),
         TemporalKind::Date => format!("~D[{}]", t.iso),
         TemporalKind::Time => format!("~T[{}]", t.iso),
         TemporalKind::NaiveDateTime => format!("~N[{spaced}]"),
         TemporalKind::DateTime => {
-            if spaced.ends_with('Z') {
+            if spaced.ends_with('Z') && wide {
+                format!("#DateTime<{spaced}>")
+            } else if spaced.ends_with('Z') {
                 format!("~U[{spaced}]")
             } else {
                 let offset = &spaced[spaced.len().saturating_sub(6)..];
                 format!("#DateTime<{spaced} {offset} {offset}>")
             }
         }
+    }
+}
+
+/// `Date.new!(y, m, d)` or `NaiveDateTime.new!(y, m, d, h, mi, s, {us, p})`.
+fn new_call(t: &Temporal) -> String {
+    let p = crate::temporal::parse(t.kind, &t.iso).unwrap_or_else(|_| {
+        crate::temporal::parse(TemporalKind::Date, "0000-01-01")
+            .unwrap_or_else(|e| unreachable!("{e}"))
+    });
+    match t.kind {
+        TemporalKind::Date => format!("Date.new!({}, {}, {})", p.year, p.month, p.day),
+        _ => format!(
+            "NaiveDateTime.new!({}, {}, {}, {}, {}, {}, {{{}, {}}})",
+            p.year, p.month, p.day, p.hour, p.minute, p.second, p.microsecond, p.precision
+        ),
     }
 }
 

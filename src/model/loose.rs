@@ -96,8 +96,8 @@ pub fn mask_stacktraces_in(term: &Term) -> Term {
     })
 }
 
-/// `term` with every binary that is not UTF-8 in it (list, tuple and map
-/// values, at any depth) replaced by `f`'s answer where it gives one.
+/// `term` with every binary that is not UTF-8 in it (list, tuple, map and
+/// struct values, at any depth) replaced by `f`'s answer where it gives one.
 pub fn map_bytes(term: &Term, f: &dyn Fn(&[u8]) -> Option<Vec<u8>>) -> Term {
     match term {
         Term::Bytes(b) => f(b).map_or_else(|| term.clone(), Term::Bytes),
@@ -108,12 +108,20 @@ pub fn map_bytes(term: &Term, f: &dyn Fn(&[u8]) -> Option<Vec<u8>>) -> Term {
                 .map(|(k, v)| (k.clone(), map_bytes(v, f)))
                 .collect(),
         ),
+        Term::Struct(st) => Term::Struct(Box::new(crate::term::Struct {
+            module: st.module.clone(),
+            fields: st
+                .fields
+                .iter()
+                .map(|(k, v)| (k.clone(), map_bytes(v, f)))
+                .collect(),
+        })),
         other => other.clone(),
     }
 }
 
-/// `term` with every string in it (list, tuple and map values, at any
-/// depth) replaced by `f`'s answer where it gives one.
+/// `term` with every string in it (list, tuple, map and struct values, at
+/// any depth) replaced by `f`'s answer where it gives one.
 pub fn map_strings(term: &Term, f: &dyn Fn(&str) -> Option<String>) -> Term {
     match term {
         Term::Str(s) => f(s).map_or_else(|| term.clone(), Term::Str),
@@ -124,6 +132,14 @@ pub fn map_strings(term: &Term, f: &dyn Fn(&str) -> Option<String>) -> Term {
                 .map(|(k, v)| (k.clone(), map_strings(v, f)))
                 .collect(),
         ),
+        Term::Struct(st) => Term::Struct(Box::new(crate::term::Struct {
+            module: st.module.clone(),
+            fields: st
+                .fields
+                .iter()
+                .map(|(k, v)| (k.clone(), map_strings(v, f)))
+                .collect(),
+        })),
         other => other.clone(),
     }
 }
@@ -170,6 +186,51 @@ pub fn mask_vm_bytes(bytes: &[u8]) -> Vec<u8> {
         out.extend_from_slice(chunk.invalid());
     }
     out
+}
+
+/// An answer's value with every VM-made part masked, as the judge compares
+/// it (LOOSE-2, LOOSE-4): in every string and every binary that is not
+/// UTF-8, at any depth, the stack frames of an `#Inspect.Error<...>` and
+/// the text inside `#Function<...>`, `#PID<...>`, `#Reference<...>` and
+/// `#Port<...>` ([`mask_vm_text`], [`mask_vm_bytes`]); a text that holds
+/// such an opaque text is also stripped of its white space, since the
+/// opaque text's length may move `inspect`'s line breaks.
+pub fn mask_term(term: &Term) -> Term {
+    let term = mask_stacktraces_in(term);
+    let t = map_strings(&term, &|s| {
+        s.contains('#').then(|| {
+            let masked = mask_vm_text(s);
+            if holds_vm_text(&masked) {
+                masked.split_whitespace().collect()
+            } else {
+                masked
+            }
+        })
+    });
+    map_bytes(&t, &|b| {
+        b.contains(&b'#').then(|| {
+            let masked = mask_vm_bytes(b);
+            if holds_vm_text(&String::from_utf8_lossy(&masked)) {
+                masked
+                    .into_iter()
+                    .filter(|c| !c.is_ascii_whitespace())
+                    .collect()
+            } else {
+                masked
+            }
+        })
+    })
+}
+
+/// Whether a [`mask_term`] result is a text cut at a character count that
+/// holds an opaque term's text (LOOSE-2): the length of the VM's text
+/// decided whether and where the cut fell, so the value says nothing about
+/// PtcRunner and is not compared.
+pub fn cut_by_vm_text(masked: &Term) -> bool {
+    match masked {
+        Term::Str(s) => s.contains("(truncatedat") && holds_vm_text(s),
+        _ => false,
+    }
 }
 
 /// Whether a [`mask_vm_text`] result holds an opaque term's text.

@@ -557,52 +557,45 @@ fn fill(t: &Term, mode: Fill, path: &mut String) -> Result<Option<Term>, String>
 }
 
 /// The fields of a calendar struct (all but `__struct__`), from its ISO
-/// 8601 text as `from_iso8601/1` parses it: `calendar: Calendar.ISO`, the
-/// date and time parts, `microsecond: {value, digits}` (at most 6 digits),
-/// and for a `DateTime` its zone: `Etc/UTC`/`UTC` for `Z`, else the offset
-/// text as zone and abbreviation (the tagged codec's convention, TJ-6).
+/// 8601 text ([`crate::temporal::parse`]): `calendar: Calendar.ISO`, the
+/// date and time parts, `microsecond: {value, digits}`, and for a
+/// `DateTime` its zone: `Etc/UTC`/`UTC` and offsets 0 for `Z`, else the
+/// offset text as zone and abbreviation, `utc_offset` the whole offset and
+/// `std_offset` 0 (the tagged codec's convention, TJ-6, TJ-11).
 pub fn temporal_fields(t: &Temporal) -> Vec<(String, Term)> {
-    let iso = t.iso.as_str();
-    let num = |s: &str| Term::int(s.parse::<i64>().unwrap_or(0));
+    // A decoded term's text was checked; one the reference built is
+    // canonical. Anything else reads as zeros rather than panicking.
+    let p = crate::temporal::parse(t.kind, &t.iso).unwrap_or(crate::temporal::Parts {
+        year: 0,
+        month: 0,
+        day: 0,
+        hour: 0,
+        minute: 0,
+        second: 0,
+        microsecond: 0,
+        precision: 0,
+        offset: None,
+    });
     let mut fields: Vec<(String, Term)> =
         vec![("calendar".to_owned(), Term::atom("Elixir.Calendar.ISO"))];
     let mut put = |k: &str, v: Term| fields.push((k.to_owned(), v));
-    let (date, time) = match t.kind {
-        TemporalKind::Date => (Some(iso), None),
-        TemporalKind::Time => (None, Some(iso)),
-        _ => (iso.get(..10), iso.get(11..)),
-    };
-    if let Some(d) = date {
-        put("year", num(d.get(..4).unwrap_or("0")));
-        put("month", num(d.get(5..7).unwrap_or("0")));
-        put("day", num(d.get(8..10).unwrap_or("0")));
+    if t.kind != TemporalKind::Time {
+        put("year", Term::int(p.year));
+        put("month", Term::int(p.month));
+        put("day", Term::int(p.day));
     }
-    if let Some(tm) = time {
-        put("hour", num(tm.get(..2).unwrap_or("0")));
-        put("minute", num(tm.get(3..5).unwrap_or("0")));
-        put("second", num(tm.get(6..8).unwrap_or("0")));
-        let rest = tm.get(8..).unwrap_or("");
-        let digits: String = rest
-            .strip_prefix('.')
-            .unwrap_or("")
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .take(6)
-            .collect();
-        let value = format!("{digits:0<6}").parse::<i64>().unwrap_or(0);
+    if t.kind != TemporalKind::Date {
+        put("hour", Term::int(p.hour));
+        put("minute", Term::int(p.minute));
+        put("second", Term::int(p.second));
         put(
             "microsecond",
-            Term::Tuple(vec![Term::int(value), Term::int(digits.len() as i64)]),
+            Term::Tuple(vec![Term::int(p.microsecond), Term::int(p.precision)]),
         );
         if t.kind == TemporalKind::DateTime {
-            let (zone, abbr, offset) = if iso.ends_with('Z') {
-                ("Etc/UTC".to_owned(), "UTC".to_owned(), 0)
-            } else {
-                let text = &iso[iso.len().saturating_sub(6)..];
-                let sign = if text.starts_with('-') { -1 } else { 1 };
-                let h: i64 = text.get(1..3).and_then(|x| x.parse().ok()).unwrap_or(0);
-                let m: i64 = text.get(4..6).and_then(|x| x.parse().ok()).unwrap_or(0);
-                (text.to_owned(), text.to_owned(), sign * (h * 3600 + m * 60))
+            let (zone, abbr, offset) = match (p.offset, p.offset_text()) {
+                (Some((seconds, _)), Some(text)) => (text.to_owned(), text.to_owned(), seconds),
+                _ => ("Etc/UTC".to_owned(), "UTC".to_owned(), 0),
             };
             put("std_offset", Term::int(0));
             put("time_zone", Term::str(zone));

@@ -4,8 +4,8 @@
 //! Decoding reads JSON straight into [`Term`]s, without an intermediate
 //! `serde_json::Value`, so duplicated keys are caught and every error names
 //! the JSON-pointer path where it happened. Nesting deeper than
-//! serde_json's recursion limit (128 arrays/objects) is an error, never a
-//! stack overflow. Encoding is canonical: the same term gives the same bytes.
+//! [`MAX_DEPTH`] arrays and objects is an error (TJ-10), never a stack
+//! overflow. Encoding is canonical: the same term gives the same bytes.
 //!
 //! A `$struct` decodes as written (TJ-7): the fields it names, no more. Its
 //! module must be a struct of the boundary and its values pass
@@ -22,8 +22,17 @@ use num_bigint::BigInt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt::{self, Write as _};
 
-/// Largest integer written as a plain JSON number (2^53 − 1).
+/// Largest integer written as a plain JSON number (2^53 − 1); a bare JSON
+/// integer beyond it is refused (TJ-3).
 pub const MAX_SAFE_INT: i64 = (1 << 53) - 1;
+
+/// How many JSON arrays and objects a decoded value may nest, its own
+/// outermost one counted (TJ-10).
+pub const MAX_DEPTH: usize = 120;
+
+/// The longest atom name, in characters (TJ-1): `String.to_atom/1` raises
+/// `SystemLimitError` beyond it, so no such atom exists.
+pub const MAX_ATOM_CHARS: usize = 255;
 
 /// A decoding error: the JSON-pointer path and what is wrong there.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,6 +129,27 @@ impl fmt::Display for Path<'_> {
 }
 
 impl Path<'_> {
+    /// How many arrays and objects enclose the value at this path (one
+    /// segment per container entered).
+    fn depth(&self) -> usize {
+        match self {
+            Path::Root(_) => 0,
+            Path::Index(p, _) | Path::Key(p, _) => 1 + p.depth(),
+        }
+    }
+
+    /// An error when the container at this path nests deeper than
+    /// [`MAX_DEPTH`] (TJ-10).
+    fn enter<E: de::Error>(&self) -> Result<(), E> {
+        if self.depth() < MAX_DEPTH {
+            Ok(())
+        } else {
+            Err(self.err(format_args!(
+                "nested deeper than {MAX_DEPTH} arrays and objects (TJ-10)"
+            )))
+        }
+    }
+
     fn err<E: de::Error>(&self, msg: impl fmt::Display) -> E {
         let p = self.to_string();
         E::custom(format!("{}: {msg}", if p.is_empty() { "/" } else { &p }))
@@ -151,17 +181,24 @@ impl<'de> Visitor<'de> for TermSeed<'_> {
         Ok(Term::Bool(b))
     }
     fn visit_i64<E: de::Error>(self, n: i64) -> Result<Term, E> {
+        if n.unsigned_abs() > MAX_SAFE_INT as u64 {
+            return Err(self.path.err(format_args!(
+                "bare integer {n} is beyond 2^53-1: it is written {{\"$int\": \"{n}\"}} (TJ-3)"
+            )));
+        }
         Ok(Term::Int(Int::Small(n)))
     }
     fn visit_u64<E: de::Error>(self, n: u64) -> Result<Term, E> {
-        Ok(Term::Int(match i64::try_from(n) {
-            Ok(s) => Int::Small(s),
-            Err(_) => Int::Big(BigInt::from(n)),
-        }))
+        match i64::try_from(n) {
+            Ok(small) => self.visit_i64(small),
+            Err(_) => Err(self.path.err(format_args!(
+                "bare integer {n} is beyond 2^53-1: it is written {{\"$int\": \"{n}\"}} (TJ-3)"
+            ))),
+        }
     }
     fn visit_f64<E: de::Error>(self, x: f64) -> Result<Term, E> {
         Err(self.path.err(format_args!(
-            "bare number {x} is not a term: floats are written {{\"$float\": {x}}} and integers beyond 64 bits {{\"$int\": \"...\"}}"
+            "bare number {x} is not a term: floats are written {{\"$float\": {x}}} and integers beyond 2^53-1 {{\"$int\": \"...\"}} (TJ-3)"
         )))
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Term, E> {
@@ -172,6 +209,7 @@ impl<'de> Visitor<'de> for TermSeed<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Term, A::Error> {
+        self.path.enter()?;
         let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
         loop {
             let path = Path::Index(self.path, items.len());
@@ -184,6 +222,7 @@ impl<'de> Visitor<'de> for TermSeed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Term, A::Error> {
+        self.path.enter()?;
         let first: Option<String> = map.next_key()?;
         let Some(first) = first else {
             return Ok(Term::Map(Map::new()));
@@ -260,7 +299,7 @@ fn decode_tag<'de, A: MapAccess<'de>>(
                 .map_err(|e| path.err(format_args!("bad base64: {e}")))?;
             Term::binary(bytes)
         }
-        "$atom" => Term::atom(&string(map, "an atom name string")?),
+        "$atom" => Term::atom(&atom_name(path, string(map, "an atom name string")?)?),
         "$tuple" => match map.next_value_seed(TermSeed { path })? {
             Term::List(items) => Term::Tuple(items),
             other => {
@@ -285,7 +324,17 @@ fn decode_tag<'de, A: MapAccess<'de>>(
                 _ => TemporalKind::NaiveDateTime,
             };
             let iso = string(map, "an ISO 8601 string")?;
-            check_iso(kind, &iso).map_err(|why| path.err(format_args!("{iso:?}: {why}")))?;
+            crate::temporal::parse(kind, &iso).map_err(|why| {
+                let what = match kind {
+                    TemporalKind::Date => "date",
+                    TemporalKind::Time => "time",
+                    TemporalKind::NaiveDateTime => "naive datetime",
+                    TemporalKind::DateTime => "datetime",
+                };
+                path.err(format_args!(
+                    "{iso:?}: not an ISO 8601 {what} as Elixir writes it: {why} (TJ-6)"
+                ))
+            })?;
             Term::Temporal(Temporal { kind, iso })
         }
         "$struct" => Term::Struct(Box::new(map.next_value_seed(StructSeed { path })?)),
@@ -300,6 +349,18 @@ fn decode_tag<'de, A: MapAccess<'de>>(
         }
         _ => return Err(path_parent_err(path, tag)),
     })
+}
+
+/// `name` when it can name an atom: at most [`MAX_ATOM_CHARS`] characters (TJ-1).
+fn atom_name<E: de::Error>(path: &Path<'_>, name: String) -> Result<String, E> {
+    if name.chars().count() <= MAX_ATOM_CHARS {
+        Ok(name)
+    } else {
+        Err(path.err(format_args!(
+            "an atom has at most {MAX_ATOM_CHARS} characters, this name has {} (TJ-1)",
+            name.chars().count()
+        )))
+    }
 }
 
 fn path_parent_err<E: de::Error>(path: &Path<'_>, tag: &str) -> E {
@@ -318,69 +379,6 @@ pub fn parse_int(s: &str) -> Option<Int> {
     match s.parse::<i64>() {
         Ok(n) => Some(Int::Small(n)),
         Err(_) => s.parse::<BigInt>().ok().map(Int::from),
-    }
-}
-
-fn check_iso(kind: TemporalKind, s: &str) -> Result<(), &'static str> {
-    let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| {
-        b.get(r.clone())
-            .is_some_and(|x| x.iter().all(u8::is_ascii_digit))
-    };
-    let date_ok = |o: usize| {
-        digits(o..o + 4)
-            && b.get(o + 4) == Some(&b'-')
-            && digits(o + 5..o + 7)
-            && b.get(o + 7) == Some(&b'-')
-            && digits(o + 8..o + 10)
-    };
-    let time_ok = |o: usize| {
-        digits(o..o + 2)
-            && b.get(o + 2) == Some(&b':')
-            && digits(o + 3..o + 5)
-            && b.get(o + 5) == Some(&b':')
-            && digits(o + 6..o + 8)
-    };
-    // Fraction after the seconds, then what may follow it.
-    let rest_after_time = |o: usize| -> &[u8] {
-        let mut i = o + 8;
-        if b.get(i) == Some(&b'.') {
-            i += 1;
-            while b.get(i).is_some_and(u8::is_ascii_digit) {
-                i += 1;
-            }
-        }
-        &b[i.min(b.len())..]
-    };
-    let is_offset = |r: &[u8]| {
-        r == b"Z"
-            || (r.len() == 6
-                && (r[0] == b'+' || r[0] == b'-')
-                && r[1..3].iter().all(u8::is_ascii_digit)
-                && r[3] == b':'
-                && r[4..6].iter().all(u8::is_ascii_digit))
-    };
-    let ok = match kind {
-        TemporalKind::Date => b.len() == 10 && date_ok(0),
-        TemporalKind::Time => time_ok(0) && rest_after_time(0).is_empty(),
-        TemporalKind::NaiveDateTime => {
-            date_ok(0) && b.get(10) == Some(&b'T') && time_ok(11) && rest_after_time(11).is_empty()
-        }
-        TemporalKind::DateTime => {
-            date_ok(0) && b.get(10) == Some(&b'T') && time_ok(11) && is_offset(rest_after_time(11))
-        }
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(match kind {
-            TemporalKind::Date => "not an ISO 8601 date (YYYY-MM-DD)",
-            TemporalKind::Time => "not an ISO 8601 time (HH:MM:SS[.ffffff])",
-            TemporalKind::NaiveDateTime => {
-                "not an ISO 8601 naive datetime (YYYY-MM-DDTHH:MM:SS[.ffffff])"
-            }
-            TemporalKind::DateTime => "not an ISO 8601 datetime with Z or ±HH:MM",
-        })
     }
 }
 
@@ -511,6 +509,7 @@ impl<'de> Visitor<'de> for PairsSeed<'_> {
         f.write_str("an array of [key, value] pairs")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        self.path.enter()?;
         let mut out = Vec::new();
         loop {
             let path = Path::Index(self.path, out.len());
@@ -521,7 +520,7 @@ impl<'de> Visitor<'de> for PairsSeed<'_> {
                     let k = kv.pop().unwrap_or(Term::Nil);
                     let k = if self.kw {
                         match k {
-                            Term::Str(s) => Term::atom(&s),
+                            Term::Str(s) => Term::atom(&atom_name(&Path::Index(&path, 0), s)?),
                             _ => {
                                 return Err(Path::Index(&path, 0)
                                     .err("a $kw key must be a string (the atom's name)"))
@@ -582,6 +581,7 @@ impl<'de> Visitor<'de> for StructSeed<'_> {
         f.write_str("an object with \"module\" and \"fields\"")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Struct, A::Error> {
+        self.path.enter()?;
         let mut module: Option<String> = None;
         let mut fields: Option<Vec<(String, Term)>> = None;
         while let Some(k) = map.next_key::<String>()? {
@@ -635,6 +635,7 @@ impl<'de> Visitor<'de> for FieldsSeed<'_> {
         f.write_str("an object of struct fields")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        self.path.enter()?;
         let mut out: Vec<(String, Term)> = Vec::new();
         while let Some(k) = map.next_key::<String>()? {
             let path = Path::Key(self.path, &k);
@@ -666,6 +667,7 @@ impl<'de> Visitor<'de> for FunSeed<'_> {
         f.write_str("a function spec object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<FunSpec, A::Error> {
+        self.path.enter()?;
         let (mut arity, mut returns, mut raises, mut name) = (None, None, None, None);
         while let Some(k) = map.next_key::<String>()? {
             let path = Path::Key(self.path, &k);
@@ -988,9 +990,61 @@ mod tests {
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
-        assert!(err(&deep).contains("recursion limit"));
+        assert!(err(&deep).contains("(TJ-10)"));
         let deep_tuples = r#"{"$tuple":["#.repeat(50_000) + &"]}".repeat(50_000);
-        assert!(err(&deep_tuples).contains("recursion limit"));
+        assert!(err(&deep_tuples).contains("(TJ-10)"));
+        // Exactly MAX_DEPTH arrays and objects, the value's own included.
+        let lists = |n: usize| "[".repeat(n) + &"]".repeat(n);
+        assert!(decode_str(&lists(MAX_DEPTH), "").is_ok());
+        assert!(err(&lists(MAX_DEPTH + 1))
+            .contains("nested deeper than 120 arrays and objects (TJ-10)"));
+        let tuples = |n: usize| r#"{"$tuple":["#.repeat(n) + &"]}".repeat(n);
+        assert!(decode_str(&tuples(MAX_DEPTH / 2), "").is_ok());
+        assert!(err(&tuples(MAX_DEPTH / 2 + 1)).contains("(TJ-10)"));
+        // A `$map` pair is its own array; an empty `$map` is two containers.
+        let inner = lists(MAX_DEPTH - 2);
+        assert!(decode_str(&format!(r#"{{"$map": [[1, {inner}]]}}"#), "").is_err());
+        let inner = lists(MAX_DEPTH - 3);
+        assert!(decode_str(&format!(r#"{{"$map": [[1, {inner}]]}}"#), "").is_ok());
+        let empty_map = |n: usize| "[".repeat(n) + r#"{"$map": []}"# + &"]".repeat(n);
+        assert!(decode_str(&empty_map(MAX_DEPTH - 2), "").is_ok());
+        assert!(err(&empty_map(MAX_DEPTH - 1)).contains("(TJ-10)"));
+    }
+
+    /// TJ-3: a bare integer is at most 2^53-1 in magnitude; beyond, `$int`.
+    #[test]
+    fn bare_integers_stop_at_2_pow_53() {
+        assert_eq!(
+            decode_str("9007199254740991", "").ok(),
+            Some(Term::int(MAX_SAFE_INT))
+        );
+        assert_eq!(
+            decode_str("-9007199254740991", "").ok(),
+            Some(Term::int(-MAX_SAFE_INT))
+        );
+        for n in [
+            "9007199254740992",
+            "-9007199254740992",
+            "18446744073709551615",
+        ] {
+            assert!(err(n).contains("(TJ-3)"), "{n}");
+        }
+        assert_eq!(
+            decode_str(r#"{"$int": "18446744073709551616"}"#, "")
+                .map(|t| encode(&t))
+                .ok(),
+            Some(r#"{"$int":"18446744073709551616"}"#.to_owned())
+        );
+    }
+
+    /// TJ-1: an atom has at most 255 characters (`String.to_atom/1`).
+    #[test]
+    fn atoms_stop_at_255_characters() {
+        let atom = |n: usize| format!(r#"{{"$atom": "{}"}}"#, "é".repeat(n));
+        assert!(decode_str(&atom(255), "").is_ok());
+        assert!(err(&atom(256)).contains("at most 255 characters"));
+        let kw = format!(r#"{{"$kw": [["{}", 1]]}}"#, "a".repeat(256));
+        assert!(err(&kw).contains("/$kw/0/0: an atom has at most 255"));
     }
 
     /// TJ-7: a `$struct` decodes as written; completion adds v0.13.0's

@@ -650,7 +650,12 @@ mod tests {
             t(TemporalKind::NaiveDateTime, "2024-01-01T10:00:00"),
             t(TemporalKind::NaiveDateTime, "2023-12-31T23:00:00"),
             t(TemporalKind::DateTime, "2024-01-01T10:00:00+02:00"),
+            t(TemporalKind::DateTime, "2024-01-01T10:00:00-05:00"),
             t(TemporalKind::DateTime, "2024-01-01T10:00:00Z"),
+            // Years beyond four digits and before year 0 are values like
+            // any (TJ-6, TJ-11), compared after the day and the month.
+            t(TemporalKind::DateTime, "10000-03-01T10:00:00Z"),
+            t(TemporalKind::DateTime, "-2024-02-29T10:00:00Z"),
         ];
         for w in ordered.windows(2) {
             assert_eq!(term_cmp(&w[0], &w[1]), Ordering::Less, "{w:?}");

@@ -34,6 +34,9 @@ defmodule PtcAdapter.Codec do
   end
 
   def decode(list) when is_list(list), do: Enum.map(list, &decode/1)
+
+  def decode(n) when is_integer(n) and abs(n) > @max_plain_int,
+    do: bad!("bare integer #{n} is beyond 2^53-1: it is written {\"$int\": \"#{n}\"} (TJ-3)")
   def decode(x) when is_float(x), do: bad!("untagged float #{x}; use {\"$float\": ...}")
   def decode({:bad_float, text}), do: bad!("float out of range: #{text}")
   # nil, true, false, integers, strings
@@ -54,12 +57,12 @@ defmodule PtcAdapter.Codec do
     end
   end
 
-  defp decode_tag("$atom", s) when is_binary(s), do: String.to_atom(s)
+  defp decode_tag("$atom", s) when is_binary(s), do: atom!(s)
   defp decode_tag("$tuple", l) when is_list(l), do: l |> Enum.map(&decode/1) |> List.to_tuple()
 
   defp decode_tag("$kw", l) when is_list(l) do
     Enum.map(l, fn
-      [k, v] when is_binary(k) -> {String.to_atom(k), decode(v)}
+      [k, v] when is_binary(k) -> {atom!(k), decode(v)}
       other -> bad!("bad $kw entry #{inspect(other)}")
     end)
   end
@@ -75,13 +78,9 @@ defmodule PtcAdapter.Codec do
     Map.new(pairs)
   end
 
-  defp decode_tag("$date", s) when is_binary(s), do: ok!(Date.from_iso8601(s), "$date", s)
-  defp decode_tag("$time", s) when is_binary(s), do: ok!(Time.from_iso8601(s), "$time", s)
+  defp decode_tag(tag, s) when tag in ~w($date $time $naive_datetime $datetime) and is_binary(s),
+    do: decode_temporal(tag, s)
 
-  defp decode_tag("$naive_datetime", s) when is_binary(s),
-    do: ok!(NaiveDateTime.from_iso8601(s), "$naive_datetime", s)
-
-  defp decode_tag("$datetime", s) when is_binary(s), do: decode_datetime(s)
   defp decode_tag("$struct", spec), do: decode_struct(spec)
   defp decode_tag("$fn", spec), do: decode_fn(spec)
   defp decode_tag("$ref", label) when is_binary(label), do: opaque(:ref, label)
@@ -97,29 +96,80 @@ defmodule PtcAdapter.Codec do
       else: bad!("unknown tag #{tag}")
   end
 
-  # "...Z" is a UTC DateTime. "...+02:00" keeps the written wall clock with
-  # utc_offset 7200, std_offset 0, and time_zone = zone_abbr = "+02:00", so
-  # DateTime.to_iso8601/1 gives the same text back.
-  defp decode_datetime(s) do
-    case DateTime.from_iso8601(s) do
-      {:ok, utc, 0} when binary_part(s, byte_size(s) - 1, 1) == "Z" ->
-        utc
+  # spec/terms.md TJ-6: exactly the text Calendar.ISO's to_iso8601/1 writes,
+  # any year of at most nine digits (from_iso8601/1 reads only four, so the
+  # text is read here). "...Z" is a UTC DateTime; "...+02:00" keeps the
+  # written wall clock with utc_offset 7200, std_offset 0 and time_zone =
+  # zone_abbr = "+02:00" (TJ-11), so to_iso8601/1 gives the same text back.
+  @year "(-?)(\\d{4}|[1-9]\\d{4,8})-(\\d\\d)-(\\d\\d)"
+  @time "(\\d\\d):(\\d\\d):(\\d\\d)(?:\\.(\\d{1,6}))?"
+  @temporal_res %{
+    "$date" => Regex.compile!("\\A" <> @year <> "\\z"),
+    "$time" => Regex.compile!("\\A" <> @time <> "\\z"),
+    "$naive_datetime" => Regex.compile!("\\A" <> @year <> "T" <> @time <> "\\z"),
+    "$datetime" =>
+      Regex.compile!("\\A" <> @year <> "T" <> @time <> "(Z|[+-]\\d\\d:\\d\\d)\\z")
+  }
 
-      {:ok, _utc, offset} ->
-        {:ok, wall} = NaiveDateTime.from_iso8601(s)
-        zone = offset_text(offset)
+  defp decode_temporal(tag, s) do
+    parts = Regex.run(@temporal_res[tag], s, capture: :all_but_first)
+    if parts == nil or match?(["-", "0000" | _], parts), do: temporal_bad!(tag, s, "not the text to_iso8601/1 writes")
 
-        %{
-          DateTime.from_naive!(wall, "Etc/UTC")
-          | utc_offset: offset,
-            time_zone: zone,
-            zone_abbr: zone
-        }
+    case {tag, parts} do
+      {"$date", [sign, y, m, d]} -> date!(tag, s, sign, y, m, d)
+      {"$time", [h, mi, sec | frac]} -> time!(tag, s, h, mi, sec, frac)
+      {"$naive_datetime", [sign, y, m, d, h, mi, sec | frac]} ->
+        NaiveDateTime.new!(date!(tag, s, sign, y, m, d), time!(tag, s, h, mi, sec, frac))
 
-      {:error, why} ->
-        bad!("bad $datetime #{inspect(s)}: #{why}")
+      {"$datetime", [sign, y, m, d, h, mi, sec, frac, zone]} ->
+        wall = NaiveDateTime.new!(date!(tag, s, sign, y, m, d), time!(tag, s, h, mi, sec, [frac]))
+        datetime!(tag, s, wall, zone)
     end
   end
+
+  defp date!(tag, s, sign, y, m, d) do
+    year = if sign == "-", do: -String.to_integer(y), else: String.to_integer(y)
+
+    case Date.new(year, String.to_integer(m), String.to_integer(d)) do
+      {:ok, date} -> date
+      {:error, why} -> temporal_bad!(tag, s, why)
+    end
+  end
+
+  defp time!(tag, s, h, mi, sec, frac) do
+    micro =
+      case frac do
+        [f] when f != "" ->
+          {String.to_integer(String.pad_trailing(f, 6, "0")), byte_size(f)}
+
+        _ ->
+          {0, 0}
+      end
+
+    case Time.new(String.to_integer(h), String.to_integer(mi), String.to_integer(sec), micro) do
+      {:ok, time} -> time
+      {:error, why} -> temporal_bad!(tag, s, why)
+    end
+  end
+
+  defp datetime!(_tag, _s, wall, "Z"), do: DateTime.from_naive!(wall, "Etc/UTC")
+
+  defp datetime!(tag, s, wall, <<sign, h::binary-2, ":", m::binary-2>> = zone) do
+    {h, m} = {String.to_integer(h), String.to_integer(m)}
+    if h > 23 or m > 59 or zone == "-00:00", do: temporal_bad!(tag, s, "offset beyond ±23:59")
+    offset = if(sign == ?-, do: -1, else: 1) * (h * 3600 + m * 60)
+
+    %{
+      DateTime.from_naive!(wall, "Etc/UTC")
+      | utc_offset: offset,
+        std_offset: 0,
+        time_zone: zone,
+        zone_abbr: zone
+    }
+  end
+
+  defp temporal_bad!(tag, s, why),
+    do: bad!("bad #{tag} #{inspect(s)}: #{why} (TJ-6)")
 
   defp offset_text(seconds) do
     sign = if seconds < 0, do: "-", else: "+"
@@ -284,10 +334,20 @@ defmodule PtcAdapter.Codec do
     if length(Enum.uniq(keys)) != length(keys), do: bad!("duplicate key in #{inspect(keys)}")
   end
 
-  defp ok!({:ok, value}, _tag, _s), do: value
-  defp ok!({:error, why}, tag, s), do: bad!("bad #{tag} #{inspect(s)}: #{why}")
 
   defp bad!(message), do: throw({:bad_term, message})
+
+  # TJ-1: String.to_atom/1 raises SystemLimitError past 255 characters.
+  defp atom!(s) do
+    if String.length(s) > 255,
+      do: bad!("an atom has at most 255 characters, this name has #{String.length(s)} (TJ-1)"),
+      else: String.to_atom(s)
+  end
+
+  @doc "How many JSON arrays and objects nest in a decoded JSON value, its own included (TJ-10)."
+  def depth({:obj, pairs}), do: 1 + Enum.reduce(pairs, 0, fn {_, v}, m -> max(m, depth(v)) end)
+  def depth(list) when is_list(list), do: 1 + Enum.reduce(list, 0, &max(depth(&1), &2))
+  def depth(_), do: 0
 
   # ---- encoding --------------------------------------------------------
 
@@ -308,13 +368,27 @@ defmodule PtcAdapter.Codec do
   end
 
   def encode(t) when is_tuple(t), do: %{"$tuple" => t |> Tuple.to_list() |> Enum.map(&encode/1)}
+  def encode(%{calendar: Calendar.ISO, year: y} = t) when abs(y) > 999_999_999,
+    do: throw({:unencodable, "a year beyond nine digits (spec/terms.md TJ-6): #{inspect(t)}"})
+
   def encode(%Date{} = d), do: %{"$date" => Date.to_iso8601(d)}
   def encode(%Time{} = t), do: %{"$time" => Time.to_iso8601(t)}
   def encode(%NaiveDateTime{} = n), do: %{"$naive_datetime" => NaiveDateTime.to_iso8601(n)}
-  # A year outside 0..9999 (a :datetime string shifted to UTC across year
-  # 0 or 9999 by atomize_value/2) has no $datetime text (spec/terms.md TJ-6).
-  def encode(%DateTime{year: y} = dt) when y in 0..9999, do: %{"$datetime" => DateTime.to_iso8601(dt)}
-  def encode(%DateTime{} = dt), do: throw({:unencodable, "no $datetime for #{inspect(dt)}"})
+  # TJ-6: a UTC DateTime, or one at a fixed offset of whole minutes below
+  # 24 hours whose zone and abbreviation are the offset's text (TJ-11);
+  # any other has no $datetime text that reads back as itself.
+  def encode(%DateTime{} = dt) do
+    utc? = dt.time_zone == "Etc/UTC" and dt.zone_abbr == "UTC" and dt.utc_offset == 0
+    o = dt.utc_offset
+
+    fixed? =
+      dt.std_offset == 0 and rem(o, 60) == 0 and abs(o) < 86_400 and
+        dt.time_zone == offset_text(o) and dt.zone_abbr == dt.time_zone
+
+    if (utc? and dt.std_offset == 0) or fixed?,
+      do: %{"$datetime" => DateTime.to_iso8601(dt)},
+      else: throw({:unencodable, "no $datetime (spec/terms.md TJ-6) for #{inspect(dt)}"})
+  end
 
   def encode(%module{} = s) do
     fields = for {k, v} <- Map.from_struct(s), do: {Atom.to_string(k), encode(v)}
@@ -549,6 +623,10 @@ defmodule PtcAdapter do
   end
 
   defp decode_args(args) when is_list(args) do
+    # TJ-10: the args array is the first of at most 120 nested containers.
+    if Codec.depth(args) > 120,
+      do: throw({:bad_args, "/args: nested deeper than 120 arrays and objects (TJ-10)"})
+
     {:ok, args |> Enum.with_index() |> Enum.map(&decode_arg/1)}
   catch
     {:bad_args, why} -> {:bad_args, why}

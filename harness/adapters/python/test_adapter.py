@@ -288,7 +288,7 @@ class ProtocolTest(unittest.TestCase):
             (b'{"id":4,"op":"nope","args":[]}', '{"id":4,"unsupported":"unknown op \\"nope\\""}'),
             (
                 b'{"id":4,"op":"key_normalizer.normalize_key","args":[]}',
-                '{"id":4,"unsupported":"key_normalizer.normalize_key takes 1 argument(s), got 0"}',
+                '{"id":4,"unsupported":"key_normalizer.normalize_key takes 1 argument(s) (k), got 0"}',
             ),
             (b'{"id":5,"op":"key_normalizer.normalize_key","args":[1.5]}', None),
             (b'{"id":6,"op":"key_normalizer.normalize_key","args":[{"$date":"2024-01-01"}]}', None),

@@ -78,3 +78,16 @@ function callCapture(name, t) {
   const parts = captureParts(name);
   return parts ? moduleNotAvailable(parts[0], parts[1], 2) : protocolUndefined("Enumerable", t);
 }
+
+/** `Enum.take(t, n)`: the first `n` elements, or for a negative `n` the last `-n`; a count that is no integer throws FunctionClauseError (NP-7). */
+export function take(t, n) {
+  if (!(typeof n === "bigint" || (typeof n === "number" && Number.isInteger(n)))) {
+    throw new Raised("FunctionClauseError", "no function clause matching in Enum.take/2");
+  }
+  const items = toList(t);
+  const k = BigInt(n);
+  const len = BigInt(items.length);
+  if (k >= 0n) return items.slice(0, Number(k < len ? k : len));
+  const back = -k < len ? -k : len;
+  return items.slice(items.length - Number(back));
+}

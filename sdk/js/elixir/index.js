@@ -16,11 +16,17 @@
 //   normalize.js   NFC as OTP 25 computes it
 //   raw.js         byte strings (one char per byte) for binaries that need not be UTF-8
 //   data.js        where spec/data is found
+//   lists.js       ++, improper lists (Improper), Enum.flat_map/2
+//   keyword.js     Keyword.get/fetch/fetch!/take (exported as `keyword`)
+//   maps.js        Map.get/has_key?/new, term.field, MapSet.member? (exported as `maps`)
+//   strings.js     String.trim/1's white space
+//   atoms.js       String.to_existing_atom/1 over spec/data/atoms.json
+//   datetime.js    DateTime.from_iso8601/1 shifted to UTC (JH-9)
 
 export * as algebra from "./algebra.js";
 export { displayStruct, displayStructFrames, iodataToBinary, iodataToRaw, toString, toStringRaw } from "./chars.js";
 export { DataError, dataDirs, dataFile } from "./data.js";
-export { mapJoin, mapJoinRaw, toList, walk } from "./enumerable.js";
+export { mapJoin, mapJoinRaw, take as enumTake, toList, walk } from "./enumerable.js";
 export {
   badMap,
   badarg,
@@ -57,3 +63,9 @@ export { Template, message, messages, raise } from "./messages.js";
 export { combiningClass, compose, decompose, nfc, nfcCodePoints } from "./normalize.js";
 export { floatToBinaryCompact10, floatToString, inspectFloat, shortFloat, trunc } from "./num.js";
 export { binaryOfRaw, charAt, raw, rawOf, textOfRaw, validUpTo } from "./raw.js";
+export { atomExists, atomTable, toExistingAtom } from "./atoms.js";
+export { fromIso8601Utc } from "./datetime.js";
+export * as keyword from "./keyword.js";
+export { Improper, append, argumentError, flatMap, isList } from "./lists.js";
+export * as maps from "./maps.js";
+export { WHITE_SPACE, trim } from "./strings.js";

@@ -25,12 +25,19 @@ export function encode(term) {
   return textOfRaw(out.join(""));
 }
 
-/** `Jason.encode/1`: `{ok: text}` or `{error: Raised}`. */
+/**
+ * `Jason.encode/1`: `{ok: text}`, or `{error: Raised}` for the refusals
+ * Jason rescues itself (Jason.EncodeError, and Protocol.UndefinedError for
+ * Jason.Encoder). Anything else throws, as in Elixir: a map key that
+ * String.Chars refuses escapes Jason.encode/1 (NP-23).
+ */
 export function tryEncode(term) {
   try {
     return { ok: encode(term) };
   } catch (e) {
-    if (e?.name === "Raised") return { error: e };
+    if (e?.name === "Raised" && (e.class === "Jason.EncodeError" || (e.class === "Protocol.UndefinedError" && e.message.startsWith("protocol Jason.Encoder ")))) {
+      return { error: e };
+    }
     throw e;
   }
 }

@@ -189,7 +189,7 @@ test("hook: sees every request with its outcome, decoded args, answer and error;
   assert.equal(seen[1].args[0].name, "a");
   assert.equal(seen[2].error.class, "ArgumentError");
   assert.ok(seen[3].error instanceof Unsupported);
-  assert.equal(seen[4].error, undefined);
+  assert.equal(seen[4].error, 'unknown op "test.nope"'); // the loop's own decline: its reason
   assert.equal(seen[5].error.name, "TypeError");
   assert.match(seen[6].error.message, /^\/args\/0: unknown tag "\$atm"/);
   assert.match(seen[7].error, /^cannot decode request/);

@@ -15,6 +15,8 @@ its first function, for testing it with ptc-conformance.
   float texts, grapheme clusters and NFC, the message templates of
   ``spec/data/messages.json`` and the exceptions built from them.
 * `data`: where the porter data files (``spec/data``) are read from.
+* `ops`: the kit's ops as data (``spec/data/ops.json``): function, arities,
+  argument names and defaults; `MISSING`, the default `serve` fills in.
 
 `json_str` writes a JSON string as serde_json (and so the tagged term
 writer) does, ``\u001f``; `jason_str` as Jason does, ``\u001F``.
@@ -23,12 +25,13 @@ Standard library only, Python 3.11 or newer. See README.md next to this
 package.
 """
 
-from . import data, elixir, structs
+from . import data, elixir, ops, structs
 from .adapter import PROTOCOL, Adapter, serve
+from .ops import MISSING
 from .elixir import inspect, jason_encode, to_string
 from .elixir.jason import escape_string as jason_str
 from .errors import DecodeError, Raised, Unsupported
-from .order import compare, equal, key_compare, key_sort, sort
+from .order import compare, equal, key_compare, key_sort, map_view, sort
 from .tagged import decode, decode_text, encode, json_str, parse, short_float
 from .terms import (
     Atom,
@@ -42,6 +45,7 @@ from .terms import (
     atom,
     atom_name,
     binary,
+    concat,
     is_atom,
     is_binary,
     is_keyword,
@@ -52,6 +56,7 @@ from .terms import (
 )
 
 __all__ = [
+    "MISSING",
     "PROTOCOL",
     "Adapter",
     "Atom",
@@ -69,6 +74,7 @@ __all__ = [
     "atom_name",
     "binary",
     "compare",
+    "concat",
     "decode",
     "decode_text",
     "encode",
@@ -85,6 +91,8 @@ __all__ = [
     "key_sort",
     "kw",
     "kw_pair",
+    "map_view",
+    "ops",
     "parse",
     "serve",
     "short_float",

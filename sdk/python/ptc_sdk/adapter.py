@@ -32,7 +32,13 @@ What the loop does for it:
 
 How many arguments an op takes is read from its function's signature
 (``inspect.signature``, which follows ``functools.wraps``): parameters
-without a default are required, those with one optional. A function that
+without a default are required, those with one optional. A parameter
+whose default is `MISSING` (``ptc_sdk.MISSING``) receives, when the
+request leaves it out, the default ``spec/data/ops.json`` gives for that
+argument (``opts=MISSING`` gets ``[]``), since None is the term nil. An
+argument count the op does not take is declined naming the op's
+arguments (from ``spec/data/ops.json``); an op name that is not the kit's
+but close to one is reported on stderr (``did you mean``). A function that
 takes ``*args`` says nothing, so `serve` refuses it unless its arity is
 given (``arity={"op": 2}`` or ``{"op": (2, 3)}``), rather than skipping the
 check.
@@ -55,6 +61,8 @@ import sys
 import traceback
 
 from . import features as _features
+from . import ops as _ops
+from .ops import MISSING
 from .errors import DecodeError, Raised, Unsupported
 from .tagged import JObj, decode, encode, json_str, parse, pointer
 from .terms import Map
@@ -112,6 +120,28 @@ def _arity(op, fun, given=None):
     return least, most
 
 
+def _missing_defaults(op, fun):
+    """``{position: default}`` for the parameters of `fun` whose default is
+    `MISSING`: the default ``spec/data/ops.json`` gives that argument."""
+    try:
+        params = [
+            p for p in inspect.signature(fun).parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+    except (TypeError, ValueError):
+        return {}
+    fill = {}
+    for i, p in enumerate(params):
+        if p.default is MISSING:
+            row = _ops.get(op)
+            if row is None or i >= len(row["args"]) or "default" not in row["args"][i]:
+                raise ValueError(
+                    f"op {op!r}: parameter {p.name!r} defaults to MISSING, but spec/data/ops.json gives "
+                    "no default for that argument"
+                )
+            fill[i] = row["args"][i]["default"]
+    return fill
+
+
 class Adapter:
     """A port served over protocol v1: see the module's doc and `serve`."""
 
@@ -138,6 +168,12 @@ class Adapter:
             if op not in self.ops:
                 raise ValueError(f"arity given for {op!r}, which is not among the ops")
         self._arity = {op: _arity(op, fun, arity.get(op)) for op, fun in self.ops.items()}
+        self._fill = {op: _missing_defaults(op, fun) for op, fun in self.ops.items()}
+        for op in self.ops:
+            if _ops.get(op) is None:
+                close = difflib.get_close_matches(op, _ops.names(), 1)
+                if close:
+                    print(f"{name}: op {op!r} is not an op of the kit (spec/data/ops.json); did you mean {close[0]!r}?", file=sys.stderr)
         self.hook = hook
 
     def hello(self):
@@ -162,7 +198,12 @@ class Adapter:
         least, most = self._arity[op]
         if not least <= len(args) <= most:
             takes = str(least) if least == most else f"{least} to {most}"
-            return "unsupported", f"{op} takes {takes} argument(s), got {len(args)}"
+            row = _ops.get(op)
+            named = f" ({', '.join(_ops.arg_names(op))})" if row else ""
+            return "unsupported", f"{op} takes {takes} argument(s){named}, got {len(args)}"
+        fill = self._fill[op]
+        if fill and len(args) < most:
+            args = list(args) + [fill[i] for i in range(len(args), most) if i in fill]
         missing = _features.first_missing(args, self.features, "/args")
         if missing:
             where, feature = missing

@@ -318,10 +318,23 @@ class Fun(_Term):
     def apply(self, *args):
         """Calls the function as its spec says: the `returns` term, or
         ``RuntimeError`` with the `raises` message. A named capture has no
-        behaviour here, and a call with the wrong number of arguments is the
-        port's mistake: both raise ``TypeError``."""
+        behaviour here: calling it fails as calling a module the VM cannot
+        load (``UndefinedFunctionError``, LOOSE-5), as the reference does. A
+        call with the wrong number of arguments is the port's mistake
+        (``TypeError``).
+
+        >>> Fun(arity=1, returns=2).apply(0)
+        2
+        >>> Fun(name="&:mymod.f/1").apply("a")
+        Traceback (most recent call last):
+        ptc_sdk.errors.Raised: UndefinedFunctionError: function :mymod.f/1 is undefined (module :mymod is not available)
+        """
         if self.name is not None:
-            raise TypeError(f"cannot call {self.name}: a named capture has no behaviour spec")
+            from .elixir.enumerable import _call_capture
+
+            if len(args) == self.arity:
+                raise _call_capture(self, len(args))
+            raise TypeError(f"cannot call {self.name} with {len(args)} argument(s)")
         if len(args) != self.arity:
             raise TypeError(f"a Fun of arity {self.arity} called with {len(args)} argument(s)")
         if self.raises is not None:
@@ -368,3 +381,15 @@ def is_binary(t) -> bool:
 def is_atom(t) -> bool:
     """``is_atom/1`` (nil, true and false included)."""
     return atom_name(t) is not None
+
+
+def concat(*parts):
+    """A binary term made of `parts` (``str``, ``bytes``, or binary terms),
+    as Elixir's ``<>`` joins binaries: ``str`` when the bytes are valid
+    UTF-8, else ``bytes``. Spares a port the ``str``/``bytes`` conversions
+    of building text from binaries that need not be UTF-8.
+
+    >>> concat("a", b"\\xc3", b"\\xa9"), concat("x", b"\\xff")
+    ('aé', b'x\\xff')
+    """
+    return binary(b"".join(to_bytes(p) for p in parts))

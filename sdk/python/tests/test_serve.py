@@ -123,7 +123,7 @@ class AnswerTest(unittest.TestCase):
     def test_unsupported_requests_say_why(self):
         for op, args, why in [
             ("nope", [], 'unknown op "nope"'),
-            ("key_normalizer.normalize_key", [], "key_normalizer.normalize_key takes 1 argument(s), got 0"),
+            ("key_normalizer.normalize_key", [], "key_normalizer.normalize_key takes 1 argument(s) (k), got 0"),
             ("t.pair", [1, 2, 3], "t.pair takes 1 to 2 argument(s), got 3"),
             ("t.pair", [1, {"$float": 1.5}], "/args/1: needs feature 'floats', which this port does not declare"),
             (

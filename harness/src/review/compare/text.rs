@@ -127,10 +127,22 @@ fn example(out: &mut String, g: &Group<'_>) {
         .position(|l| l.trim_start().starts_with("first difference at"));
     let shown = match at {
         Some(i) => &lines[i..(i + 3).min(lines.len())],
-        None => &lines[..1.min(lines.len())],
+        None => &lines[..diff_head(&lines)],
     };
     for line in shown {
         let _ = writeln!(out, "    {}", cut(line.trim()));
+    }
+}
+
+/// How many of a diff's first lines to show when it has no "first
+/// difference at" line: its first, and when that one announces a list
+/// (`rendered JSON differs (paths into the payload):`), the first two
+/// entries under it, so a heading never stands alone.
+fn diff_head(lines: &[&str]) -> usize {
+    match lines.first() {
+        Some(first) if first.trim_end().ends_with(':') => 3.min(lines.len()),
+        Some(_) => 1,
+        None => 0,
     }
 }
 
@@ -179,5 +191,21 @@ fn kind_lines(out: &mut String, n: usize, g: &Group<'_>) {
     }
     if let Some(p) = &g.emitted {
         let _ = writeln!(out, "      case written to {}", p.display());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::diff_head;
+
+    /// A heading ending in ':' is shown with the paths under it.
+    #[test]
+    fn a_heading_is_never_shown_alone() {
+        let d = "rendered JSON differs (paths into the payload):\n  /result: \"a\" -> \"b\"\n  /x\n  /y";
+        let lines: Vec<&str> = d.lines().collect();
+        assert_eq!(diff_head(&lines), 3);
+        assert_eq!(diff_head(&["/a: 1 -> 2", "/b"]), 1);
+        assert_eq!(diff_head(&["heading:"]), 1);
+        assert_eq!(diff_head(&[]), 0);
     }
 }

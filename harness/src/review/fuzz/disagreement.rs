@@ -1,49 +1,30 @@
-//! Whether two answers disagree: the expectation an answer sets, the VM
-//! text that is masked before comparing, and one line per answer for
-//! reports.
+//! Whether two answers disagree: the expectation an answer sets, judged
+//! by the one comparison of the kit ([`same_answer`]), the kind of a
+//! disagreement, and one line per answer for reports.
 
 use super::known_kinds::Known;
-use crate::corpus::{Case, Expect, Level};
-use crate::judging::judge::{judge_read, Reading};
+use crate::corpus::Expect;
+use crate::judging::judge::{same_answer, Reading};
 use crate::judging::outcome::{Outcome, Strictness};
 use crate::review::kinds::{classify, mask_vm_text, Kind};
 use crate::review::show::{answer_line, answer_text};
 use crate::subject::Answer;
-use ptc_conformance::loose;
 use ptc_conformance::ops::Op;
 use ptc_conformance::term::Term;
-use std::path::PathBuf;
 
 /// The expectation an answer sets, if it sets one: a value, or an exception
-/// with its message (except `Protocol.UndefinedError`'s, which lists the
-/// protocol's implementations loaded in the VM: platform noise).
+/// with its whole message. What of it depends on the VM (a
+/// `Protocol.UndefinedError`'s list of implementations, LOOSE-1) is masked
+/// by the judge, as for a corpus case, not dropped here.
 pub fn expectation(answer: &Answer) -> Option<Expect> {
     match answer {
         Answer::Ok(t) => Some(Expect::Ok(t.clone())),
         Answer::Raised(r) => Some(Expect::Raised {
             class: r.class.clone(),
-            message: (r.class != "Protocol.UndefinedError").then(|| r.message.clone()),
+            message: Some(r.message.clone()),
         }),
         Answer::Unsupported(_) | Answer::Error(_) => None,
     }
-}
-
-/// A case expecting `expected` for `args`, to judge an answer with.
-fn probe(op: &'static Op, args: Vec<Term>, expected: &Answer) -> Option<Case> {
-    let expect = expectation(expected)?;
-    Some(Case {
-        args_json: String::new(),
-        id: format!("fuzz/{}", op.name),
-        file: PathBuf::from("(generated)"),
-        source: "".into(),
-        op,
-        args,
-        expect,
-        description: String::new(),
-        spec: Vec::new(),
-        features: Vec::new(),
-        level: Level::Required,
-    })
 }
 
 /// Whether `actual` disagrees with the reference's `expected`, how (the
@@ -57,12 +38,15 @@ pub fn disagreement_of_kind(
     known: &Known,
     reading: Reading,
 ) -> Option<(String, Kind)> {
-    let (expected, actual) = (&mask_vm_text(expected_answer), &mask_vm_text(actual_answer));
-    if truncation_moved_by_vm_text(expected) || truncation_moved_by_vm_text(actual) {
-        return None;
-    }
-    let case = probe(op, args.to_vec(), expected)?;
-    let diff = match judge_read(&case, actual, Strictness::Default, reading) {
+    let expect = expectation(expected_answer)?;
+    let diff = match same_answer(
+        op,
+        args,
+        &expect,
+        actual_answer,
+        Strictness::Default,
+        reading,
+    ) {
         Outcome::Pass | Outcome::Skip(_) => return None,
         Outcome::Fail(d) => d,
         Outcome::Error(e) => format!("error: {e}"),
@@ -79,6 +63,7 @@ pub fn disagreement_of_kind(
             return None;
         }
     }
+    let (expected, actual) = (&mask_vm_text(expected_answer), &mask_vm_text(actual_answer));
     Some((diff, classify(op, args, expected, actual, reading)))
 }
 
@@ -118,17 +103,6 @@ pub fn difference_of_kind(
             },
         },
     ))
-}
-
-/// Whether `answer` is a text that holds the VM's text for an opaque term
-/// and was cut at a character count: the length of that text decides
-/// whether and where the cut falls (`spec/README.md` LOOSE-2), so such an
-/// input says nothing about PtcRunner and is not compared.
-fn truncation_moved_by_vm_text(answer: &Answer) -> bool {
-    let Answer::Ok(Term::Str(s)) = answer else {
-        return false;
-    };
-    s.contains("(truncatedat") && loose::holds_vm_text(s)
 }
 
 /// Whether `actual` disagrees with `expected`, and how (no known kinds

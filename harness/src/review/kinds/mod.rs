@@ -476,41 +476,14 @@ pub fn weight(args: &[Term]) -> (usize, usize) {
 
 /// `answer` with the text the VM makes up for references, pids, ports and
 /// anonymous functions (`#Reference<0.1.2.3>`, `#Function<0.1/1 in M.f/2>`)
-/// masked, in every string, binary and message ([`loose::mask_vm_text`],
-/// [`loose::mask_vm_bytes`]); a text
+/// masked, in every string, binary and message ([`loose::mask_term`],
+/// [`loose::mask_vm_text`]); a text
 /// that holds one is compared without white space, as its length may move
 /// `inspect`'s line breaks (LOOSE-2).
 pub fn mask_vm_text(answer: &Answer) -> Answer {
-    let needs = |s: &str| s.contains('#') || s.contains("Stacktrace:");
     match answer {
-        Answer::Ok(t) => {
-            let t = loose::map_strings(t, &|s| {
-                needs(s).then(|| {
-                    let masked = loose::mask_vm_text(s);
-                    if loose::holds_vm_text(&masked) {
-                        masked.split_whitespace().collect()
-                    } else {
-                        masked
-                    }
-                })
-            });
-            // A binary that is not UTF-8 (a display struct's invalid
-            // bytes beside an opaque term's text) is masked byte-wise.
-            Answer::Ok(loose::map_bytes(&t, &|b| {
-                b.contains(&b'#').then(|| {
-                    let masked = loose::mask_vm_bytes(b);
-                    if loose::holds_vm_text(&String::from_utf8_lossy(&masked)) {
-                        masked
-                            .into_iter()
-                            .filter(|c| !c.is_ascii_whitespace())
-                            .collect()
-                    } else {
-                        masked
-                    }
-                })
-            }))
-        }
-        Answer::Raised(r) if needs(&r.message) => {
+        Answer::Ok(t) => Answer::Ok(loose::mask_term(t)),
+        Answer::Raised(r) if r.message.contains('#') || r.message.contains("Stacktrace:") => {
             let mut r = r.clone();
             r.message = loose::mask_vm_text(&r.message);
             Answer::Raised(r)

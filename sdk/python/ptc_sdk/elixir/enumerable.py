@@ -26,7 +26,7 @@ def reduce_fun(fun, acc=FIRST):
     ``:erlang.element/2``'s ``ArgumentError``; a named capture calls a
     module the reference cannot load (LOOSE-5)."""
     if fun.name is not None:
-        raise _call_capture(fun)
+        raise _call_capture(fun, 2)
     result = fun.apply(Tuple((Atom("cont"), acc)), None)
     if type(result) is not Tuple:
         raise badarg("2nd", "not a tuple")
@@ -83,11 +83,31 @@ def map_join(t, joiner, mapper):
     return iodata_to_binary(lists_reverse(v))
 
 
-def _call_capture(fun) -> Raised:
-    """Calling the named capture ``&Mod.fun/2``: the reference knows no
-    module of that name, so the call fails as for a module the VM cannot
-    load (``:mod`` an Erlang module, ``Mod`` an Elixir alias)."""
+def _call_capture(fun, arity=2) -> Raised:
+    """Calling the named capture ``&Mod.fun/n`` with `arity` arguments: the
+    reference knows no module of that name, so the call fails as for a
+    module the VM cannot load (``:mod`` an Erlang module, ``Mod`` an Elixir
+    alias). `Fun.apply` raises it."""
     parts = capture_parts(fun.name)
     if parts is not None:
-        return module_not_available(parts[0], parts[1], 2)
+        return module_not_available(parts[0], parts[1], arity)
     return protocol_undefined("Enumerable", fun)
+
+
+def take(t, n):
+    """``Enum.take(t, n)``: the first `n` elements, or for a negative `n`
+    the last ``-n``; a count that is no integer raises
+    ``FunctionClauseError`` (``src/ptc/native_preview.rs``, NP-7).
+
+    >>> take([1, 2, 3], 2), take([1, 2, 3], -2), take([1], 10)
+    ([1, 2], [2, 3], [1])
+    >>> take([1], 1.0)
+    Traceback (most recent call last):
+    ptc_sdk.errors.Raised: FunctionClauseError: no function clause matching in Enum.take/2
+    """
+    if type(n) is not int:
+        raise function_clause("Enum.take/2")
+    items = to_list(t)
+    if n >= 0:
+        return items[:n]
+    return items[max(len(items) + n, 0) :]

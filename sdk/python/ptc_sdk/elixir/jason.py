@@ -117,3 +117,31 @@ def _key(k, out):
     from .chars import to_string
 
     _string(to_string(k), out)
+
+
+def try_encode(term):
+    """``Jason.encode(term)``: ``("ok", text)``, or ``("error", Raised)``
+    for the refusals Jason rescues itself (``Jason.EncodeError``, and
+    ``Protocol.UndefinedError`` for ``Jason.Encoder``). Anything else
+    raises through, as in Elixir: a map key that ``String.Chars`` refuses
+    escapes ``Jason.encode/1`` (NP-23).
+
+    >>> from ptc_sdk import Tuple
+    >>> try_encode(Map.of({"a": 1}))
+    ('ok', '{"a":1}')
+    >>> try_encode(b"\\xff")[1].cls
+    'Jason.EncodeError'
+    >>> try_encode(Map.of({Tuple((1,)): 1}))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ptc_sdk.errors.Raised: Protocol.UndefinedError: protocol String.Chars not implemented for type Tuple...
+    """
+    from ..errors import Raised
+
+    try:
+        return "ok", encode(term)
+    except Raised as e:
+        if e.cls == "Jason.EncodeError" or (
+            e.cls == "Protocol.UndefinedError" and e.message.startswith("protocol Jason.Encoder ")
+        ):
+            return "error", e
+        raise
