@@ -868,14 +868,21 @@ fn compare_groups_what_two_builds_answer_differently_by_kind() {
         .filter(|l| l.trim_start().starts_with("KIND ") && !l.contains("unsupported by head"))
         .count();
     assert!((2..=6).contains(&kinds), "{kinds} kinds: {t}");
-    // Two planted bugs, two causes (besides the ops and inputs the port declines).
+    // Two planted bugs, two causes (besides the ops and inputs the port
+    // declines), and at most one more: the reversed hint order also decides
+    // which of two keys `to_string/1` refuses raises first (NP-2; the case
+    // `native_preview/cache_hint/key-texts-before-values` seeds such inputs),
+    // which the search names by that key, not by the order.
     let causes: Vec<&str> = t
         .lines()
         .filter(|l| {
             l.starts_with("CAUSE ") && !l.contains("declared by") && !l.contains("declines")
         })
         .collect();
-    assert_eq!(causes.len(), 2, "{t}");
+    assert!((2..=3).contains(&causes.len()), "{t}");
+    if causes.len() == 3 {
+        assert!(causes.iter().any(|c| c.contains("map key of class")), "{t}");
+    }
     // The report leads with causes, each kind under one.
     assert!(t.contains("\nCAUSE 1. "), "{t}");
     // Not a terminal: no progress lines.

@@ -62,6 +62,7 @@ pub fn to_list(t: &Term) -> Result<Vec<Term>, Raised> {
 /// accumulator: `:first` is no element (`""`), anything else is reversed
 /// (`:lists.reverse/1`) and made a binary with `IO.iodata_to_binary/1`, the
 /// mapper never running.
+/// (LF-10, LF-11, LF-14: the formatter's element lists; EX-8: `MapSet.new/1`.)
 pub fn map_join(
     t: &Term,
     joiner: &[u8],

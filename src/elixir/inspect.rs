@@ -61,6 +61,7 @@ pub fn inspect_with_bytes(term: &Term, pretty: bool, limit: Option<usize>) -> Ve
 
 /// The document and width of `inspect(term, pretty: pretty, limit: limit)`.
 fn doc_with(term: &Term, pretty: bool, limit: Option<usize>) -> (Doc, Option<usize>) {
+    // IN-1: `Inspect.Opts` defaults: limit 50, printable limit 4096, no breaks unless pretty (IN-19).
     let opts = Opts {
         limit: limit.unwrap_or(usize::MAX),
         ..DEFAULT
@@ -75,22 +76,29 @@ pub const PRETTY_WIDTH: usize = 80;
 /// `Inspect.Algebra.to_doc/2`: the document of a term.
 fn to_doc(term: &Term, opts: Opts) -> Doc {
     match term {
+        // IN-2: nil, true, false.
         Term::Nil => Doc::text("nil"),
         Term::Bool(b) => Doc::text(if *b { "true" } else { "false" }),
         Term::Atom(a) => Doc::text(atom_literal(a)),
+        // IN-6: integers in decimal, any size.
         Term::Int(i) => Doc::text(i.to_string()),
+        // IN-7: floats.
         Term::Float(x) => Doc::text(float(*x)),
         Term::Str(s) => binary(s.as_bytes(), opts),
         Term::Bytes(b) => binary(b, opts),
+        // IN-12: lists; a tuple's elements joined by `, `.
         Term::List(items) => list(items, opts),
         Term::Tuple(items) => {
             algebra::container_doc("{", items, "}", opts.limit, Breaks::Flex, |t, limit| {
                 to_doc(t, Opts { limit, ..opts })
             })
         }
+        // IN-13: maps; IN-15, IN-16: structs and sets.
         Term::Map(m) => map(m.pairs(), "", opts),
         Term::Struct(s) => structure(s, opts),
+        // IN-17: calendar values.
         Term::Temporal(t) => Doc::text(temporal(t)),
+        // IN-18: named captures.
         Term::Fun(f) => Doc::text(function(f)),
         Term::Opaque(kind, label) => {
             // VM-dependent text (`#Reference<0.1.2.3>` etc.): compared
@@ -210,6 +218,7 @@ pub fn remote_call(name: &str) -> String {
 }
 
 /// `Macro.inspect_atom(:key, atom)`: the `key:` of a keyword list or map.
+/// IN-5: a keyword or map key: `name:`, `"quoted":`, an alias in full.
 fn atom_key(name: &str) -> String {
     match classify_atom(name) {
         AtomClass::Alias => format!("\"{name}\":"),
@@ -222,6 +231,7 @@ fn atom_key(name: &str) -> String {
 
 /// `Inspect.Float`: an integral float with 1.0 ≤ |x| < 1.0e16 prints as its
 /// integer and `.0`; every other float as [`float_to_string`].
+/// IN-7: the integral form below 1.0e16, else the shortest round trip.
 pub fn float(x: f64) -> String {
     if x.abs() >= 1.0 && x.abs() < 1.0e16 && x.trunc() == x {
         format!("{}.0", x as i64)
@@ -250,6 +260,7 @@ fn next_char(b: &[u8]) -> Option<(char, usize)> {
     s.chars().next().map(|c| (c, len))
 }
 
+/// IN-8: printable when each of the first 4096 characters is in the printable set.
 /// `String.printable?(b, 4096)`: only the first 4096 characters are looked at.
 fn printable(mut b: &[u8]) -> bool {
     let mut count = PRINTABLE_LIMIT;
@@ -273,6 +284,7 @@ fn printable(mut b: &[u8]) -> bool {
 /// `Code.Identifier.escape/3`: escapes `quote`, `#{`, control characters
 /// and invisible code points; stops after `limit` steps. Returns the text
 /// and whether something was left over.
+/// IN-8: the escapes; IN-10: cut after `limit` steps, a bad byte one `\xHH` step.
 fn escape(mut b: &[u8], quote: u8, limit: Option<usize>) -> (String, bool) {
     let mut out = String::new();
     let mut count = limit;
@@ -356,9 +368,11 @@ fn invisible(code: u32) -> bool {
 
 /// A binary: a quoted string when printable, else `<<b1, b2, ...>>`
 /// (`Inspect.BitString`).
+/// IN-9: a non-printable binary as its bytes, at most `limit` of them (IN-14).
 fn binary(b: &[u8], opts: Opts) -> Doc {
     if printable(b) {
         let (text, more) = escape(b, b'"', Some(PRINTABLE_LIMIT));
+        // IN-10: a printable binary past 4096 characters ends `" <> ...`.
         let tail = if more { " <> ..." } else { "" };
         return Doc::text(format!("\"{text}\"{tail}"));
     }
@@ -458,6 +472,7 @@ fn keyword_item(key: &str, value: &Term, opts: Opts) -> Doc {
     )
 }
 
+// IN-11: a charlist.
 fn list(items: &[Term], opts: Opts) -> Doc {
     if items.is_empty() {
         return Doc::text("[]");
@@ -470,6 +485,7 @@ fn list(items: &[Term], opts: Opts) -> Doc {
         }
     }
     let limit = opts.limit;
+    // IN-12: a keyword list, `key: value`; any other list; IN-14: at most `limit` items.
     if items.iter().all(|i| keyword_pair(i).is_some()) {
         algebra::container_doc("[", items, "]", limit, Breaks::Strict, |item, limit| {
             let (k, v) = keyword_pair(item).unwrap_or(("", &Term::Nil));
@@ -484,6 +500,8 @@ fn list(items: &[Term], opts: Opts) -> Doc {
 
 /// `%name{...}` (`Inspect.Map`): keyword-style when every key is a plain
 /// atom, else `k => v`; pairs in the order given.
+/// IN-13: keyword-style when every key is a plain atom, else `k => v` with
+/// the key inspected in full; pair n printed with limit L − n (IN-14).
 fn map(pairs: &[(Term, Term)], name: &str, opts: Opts) -> Doc {
     let keyword = pairs
         .iter()
@@ -513,6 +531,7 @@ fn map(pairs: &[(Term, Term)], name: &str, opts: Opts) -> Doc {
 /// with fields in `defstruct` order (every struct of the boundary is
 /// known, `src/model/structs.rs`).
 fn structure(s: &Struct, opts: Opts) -> Doc {
+    // IN-16: `MapSet.new([...])`, lists inside printed as lists.
     if s.module == "MapSet" {
         if let Some(Term::Map(set)) = s.field("map") {
             let elements: Vec<Term> = set.iter().map(|(k, _)| k.clone()).collect();
@@ -532,6 +551,7 @@ fn structure(s: &Struct, opts: Opts) -> Doc {
         Some(Err(raised)) => return failed_struct(s, raised, opts),
         None => {}
     }
+    // IN-15: fields in `defstruct` order (`spec/data/structs.json`).
     let order: Vec<&str> = match structs::fields_of(&s.module) {
         Some(rows) => rows.iter().map(|(f, _)| *f).collect(),
         None => s.fields.iter().map(|(f, _)| f.as_str()).collect(),

@@ -23,6 +23,7 @@ pub fn encode(term: &Term) -> Result<String, Raised> {
 
 fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
     match term {
+        // PP-40: nil, booleans, atoms, integers, floats (`Float.to_string/1`).
         Term::Nil => out.push_str("null"),
         Term::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Term::Atom(a) => string(a.as_bytes(), out)?,
@@ -42,6 +43,7 @@ fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
             }
             out.push(']');
         }
+        // PP-42: members in map iteration order; PP-47: encoding in output order.
         Term::Map(m) => {
             out.push('{');
             for (i, (k, v)) in m.iter().enumerate() {
@@ -54,6 +56,7 @@ fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
             }
             out.push('}');
         }
+        // PP-43: calendar values as ISO 8601 text.
         Term::Temporal(t) => {
             out.push('"');
             out.push_str(&t.iso);
@@ -65,12 +68,15 @@ fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
             let text = crate::chars::to_string(term)?;
             string(&text, out)?;
         }
+        // PP-45: anything else raises `Protocol.UndefinedError` (`Jason.Encoder`).
         other => return Err(protocol_undefined(Protocol::JasonEncoder, other)),
     }
     Ok(())
 }
 
 fn key(k: &Term, out: &mut String) -> Result<(), Raised> {
+    // PP-42: keys as strings; PP-43: calendar keys by `to_string/1`; PP-46: what
+    // `String.Chars` refuses raises.
     match k {
         Term::Str(s) => string(s.as_bytes(), out),
         Term::Bytes(b) => string(b, out),
@@ -83,6 +89,7 @@ fn key(k: &Term, out: &mut String) -> Result<(), Raised> {
 }
 
 fn string(bytes: &[u8], out: &mut String) -> Result<(), Raised> {
+    // PP-44: a binary that is not UTF-8 raises `Jason.EncodeError`.
     let s = match std::str::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => {
@@ -104,6 +111,7 @@ fn string(bytes: &[u8], out: &mut String) -> Result<(), Raised> {
 /// and the tagged codec's text both write strings with it): `"`, `\` and control characters
 /// escaped (`\b \t \n \f \r`, the rest `\u00xx`, upper-case hex when
 /// `upper_hex`, as Jason writes it), everything else as it is.
+/// PP-41: the escapes.
 pub fn push_escaped(s: &str, out: &mut String, upper_hex: bool) {
     out.push('"');
     // Every byte that needs escaping is ASCII, and no byte of a multi-byte

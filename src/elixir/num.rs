@@ -88,6 +88,7 @@ fn shortest_digits(x: f64) -> String {
 /// follows the sign bit, so `-0.0` and tiny negatives print `-0.0`. Beyond
 /// 2^53 the float is an integer and prints exactly, with `.0`, unless the
 /// C `"%.10f"` text would not fit OTP's 256-byte buffer: then `ArgumentError`.
+/// (LF-2: the fraction rounding; LF-3: the sign bit; LF-4: the 256-byte buffer.)
 pub fn float_to_binary_compact_10(x: f64) -> Result<String, crate::Raised> {
     const SCALE: f64 = 1e10;
     let sign = if x.is_sign_negative() { "-" } else { "" };

@@ -27,6 +27,7 @@ impl Raised {
     /// (an improper list, `spec/terms.md`), so a subject answers
     /// `unsupported` with `cannot encode result: <why>`, as the Elixir
     /// adapter does (AP-5). The harness turns it into that answer.
+    /// (TJ-12: a port answers such a request `unsupported` too.)
     pub fn no_tagged_form(why: impl Into<String>) -> Raised {
         Raised::new(NO_TAGGED_FORM, why)
     }

@@ -410,8 +410,9 @@ fn type_rank(t: &Term) -> u8 {
 /// Two terms the Elixir comparison operators call equal (e.g. `1` and `1.0`)
 /// compare `Equal`. Structs, the calendar ones included, order as the maps
 /// they are: by size, then keys, then values, `__struct__` among the keys
-/// (`spec/terms.md`, TJ-14). Functions, references, pids and ports order
+/// (`spec/terms.md`, TJ-11). Functions, references, pids and ports order
 /// by VM internals; here by their spec or label.
+/// (LOOSE-3: their order against each other is the VM's business.)
 pub fn term_cmp(a: &Term, b: &Term) -> Ordering {
     cmp_with(a, b, false)
 }

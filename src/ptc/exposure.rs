@@ -14,9 +14,13 @@ const LAYERS: [&str; 3] = ["native", "ptc_lisp", "both"];
 pub fn effective_expose(tool: &Term, mode: &Term) -> Result<Term, Raised> {
     let clause = || Raised::function_clause(MODULE, "effective_expose", 2);
     let expose = tool_struct(tool).ok_or_else(clause)?.field("expose");
+    // EX-5: a first argument that is not a `PtcRunner.Tool` raises.
     match expose {
+        // EX-2, EX-9: only a `nil` expose looks at the mode.
         Some(Term::Nil) | None => default_for_mode(mode),
+        // EX-1: an explicit layer wins; the mode is not examined.
         Some(e) if e.as_atom().is_some_and(|a| LAYERS.contains(&a)) => Ok(e.clone()),
+        // EX-5: any other expose raises.
         Some(_) => Err(clause()),
     }
 }
@@ -26,17 +30,20 @@ pub fn effective_expose(tool: &Term, mode: &Term) -> Result<Term, Raised> {
 /// fields (an agent definition) is read as that tuple.
 fn default_for_mode(mode: &Term) -> Result<Term, Raised> {
     match mode {
+        // EX-2: `{:ptc_lisp, _}` and `{:text, _}`, whatever the second element.
         Term::Tuple(items) if items.len() == 2 => match items[0].as_atom() {
             Some("ptc_lisp") => Ok(Term::atom("ptc_lisp")),
             Some("text") => Ok(Term::atom("native")),
             _ => Err(Raised::function_clause(MODULE, "default_for_mode", 1)),
         },
+        // EX-3: a struct with `output` and `ptc_transport` fields is read as that tuple.
         Term::Struct(s) => match (s.field("output"), s.field("ptc_transport")) {
             (Some(output), Some(transport)) => {
                 default_for_mode(&Term::Tuple(vec![output.clone(), transport.clone()]))
             }
             _ => Err(Raised::function_clause(MODULE, "default_for_mode", 1)),
         },
+        // EX-4: every other mode raises.
         _ => Err(Raised::function_clause(MODULE, "default_for_mode", 1)),
     }
 }
@@ -46,7 +53,9 @@ fn default_for_mode(mode: &Term) -> Result<Term, Raised> {
 /// turned into its values ordered by key.
 pub fn filter_by_expose(tools: &Term, mode: &Term, allowed_set: &Term) -> Result<Term, Raised> {
     match tools {
+        // EX-6: a list of tools.
         Term::List(items) => filter_list(items, mode, allowed_set),
+        // EX-7: a map (a struct too, EX-11) is enumerated and sorted by key first.
         t if t.is_map() => {
             let mut entries = enumerate(t)?;
             let anon = || anonymous_clause();
@@ -60,18 +69,22 @@ pub fn filter_by_expose(tools: &Term, mode: &Term, allowed_set: &Term) -> Result
             let values: Vec<Term> = entries.iter().map(|e| pair(e).1.clone()).collect();
             filter_list(&values, mode, allowed_set)
         }
+        // EX-11: neither a list nor a map.
         _ => Err(Raised::function_clause(MODULE, "filter_by_expose", 3)),
     }
 }
 
 fn filter_list(tools: &[Term], mode: &Term, allowed_set: &Term) -> Result<Term, Raised> {
+    // EX-8: `allowed_set` is made a set before any tool is examined.
     let allowed = enumerate(allowed_set)?;
     let mut kept = Vec::new();
     for tool in tools {
+        // EX-10: an element that is not a tool raises, in order.
         if tool_struct(tool).is_none() {
             return Err(anonymous_clause());
         }
         let layer = effective_expose(tool, mode)?;
+        // EX-6: kept in input order, duplicates too, each as given.
         if allowed.contains(&layer) {
             kept.push(tool.clone());
         }
@@ -79,6 +92,7 @@ fn filter_list(tools: &[Term], mode: &Term, allowed_set: &Term) -> Result<Term, 
     Ok(Term::List(kept))
 }
 
+/// (EX-5, EX-10: only a `PtcRunner.Tool` struct is a tool.)
 fn tool_struct(t: &Term) -> Option<&Struct> {
     match t {
         Term::Struct(s) if s.module == TOOL => Some(s),
@@ -86,6 +100,7 @@ fn tool_struct(t: &Term) -> Option<&Struct> {
     }
 }
 
+/// (EX-7: a map's `{key, tool}` pairs, sorted by key.)
 fn pair(t: &Term) -> (&Term, &Term) {
     match t {
         Term::Tuple(p) if p.len() == 2 => (&p[0], &p[1]),

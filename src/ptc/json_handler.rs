@@ -30,6 +30,7 @@ pub fn atomize_value(value: &Term, ty: &Term) -> Result<Term, Raised> {
 }
 
 /// `{tag, inner}` when `ty` is a 2-tuple whose first element is `tag`.
+/// (JH-1: the shape of the type decides which clause fits.)
 fn tagged<'a>(ty: &'a Term, tag: &str) -> Option<&'a Term> {
     match ty {
         Term::Tuple(t) if t.len() == 2 && t[0].as_atom() == Some(tag) => Some(&t[1]),
@@ -37,12 +38,15 @@ fn tagged<'a>(ty: &'a Term, tag: &str) -> Option<&'a Term> {
     }
 }
 
+/// JH-1: the first clause that fits decides, in this order.
 fn atomize(value: &Term, ty: &Term, held: &BTreeSet<String>) -> Result<Term, Raised> {
+    // JH-1, JH-3: a map typed `{:map, fields}` or `{:closed_map, fields}`.
     if value.is_map() {
         if let Some(fields) = tagged(ty, "closed_map").or_else(|| tagged(ty, "map")) {
             return atomize_fields(value, fields, held);
         }
     }
+    // JH-1: a list typed `{:list, inner}`, element by element.
     if let (Term::List(items), Some(inner)) = (value, tagged(ty, "list")) {
         return items
             .iter()
@@ -50,9 +54,11 @@ fn atomize(value: &Term, ty: &Term, held: &BTreeSet<String>) -> Result<Term, Rai
             .collect::<Result<_, _>>()
             .map(Term::List);
     }
+    // JH-1: `{:optional, inner}` is `inner`.
     if let Some(inner) = tagged(ty, "optional") {
         return atomize(value, inner, held);
     }
+    // JH-9: a binary typed `:datetime` is parsed; a `DateTime` stays.
     if ty.as_atom() == Some("datetime") {
         if let Some(bytes) = value.as_binary() {
             return Ok(
@@ -63,6 +69,7 @@ fn atomize(value: &Term, ty: &Term, held: &BTreeSet<String>) -> Result<Term, Rai
             return Ok(value.clone());
         }
     }
+    // JH-1, JH-2: any other map rebuilt; any other list element by element; the rest as it is.
     match value {
         _ if value.is_map() => map_new(value, |k, v| {
             let key = key_of(k, held);
@@ -108,6 +115,8 @@ pub fn safe_to_atom(bytes: &[u8], held: &BTreeSet<String>) -> Term {
     atom_table::existing_atom(bytes, held).unwrap_or_else(|| Term::binary(bytes.to_vec()))
 }
 
+/// JH-2: a plain map in iteration order, a struct enumerated (a MapSet's
+/// members must be pairs); JH-8: a later key that became the same atom wins.
 /// `Map.new(map, fun)`: a plain map's entries in iteration order; a
 /// struct is enumerated (`Enumerable`: a `MapSet`'s members, whose
 /// function clause wants `{k, v}` pairs). Later keys win.
@@ -138,6 +147,7 @@ fn map_new(
 
 /// `Map.new/1`: a list of pairs (`:maps.from_list/1`), a plain map as it
 /// is, anything else enumerated first.
+/// (JH-3: `Map.new(fields)` first: pairs, a plain map, or enumerated.)
 fn map_new_1(fields: &Term) -> Result<Map, Raised> {
     let pairs = match fields {
         Term::Map(m) => return Ok(m.clone()),

@@ -120,22 +120,28 @@ fn param_names(params: &Term) -> Result<Vec<u8>, Raised> {
 fn format(value: &Term, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
     let plain = |s: String| Ok((s.into_bytes(), false));
     match value {
+        // PP-120: nil, booleans, integers.
         Term::Nil => plain("nil".into()),
         Term::Bool(b) => plain(b.to_string()),
         Term::Int(i) => plain(i.to_string()),
+        // PP-121: other atoms as keywords, unquoted; the three special atoms.
         Term::Atom(a) => plain(match a.as_str() {
             "infinity" => "##Inf".into(),
             "negative_infinity" => "##-Inf".into(),
             "nan" => "##NaN".into(),
             _ => format!(":{a}"),
         }),
+        // PP-122: the float form (LF-2); PP-123: its sign and 256-byte buffer.
         Term::Float(x) => plain(num::float_to_binary_compact_10(*x)?),
+        // PP-126: binaries as `inspect/1` shows them.
         Term::Str(_) | Term::Bytes(_) => plain(inspect::inspect_binary(
             value.as_binary().unwrap_or_default(),
         )),
         Term::Fun(_) => plain("#<fn>".into()),
+        // PP-129: calendar values as quoted ISO 8601 text.
         Term::Temporal(t) => plain(format!("\"{}\"", t.iso)),
         Term::Struct(s) => format_struct(s, limit),
+        // PP-124: lists and tuples as vectors; PP-131: past 50 items cut, not printed.
         Term::List(items) | Term::Tuple(items) => {
             let (shown, cut) = apply_limit(items, limit);
             let (text, child_cut) = format_items(shown, limit)?;
@@ -150,6 +156,7 @@ fn format(value: &Term, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised>
             ))
         }
         Term::Map(m) => format_map(m, limit),
+        // PP-132: references, pids and ports raise.
         Term::Opaque(..) => Err(Raised::function_clause(FORMAT, "format_clojure", 2)),
     }
 }
@@ -163,6 +170,7 @@ fn format_struct(s: &Struct, limit: Option<usize>) -> Result<(Vec<u8>, bool), Ra
         Ok(out)
     };
     let text = match s.module.as_str() {
+        // PP-130: each display struct's field interpolated with `String.Chars`.
         KEYWORD => around(":", "name", "")?,
         FN => around("#fn[", "params", "]")?,
         BUILTIN => b"#<builtin>".to_vec(),
@@ -170,6 +178,7 @@ fn format_struct(s: &Struct, limit: Option<usize>) -> Result<(Vec<u8>, bool), Ra
         SYMBOL_REF => around("'", "name", "")?,
         REGEX => around("#\"", "source", "\"")?,
         DURATION => around("#duration[", "milliseconds", "ms]")?,
+        // PP-128: a MapSet's elements, not through PP-130's pass.
         "MapSet" => {
             let items: Vec<Term> = match s.field("map") {
                 Some(Term::Map(m)) => m.iter().map(|(k, _)| k.clone()).collect(),
@@ -194,6 +203,7 @@ fn format_struct(s: &Struct, limit: Option<usize>) -> Result<(Vec<u8>, bool), Ra
 
 /// Map entries sorted by key in term order, keys printed by [`format_key`].
 fn format_map(m: &Map, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
+    // PP-125: entries in term order of keys, the value printed before the key.
     let mut entries: Vec<&(Term, Term)> = m.iter().collect();
     entries.sort_by(|a, b| term_cmp(&a.0, &b.0));
     let (shown, cut) = apply_limit(&entries, limit);

@@ -22,12 +22,15 @@ pub fn format(ast: &Term) -> Result<Term, Raised> {
 /// Appends the text of one AST node (the clauses of `format/1`).
 fn node(ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
     match ast {
+        // LF-1: nil, booleans, and integers of any size.
         Term::Nil => out.extend_from_slice(b"nil"),
         Term::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
         Term::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+        // LF-2, LF-3, LF-4: the float form of `float_to_binary(x, [:compact, decimals: 10])`.
         Term::Float(x) => {
             out.extend_from_slice(crate::num::float_to_binary_compact_10(*x)?.as_bytes())
         }
+        // LF-5: the three special atoms; any other atom is no node (LF-12).
         Term::Atom(a) => match a.as_str() {
             "infinity" => out.extend_from_slice(b"##Inf"),
             "negative_infinity" => out.extend_from_slice(b"##-Inf"),
@@ -35,6 +38,7 @@ fn node(ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
             _ => return Err(no_clause()),
         },
         Term::Tuple(items) => tagged_node(items, out)?,
+        // LF-12: any other term is no AST node.
         _ => return Err(no_clause()),
     }
     Ok(())
@@ -44,6 +48,7 @@ fn node(ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
 fn tagged_node(items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
     let (tag, arg) = match items {
         [Term::Atom(tag), arg] => (tag.as_str(), arg),
+        // LF-8: `{:ns_symbol, ns, n}` → `ns/n`.
         [Term::Atom(tag), ns, key] if tag == "ns_symbol" => {
             out.extend(chars::to_string(ns)?);
             out.push(b'/');
@@ -70,6 +75,8 @@ fn tagged_node(items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
     // Each piece is computed before anything is written, as interpolation does.
     let body = match tag {
         "string" | "regex_literal" => escape_string(arg)?,
+        // LF-6, LF-7: strings and regex literals escaped; LF-8: names through `to_string/1`
+        // (LF-9) unescaped; LF-11: map pairs; LF-10: element lists (LF-14: a reducer).
         "keyword" | "symbol" | "quoted_symbol" | "var" | "turn_history" => chars::to_string(arg)?,
         "map" => format_pairs(arg)?,
         _ => format_list(arg)?,
@@ -92,6 +99,7 @@ fn format_list(elems: &Term) -> Result<Vec<u8>, Raised> {
 /// `k v` pairs joined by one space; every element must be a 2-tuple
 /// (`Enum.map_join(pairs, " ", fn {k, v} -> ... end)`).
 fn format_pairs(pairs: &Term) -> Result<Vec<u8>, Raised> {
+    // LF-11: every element must be a 2-tuple.
     enumerable::map_join(pairs, b" ", |p| {
         let [k, v] = match p {
             Term::Tuple(kv) if kv.len() == 2 => [&kv[0], &kv[1]],
@@ -115,6 +123,7 @@ fn escape_string(s: &Term) -> Result<Vec<u8>, Raised> {
         .as_binary()
         .ok_or_else(|| Raised::function_clause("String", "replace", 4))?;
     let mut out = Vec::with_capacity(bytes.len());
+    // LF-6: exactly five escapes; everything else raw (Quirk).
     for &b in bytes {
         match b {
             b'\\' => out.extend_from_slice(b"\\\\"),

@@ -16,6 +16,7 @@ const DEFAULT_ROW_LIMIT: i64 = 20;
 /// the full cached result.", ARGS being the canonical args rendered as a
 /// PTC-Lisp map with keys sorted by their string form.
 pub fn cache_hint(tool_name: &Term, args: &Term) -> Result<Term, Raised> {
+    // NP-1: a binary name and a map (a struct too) args, else raises.
     let name = match tool_name.as_binary() {
         Some(name) if args.is_map() => name,
         _ => return Err(Raised::function_clause(MODULE, "cache_hint", 2)),
@@ -24,6 +25,7 @@ pub fn cache_hint(tool_name: &Term, args: &Term) -> Result<Term, Raised> {
         Term::Tuple(mut kv) if kv.len() == 2 => kv.swap_remove(1),
         _ => Term::Nil,
     };
+    // NP-2: the args fragment is `format/1` of the AST of the canonical args.
     let fragment = lisp_formatter::format(&to_ast(&canonical)?)?;
     let mut out = b"Call lisp_eval and then call (tool/".to_vec();
     out.extend_from_slice(name);
@@ -37,6 +39,7 @@ pub fn cache_hint(tool_name: &Term, args: &Term) -> Result<Term, Raised> {
 /// preview function failed and the metadata preview stands in. Every
 /// preview carries `status`, `full_result_cached` and `cache_hint`.
 pub fn build(tool: &Term, full_result: &Term, args: &Term) -> Result<Term, Raised> {
+    // NP-6: a `%Tool{}` and map args, else raises; the cache fields come first.
     let tool = match tool {
         Term::Struct(s) if s.module == "PtcRunner.Tool" && args.is_map() => s,
         _ => return Err(Raised::function_clause(MODULE, "build", 3)),
@@ -53,10 +56,12 @@ pub fn build(tool: &Term, full_result: &Term, args: &Term) -> Result<Term, Raise
         }
         preview
     };
+    // NP-7: the preview kind comes from `native_result`.
     let native_result = tool.field("native_result").cloned().unwrap_or(Term::Nil);
     let (status, preview) = match preview_kind(&native_result)? {
         Kind::Metadata => ("ok", merged(metadata_preview(full_result)?)),
         Kind::Rows(limit) => ("ok", merged(rows_preview(full_result, &limit)?)),
+        // NP-21, NP-22: a custom preview, or the metadata preview as fallback.
         Kind::Custom(fun) => match custom_preview(&fun)? {
             Some(own) if encodable(&merged(own.clone()))? => ("ok", merged(own)),
             _ => ("fallback", merged(metadata_preview(full_result)?)),
@@ -77,6 +82,7 @@ enum Kind {
 fn preview_kind(native_result: &Term) -> Result<Kind, Raised> {
     let opts = match native_result {
         Term::Nil => return Ok(Kind::Metadata),
+        // NP-7: a list is read with `Keyword.get/3`; a non-list raises.
         Term::List(opts) => opts,
         _ => return Err(Raised::function_clause(MODULE, "preview_kind", 1)),
     };
@@ -101,8 +107,10 @@ fn custom_preview(fun: &FunSpec) -> Result<Option<Map>, Raised> {
         // and is treated as one that raised.
         FunSpec::Raises { .. } | FunSpec::Named(_) => return Ok(None),
     };
+    // NP-21: a map return value has its top-level atom keys stringified.
     match value {
         Term::Map(m) => Ok(Some(stringify_keys(m))),
+        // NP-23 (Quirk): a struct return value raises out of `build`.
         Term::Struct(_) | Term::Temporal(_) => {
             Err(Raised::function_clause(MODULE, "stringify_keys", 1))
         }
@@ -116,6 +124,7 @@ fn custom_preview(fun: &FunSpec) -> Result<Option<Map>, Raised> {
 fn encodable(preview: &Map) -> Result<bool, Raised> {
     match jason::encode(&Term::Map(preview.clone())) {
         Ok(_) => Ok(true),
+        // NP-22: Jason's own refusals fall back; NP-23: a `String.Chars` refusal escapes.
         Err(e) if e.class == "Jason.EncodeError" || e.message.contains("Jason.Encoder") => {
             Ok(false)
         }
@@ -125,6 +134,7 @@ fn encodable(preview: &Map) -> Result<bool, Raised> {
 
 /// Atom keys become their names (`nil` → `"nil"`); a later key that
 /// stringifies alike replaces an earlier one, in map order.
+/// (NP-21.)
 fn stringify_keys(m: Map) -> Map {
     Map::from_pairs(
         m.into_pairs()
@@ -140,6 +150,7 @@ fn stringify_keys(m: Map) -> Map {
 /// The metadata preview: a schema, sample keys and a count.
 fn metadata_preview(result: &Term) -> Result<Map, Raised> {
     match result {
+        // NP-8: `[]`, a list whose first element is a plain map, or any other list.
         Term::List(items) => match items.first() {
             None => Ok(obj(vec![
                 ("result_count", Term::int(0)),
@@ -149,11 +160,13 @@ fn metadata_preview(result: &Term) -> Result<Map, Raised> {
                 ),
             ])),
             Some(Term::Map(_)) => list_of_maps_preview(items),
+            // NP-11: a list of scalars.
             Some(_) => Ok(obj(vec![
                 ("result_count", count(items)),
                 ("schema", array_of(scalar_type(items))),
             ])),
         },
+        // NP-12: a plain map, empty or not.
         Term::Map(m) if m.is_empty() => Ok(obj(vec![
             ("schema", obj_t(vec![("type", s("object"))])),
             ("sample_keys", Term::List(vec![])),
@@ -165,6 +178,7 @@ fn metadata_preview(result: &Term) -> Result<Map, Raised> {
                 ("sample_keys", properties),
             ]))
         }
+        // NP-16: any other result.
         other => Ok(obj(vec![(
             "schema",
             obj_t(vec![("type", s(json_type_for(other)))]),
@@ -173,6 +187,7 @@ fn metadata_preview(result: &Term) -> Result<Map, Raised> {
 }
 
 fn list_of_maps_preview(items: &[Term]) -> Result<Map, Raised> {
+    // NP-9: the first element's schema when the keys are consistent.
     let first = match items.first() {
         Some(Term::Map(first)) if consistent_keys(items)? => first,
         _ => {
@@ -199,6 +214,7 @@ fn list_of_maps_preview(items: &[Term]) -> Result<Map, Raised> {
 /// `{"type": "object", "properties": ...}` over the first 20 sorted
 /// stringified keys (plus `"truncated": true` past 20), and those keys.
 fn object_schema(m: &Map) -> Result<(Map, Term), Raised> {
+    // NP-13: keys stringified and sorted, duplicates kept; the first 20 are properties.
     let keys = sorted_keys(m)?;
     let truncated = keys.len() > MAX_PROPERTIES;
     let properties: Vec<Vec<u8>> = keys.into_iter().take(MAX_PROPERTIES).collect();
@@ -222,6 +238,7 @@ fn object_schema(m: &Map) -> Result<(Map, Term), Raised> {
 /// The value a property reports: `Map.get(m, k) || fetch_by_atom(m, k)`, so
 /// a `nil` or `false` under the string key defers to the atom key.
 fn value_for(m: &Map, key: &[u8]) -> Term {
+    // NP-14 (Quirk): `a || b`, the binary key's value unless nil/false, else the atom's.
     match m.get(&Term::binary(key.to_vec())) {
         Some(v) if !matches!(v, Term::Nil | Term::Bool(false)) => v.clone(),
         _ => std::str::from_utf8(key)
@@ -233,6 +250,7 @@ fn value_for(m: &Map, key: &[u8]) -> Term {
 }
 
 /// The map's keys through `to_string/1`, sorted bytewise (duplicates kept).
+/// (NP-13, and NP-10's and NP-18's key sets.)
 fn sorted_keys(m: &Map) -> Result<Vec<Vec<u8>>, Raised> {
     let mut keys = m
         .iter()
@@ -245,6 +263,7 @@ fn sorted_keys(m: &Map) -> Result<Vec<Vec<u8>>, Raised> {
 /// Whether the first item's stringified key set equals that of each of the
 /// next four items, all of them plain maps. A one-item list is consistent.
 fn consistent_keys(items: &[Term]) -> Result<bool, Raised> {
+    // NP-10: one element, or the 2nd to 5th are plain maps with the same key set.
     let (first, rest) = match items {
         [_] => return Ok(true),
         [Term::Map(first), rest @ ..] => (first, rest),
@@ -267,11 +286,14 @@ fn consistent_keys(items: &[Term]) -> Result<bool, Raised> {
 /// 8601 text), the full count, a schema and, for consistent map rows, the
 /// sorted keys. A result that is not a list gets the metadata preview.
 fn rows_preview(result: &Term, limit: &Term) -> Result<Map, Raised> {
+    // NP-20: a result that is not a list gets the metadata preview.
     let items = match result {
         Term::List(items) => items,
         other => return metadata_preview(other),
     };
+    // NP-17: `Enum.take/2`, then `walk/1` (NP-19).
     let rows: Vec<Term> = take(items, limit)?.iter().map(walk).collect();
+    // NP-18: the rows schema, from the kept rows only.
     let schema = match rows.first() {
         None => obj_t(vec![("type", s("array")), ("items", obj_t(vec![]))]),
         Some(Term::Map(first)) => {
@@ -287,6 +309,7 @@ fn rows_preview(result: &Term, limit: &Term) -> Result<Map, Raised> {
         }
         Some(_) => array_of(scalar_type(&rows)),
     };
+    // NP-18 (Quirk): all the first row's keys, not cut at 20.
     let sample_keys = match rows.first() {
         Some(Term::Map(first)) if consistent_keys(&rows)? => Some(sorted_keys(first)?),
         _ => None,
@@ -308,6 +331,7 @@ fn rows_preview(result: &Term, limit: &Term) -> Result<Map, Raised> {
 /// `Enum.take/2`: the first `n`, or for a negative `n` the last `-n`; a
 /// limit that is not an integer raises.
 fn take(items: &[Term], limit: &Term) -> Result<Vec<Term>, Raised> {
+    // NP-17 (Quirk): a limit that is not an integer raises; a negative one takes from the end.
     let Term::Int(n) = limit else {
         return Err(Raised::function_clause("Enum", "take", 2));
     };
@@ -326,6 +350,7 @@ fn take(items: &[Term], limit: &Term) -> Result<Vec<Term>, Raised> {
 /// text inside maps (values only) and lists; other structs and tuples are
 /// not entered.
 pub fn walk(t: &Term) -> Term {
+    // NP-19: calendar structs become ISO 8601 text; maps' values and lists entered.
     match t {
         Term::Temporal(tm) => Term::str(tm.iso.clone()),
         Term::Map(m) => Term::Map(Map::from_sorted_unchecked(
@@ -338,6 +363,7 @@ pub fn walk(t: &Term) -> Term {
 
 /// The item type of a list whose first element is not a plain map: the
 /// first element's type when every element has it, else `"any"`.
+/// (NP-11, and NP-18 over the rows.)
 fn scalar_type(items: &[Term]) -> &'static str {
     let first = items.first().map(json_type_for).unwrap_or("any");
     if items.iter().all(|i| json_type_for(i) == first) {
@@ -349,6 +375,7 @@ fn scalar_type(items: &[Term]) -> &'static str {
 
 /// JSON-Schema-ish type name; atoms, tuples, structs and the rest are `"string"`.
 fn json_type_for(v: &Term) -> &'static str {
+    // NP-15: the JSON type; everything else is `"string"` (Quirk).
     match v {
         Term::Int(_) => "integer",
         Term::Float(_) => "number",
@@ -367,6 +394,8 @@ fn json_type_for(v: &Term) -> &'static str {
 /// everything else as it is.
 fn to_ast(t: &Term) -> Result<Term, Raised> {
     Ok(match t {
+        // NP-2: key texts first (`Enum.sort_by/2`), stable bytewise sort, then values;
+        // NP-3 (Quirk): key texts go into keywords unescaped; NP-5: what the formatter refuses raises there.
         Term::Map(m) => {
             let mut keyed = m
                 .iter()
@@ -386,6 +415,8 @@ fn to_ast(t: &Term) -> Result<Term, Raised> {
             "vector",
             Term::List(items.iter().map(to_ast).collect::<Result<_, _>>()?),
         ),
+        // NP-4: floats arrive canonical (KN-10), integral ones as integers.
+        // NP-24: keys are sorted, so hash order past 32 keys does not show.
         Term::Str(_) | Term::Bytes(_) => tagged("string", t.clone()),
         Term::Atom(a) => tagged("keyword", Term::str(a.clone())),
         other => other.clone(),
@@ -400,6 +431,7 @@ fn s(text: &str) -> Term {
     Term::str(text)
 }
 
+/// The string-keyed objects of every preview (NP-8 to NP-18).
 fn obj(pairs: Vec<(&str, Term)>) -> Map {
     Map::from_pairs(pairs.into_iter().map(|(k, v)| (s(k), v)).collect())
 }

@@ -44,6 +44,7 @@ pub fn tool_description(profile: &Term) -> Result<Term, Raised> {
         .iter()
         .find(|(name, _)| profile.as_atom() == Some(name))
         .map(|(_, text)| Term::str(*text))
+        // PP-2: any other argument raises.
         .ok_or_else(|| Raised::function_clause(MODULE, "tool_description", 1))
 }
 
@@ -52,21 +53,26 @@ pub fn tool_description(profile: &Term) -> Result<Term, Raised> {
 /// A non-atom reason or non-binary message raises `FunctionClauseError`
 /// (named `/3` for both arities, as the default-argument clause delegates).
 pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, Raised> {
+    // PP-3: an atom reason and a binary message, checked before `opts`.
     let reason_name = match reason.as_atom() {
         Some(name) if message.is_binary() => name,
         _ => return Err(Raised::function_clause(MODULE, "render_error", 3)),
     };
+    // PP-6: the `:feedback` option when present (PP-8: `Keyword.get/3`), else the message.
     let feedback = keyword::get(opts, "feedback")?.unwrap_or(message);
+    // PP-4: status, reason (the atom's name; PP-5: any atom), message, feedback.
     let mut payload = vec![
         (Term::str("status"), Term::str("error")),
         (Term::str("reason"), Term::str(reason_name)),
         (Term::str("message"), message.clone()),
         (Term::str("feedback"), feedback.clone()),
     ];
+    // PP-7: `:result` is read for `:fail` only.
     if reason_name == "fail" {
         let result = keyword::get(opts, "result")?.unwrap_or(&Term::Nil);
         payload.push((Term::str("result"), result.clone()));
     }
+    // PP-9: rendered by Jason (PP-40 to PP-47), keys in sorted order.
     render(payload)
 }
 
@@ -81,14 +87,19 @@ pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, 
 /// `lisp_step` is only consulted (and must only be a map) in that case.
 /// `validated:` adds `"validated"` whenever the key is present.
 pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
+    // PP-10: `Keyword.fetch!/2` of `:execution`; PP-18: the evaluation order below.
     let execution = keyword::fetch_bang(opts, "execution")?;
+    // PP-12: `include_memory` is tested for truthiness.
     let include_memory = keyword::get(opts, "include_memory")?.map_or(true, truthy);
+    // PP-19: `map.field` raises `KeyError` (or the dot-syntax errors) on a missing key.
     let truncated = dot(execution, "truncated")?;
+    // PP-13 (Quirk): `truncated` read always; `visible_truncated` replaces it without memory.
     let truncated_flag = if include_memory {
         truncated
     } else {
         map_get(execution, "visible_truncated").unwrap_or(truncated)
     };
+    // PP-11: result, prints, feedback as they are.
     let result = dot(execution, "result")?;
     let mut payload = vec![
         (Term::str("status"), Term::str("ok")),
@@ -97,6 +108,7 @@ pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
         (Term::str("feedback"), dot(execution, "feedback")?.clone()),
         (Term::str("truncated"), truncated_flag.clone()),
     ];
+    // PP-12: memory's changed, stored_keys, truncated.
     if include_memory {
         let mut memory = Vec::with_capacity(3);
         for field in ["changed", "stored_keys", "truncated"] {
@@ -105,6 +117,8 @@ pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
         }
         payload.push((Term::str("memory"), Term::map(memory)));
     }
+    // PP-14: `"result"` dropped when the result and `Map.get(lisp_step, :return)` are nil;
+    // PP-15 (Quirk): `lisp_step` read only then, `BadMapError` when it is no map.
     if matches!(result, Term::Nil) {
         let step_return = match lisp_step {
             Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => map_get(lisp_step, "return"),
@@ -114,9 +128,11 @@ pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
             payload.retain(|(k, _)| k.as_binary() != Some(b"result"));
         }
     }
+    // PP-16: `:validated`, when present, whatever its value.
     if let Some(validated) = keyword::fetch(opts, "validated")? {
         payload.push((Term::str("validated"), validated.clone()));
     }
+    // PP-17: rendered by Jason, keys in sorted order.
     render(payload)
 }
 
@@ -124,6 +140,7 @@ pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
 /// value at <path>"}` naming the first offending sub-value in iteration
 /// order. Never raises.
 pub fn to_json_value(value: &Term) -> Term {
+    // PP-20: `{:ok, value}` or `{:error, "non-JSON-encodable value at " <> path}`; never raises.
     match to_json(value, &mut Vec::new()) {
         Ok(json) => Term::ok(json),
         Err(path) => {
@@ -147,14 +164,18 @@ enum Segment {
 fn to_json(value: &Term, path: &mut Vec<Segment>) -> Result<Term, Vec<Segment>> {
     use crate::term::TemporalKind;
     match value {
+        // PP-21 (Quirk): scalars unchanged, a binary that is not UTF-8 too.
         Term::Nil
         | Term::Bool(_)
         | Term::Int(_)
         | Term::Float(_)
         | Term::Str(_)
         | Term::Bytes(_) => Ok(value.clone()),
+        // PP-23: DateTime, Date and Time become their ISO 8601 text.
         Term::Temporal(t) if t.kind != TemporalKind::NaiveDateTime => Ok(Term::str(t.iso.clone())),
+        // PP-22: other atoms become their names.
         Term::Atom(a) => Ok(Term::str(a.clone())),
+        // PP-24: NaiveDateTime and every other struct, at `path` + `<Module>`.
         Term::Temporal(_) | Term::Struct(_) => {
             let module = match value {
                 Term::Struct(s) => s.module.as_str(),
@@ -164,6 +185,7 @@ fn to_json(value: &Term, path: &mut Vec<Segment>) -> Result<Term, Vec<Segment>> 
             at.push(Segment::Key(format!("<{module}>").into_bytes()));
             Err(at)
         }
+        // PP-25: binary keys kept, atom keys their names, a later equal key wins.
         Term::Map(m) => {
             let mut out = Map::new();
             for (k, v) in m.iter() {
@@ -172,9 +194,11 @@ fn to_json(value: &Term, path: &mut Vec<Segment>) -> Result<Term, Vec<Segment>> 
                     Term::Bytes(b) => b.clone(),
                     _ => match k.as_atom() {
                         Some(a) => a.as_bytes().to_vec(),
+                        // PP-26: any other key fails at the map's own path.
                         None => return Err(path.clone()),
                     },
                 };
+                // PP-29: the key checked before its value, pairs in map order.
                 path.push(Segment::Key(key.clone()));
                 let json = to_json(v, path)?;
                 path.pop();
@@ -182,6 +206,7 @@ fn to_json(value: &Term, path: &mut Vec<Segment>) -> Result<Term, Vec<Segment>> 
             }
             Ok(Term::Map(out))
         }
+        // PP-27: lists and tuples become lists.
         Term::List(items) | Term::Tuple(items) => {
             let mut out = Vec::with_capacity(items.len());
             for (i, item) in items.iter().enumerate() {
@@ -191,10 +216,12 @@ fn to_json(value: &Term, path: &mut Vec<Segment>) -> Result<Term, Vec<Segment>> 
             }
             Ok(Term::List(out))
         }
+        // PP-28: functions, references, pids and ports.
         Term::Fun(_) | Term::Opaque(..) => Err(path.clone()),
     }
 }
 
+/// PP-29: the path text from the root.
 /// Renders a path: keys joined with `.`, indices as `[i]` glued to what
 /// precedes them, `<root>` when empty. **Quirk:** a key segment that comes
 /// while the text so far is still empty (the first key, or any key after

@@ -28,6 +28,8 @@ pub fn render_success_from_step(lisp_step: &Term, opts: &Term) -> Result<Term, R
     };
     let execution = turn_feedback::execution_feedback(&agent, prior_memory, lisp_step)?;
 
+    // PP-113: `render_success(step, [execution: ..., include_memory: ...] ++ validated)`;
+    // PP-114: its result elision, PP-115: its truncated flag (PP-13), PP-116: `validated`.
     let mut forwarded = vec![
         kw("execution", execution),
         kw("include_memory", include_memory.clone()),

@@ -5,6 +5,7 @@
 use crate::inspect::inspect;
 use crate::term::Term;
 
+/// PP-53: exactly the 25 `White_Space` code points.
 /// The code points of Unicode's `White_Space` property, which
 /// `String.trim/1` removes from both ends (Elixir 1.18.4, Unicode 15.1).
 pub const WHITE_SPACE: &[char] = &[
@@ -26,11 +27,15 @@ pub fn validate_program(program: &Term) -> Term {
         ])
     };
     match program {
+        // PP-50: nil.
         Term::Nil => error("lisp_eval requires a non-empty `program` string argument.".into()),
+        // PP-52: a binary that `String.trim/1` empties.
         Term::Str(_) | Term::Bytes(_) if is_blank(program.as_binary().unwrap_or_default()) => {
             error("lisp_eval `program` must be a non-empty string.".into())
         }
+        // PP-54: every other binary, unchanged (not UTF-8 too).
         Term::Str(_) | Term::Bytes(_) => Term::ok(program.clone()),
+        // PP-51: any other term, by its `inspect/1` text.
         other => error(format!(
             "lisp_eval `program` must be a string, got {}.",
             inspect(other)

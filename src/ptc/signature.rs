@@ -161,6 +161,7 @@ impl Parser<'_> {
         Some((signature(params, ret), end))
     }
 
+    /// SG-9: types nest without limit (a list or map type holds any simple type).
     /// A map type, a list type or a primitive type, tried in that order.
     fn simple_type(&self, pos: usize) -> Option<(Term, usize)> {
         self.map_type(pos)

@@ -154,6 +154,7 @@ fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Errors, Raised
     match (t.len(), t.first().and_then(Term::as_atom)) {
         (2, Some("optional")) if matches!(data, Term::Nil) => Ok(Errors::List(vec![])),
         (2, Some("optional")) => validate_type(data, &t[1], path),
+        // JH-18: a list, each element at `path ++ [index]`, errors in element order.
         (2, Some("list")) => match data {
             // `Enum.flat_map/2`: each element's errors in turn, one that is
             // not a list through `Enum.to_list/1` before the next element;

@@ -16,6 +16,7 @@ const MODULE: &str = "PtcRunner.Tool";
 /// `new/2`: `{:ok, tool}` for every accepted format, `{:error, reason}`
 /// otherwise. Raises `FunctionClauseError` when `name` is not a binary.
 pub fn new(name: &Term, format: &Term) -> Result<Term, Raised> {
+    // TL-1: any binary name; anything else raises.
     if !name.is_binary() {
         return Err(Raised::function_clause(MODULE, "new", 2));
     }
@@ -25,6 +26,7 @@ pub fn new(name: &Term, format: &Term) -> Result<Term, Raised> {
 /// `private?/1`: whether a tool's `visibility` is `:private`.
 pub fn private_q(tool: &Term) -> Result<Term, Raised> {
     match tool_struct(tool) {
+        // TL-14: private exactly when `visibility` is the atom `:private`; else raises.
         Some(t) => Ok(Term::Bool(
             t.field("visibility").and_then(Term::as_atom) == Some("private"),
         )),
@@ -68,6 +70,7 @@ fn normalize_format(name: &Term, format: &Term) -> Result<Term, Raised> {
     let field = |s: &Struct, f: &str| s.field(f).cloned().unwrap_or(Term::Nil);
     let result = match format {
         Term::Struct(s) if s.module == MODULE => {
+            // TL-9: a `%Tool{}` as given, visibility checked first (TL-7), a nil/false name filled.
             let visibility = field(s, "visibility");
             if !is_visibility(&visibility) {
                 return Ok(invalid_visibility(&visibility));
@@ -82,19 +85,24 @@ fn normalize_format(name: &Term, format: &Term) -> Result<Term, Raised> {
         // @spec and @doc of a named capture's module; this model knows no
         // module docs, so both are nil (as for anonymous functions and
         // modules that are not loaded).
+        // TL-2: a bare function of any arity.
         Term::Fun(_) => native(format, Term::Nil, Term::Nil),
         Term::Tuple(items) if items.len() == 2 && matches!(items[0], Term::Fun(_)) => {
             let (function, second) = (&items[0], &items[1]);
             match second {
+                // TL-3: a binary signature as given, not parsed.
                 s if s.is_binary() => native(function, s.clone(), Term::Nil),
+                // TL-4: `:skip`.
                 Term::Atom(a) if a == "skip" => native(function, Term::Nil, Term::Nil),
                 Term::List(options) => {
+                    // TL-5: the six options read with `Keyword.get/3` in this order (TL-6: its quirks).
                     let signature = keyword_get(options, "signature", Term::Nil)?;
                     let description = keyword_get(options, "description", Term::Nil)?;
                     let cache = keyword_get(options, "cache", Term::Bool(false))?;
                     let expose = keyword_get(options, "expose", Term::Nil)?;
                     let native_result = keyword_get(options, "native_result", Term::Nil)?;
                     let visibility = keyword_get(options, "visibility", Term::atom("public"))?;
+                    // TL-7: an invalid visibility is an error tuple.
                     if !is_visibility(&visibility) {
                         return Ok(invalid_visibility(&visibility));
                     }
@@ -110,15 +118,18 @@ fn normalize_format(name: &Term, format: &Term) -> Result<Term, Raised> {
                         ("visibility", visibility),
                     ]))
                 }
+                // TL-8: every other second element.
                 _ => invalid_format(),
             }
         }
+        // TL-10: an LLM tool.
         Term::Struct(s) if s.module == "PtcRunner.SubAgent.LLMTool" => Term::ok(tool(vec![
             ("name", name.clone()),
             ("signature", field(s, "signature")),
             ("description", field(s, "description")),
             ("type", Term::atom("llm")),
         ])),
+        // TL-11: a sub-agent tool.
         Term::Struct(s) if s.module == "PtcRunner.SubAgent.SubAgentTool" => Term::ok(tool(vec![
             ("name", name.clone()),
             ("signature", field(s, "signature")),
@@ -126,6 +137,7 @@ fn normalize_format(name: &Term, format: &Term) -> Result<Term, Raised> {
             ("type", Term::atom("subagent")),
             ("cache", field(s, "cache")),
         ])),
+        // TL-12, TL-13: the builtin atoms and `:self`.
         Term::Atom(a) => match builtin(a) {
             Some((function, signature, description, kind)) => Term::ok(tool(vec![
                 ("name", name.clone()),
@@ -141,6 +153,7 @@ fn normalize_format(name: &Term, format: &Term) -> Result<Term, Raised> {
             ])),
             None => invalid_format(),
         },
+        // TL-8: every other format.
         _ => invalid_format(),
     };
     Ok(result)
@@ -199,9 +212,11 @@ fn keyword_get(list: &[Term], key: &str, default: Term) -> Result<Term, Raised> 
 /// Checks run in the validator's order: the reserved name `lisp_eval`,
 /// then `:self` without an agent signature, then the exposure metadata.
 pub fn validate(name: &Term, format: &Term) -> Result<Term, Raised> {
+    // TV-8: `lisp_eval` is reserved, whatever the format, checked first.
     if matches!(name, Term::Str(s) if s == "lisp_eval") || name.as_atom() == Some("lisp_eval") {
         return Err(raise(&m::TOOL_NAME_RESERVED, &[]));
     }
+    // TV-9: `:self` needs an agent signature; the minimal agent has none.
     if format.as_atom() == Some("self") {
         return Err(raise(&m::TOOL_SELF_WITHOUT_SIGNATURE, &[]));
     }
@@ -218,6 +233,8 @@ fn validate_exposure_entry(name: &Term, format: &Term) -> Result<(), Raised> {
             let Term::List(options) = &items[1] else {
                 return Ok(());
             };
+            // TV-2: read in the order expose, cache, native_result, visibility; checked
+            // in the order visibility (TV-3), expose (TV-4), native_result (TV-5, TV-6).
             let expose = keyword_get(options, "expose", Term::Nil)?;
             let cache = keyword_get(options, "cache", Term::Bool(false))?;
             let native_result = keyword_get(options, "native_result", Term::Nil)?;
@@ -234,8 +251,10 @@ fn validate_exposure_entry(name: &Term, format: &Term) -> Result<(), Raised> {
             check_native_result(&who, &native_result, &expose, &cache)
         }
         Term::Struct(s) if s.module == MODULE => {
+            // TV-7: a `%Tool{}` is checked for its visibility only.
             check_visibility(&who, s.field("visibility").unwrap_or(&Term::Nil))
         }
+        // TV-1: every other format carries no exposure metadata and passes.
         _ => Ok(()),
     }
 }
@@ -257,6 +276,7 @@ fn check_native_result(
     cache: &Term,
 ) -> Result<(), Raised> {
     let fields = match native_result {
+        // TV-5: nil passes; not a list raises before the expose/cache requirement.
         Term::Nil => return Ok(()),
         Term::List(fields) => fields,
         other => {
@@ -276,6 +296,7 @@ fn check_native_result(
             ],
         ));
     }
+    // TV-6: `preview` then `limit`, read and checked in that order.
     let preview = keyword_get(fields, "preview", Term::atom("metadata"))?;
     let limit = keyword_get(fields, "limit", Term::int(20))?;
     let preview_ok = matches!(preview.as_atom(), Some("metadata" | "rows"))

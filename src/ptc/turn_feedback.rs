@@ -37,6 +37,7 @@ pub fn execution_feedback(
     let max_chars = limit_option(agent.format_options, "feedback_max_chars", 512)?;
     let preview_max = limit_option(agent.format_options, "preview_max_chars", 250)?;
 
+    // PP-117: the step's fields read with `step.field`, in the order prints, return, memory.
     let step_prints = dot(lisp_step, "prints")?;
     let (prints_output, prints_truncated) = format_prints(step_prints, &max_chars)?;
     let (result_preview, result_truncated) =
@@ -57,6 +58,7 @@ pub fn execution_feedback(
         _ => None,
     };
     let prints_with_hint = match prints_output {
+        // PP-102: the cut println text gets its truncation hint.
         Some(mut p) if prints_truncated => {
             p.extend_from_slice(b"\n... (truncated at ");
             p.extend(max_chars.text()?);
@@ -65,6 +67,7 @@ pub fn execution_feedback(
         }
         other => other,
     };
+    // PP-112: the result, println and memory blocks, in that order, those that exist.
     let parts: Vec<Vec<u8>> = [
         wrap(result_for_feedback, "result"),
         wrap(prints_with_hint.as_deref(), "println"),
@@ -120,12 +123,14 @@ impl Limit {
     /// `"#{limit}"` in a hint: the limit's `String.Chars` text (any term
     /// that protocol refuses raises, e.g. a tuple limit once a preview was
     /// cut by the printer's own item limit).
+    /// (PP-102, PP-106, PP-108: the `N` of the truncation hints.)
     fn text(&self) -> Result<Vec<u8>, Raised> {
         chars::to_string(&self.0)
     }
 
     /// `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}`
     /// of any binary (invalid bytes count one each).
+    /// (PP-105: lengths in grapheme clusters; the limit compared by term order.)
     fn cut_bytes<'s>(&self, s: &'s [u8]) -> Result<Option<&'s [u8]>, Raised> {
         let len = Term::Int(Int::Small(elixir_string::length_bytes(s) as i64));
         if term_cmp(&len, &self.0) != Ordering::Greater {
@@ -153,6 +158,7 @@ fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<Vec<u8>>, b
         Term::List(items) if !items.is_empty() => items,
         _ => return Ok((None, false)),
     };
+    // PP-102: each print converted as interpolation does, joined by line feeds.
     let joined = items
         .iter()
         .map(chars::to_string)
@@ -228,6 +234,7 @@ fn memory_section(
         _ => None,
     };
     let mut kept = vec![];
+    // PP-133: a struct memory is enumerated; a MapSet's members must be pairs.
     for entry in enumerable::to_list(memory)? {
         let Term::Tuple(kv) = &entry else {
             return Err(changed_vars_clause());
@@ -249,6 +256,7 @@ fn memory_section(
     for (k, v) in changed_map.iter() {
         changed.push((chars::to_string(k)?, v));
     }
+    // PP-109: nothing changed: `Stored: ` and every name.
     if changed.is_empty() {
         let names = sorted_names(memory)?.join(&b", "[..]);
         return Ok(MemorySection {
@@ -256,6 +264,7 @@ fn memory_section(
             ..empty
         });
     }
+    // PP-108: names through `to_string/1`, sorted stably, one line each.
     changed.sort_by(|a, b| a.0.cmp(&b.0));
     let mut lines = vec![];
     let mut previews = vec![];
@@ -289,6 +298,7 @@ fn stored_keys(memory: &Term) -> Result<Term, Raised> {
 }
 
 /// `Map.keys(memory) |> Enum.map(&to_string/1) |> Enum.sort()`.
+/// (PP-109, PP-110.)
 fn sorted_names(memory: &Term) -> Result<Vec<Vec<u8>>, Raised> {
     let mut names = map_view(memory)
         .iter()
