@@ -1048,13 +1048,13 @@ fn fuzz_keeps_going_and_groups_by_kind() {
     assert!(per_op(&t) < 1500, "{t}");
 
     // A known kind, written as the report shows the answer, is stepped
-    // over: the README's example file, as it stands there.
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let example = readme
+    // over: the CLI reference's example file, as it stands there.
+    let reference = std::fs::read_to_string(repo().join("docs/cli.md")).unwrap();
+    let example = reference
         .split("```text\n# signed zero")
         .nth(1)
         .and_then(|rest| rest.split("```").next())
-        .expect("the README's PTC_FUZZ_KNOWN example");
+        .expect("docs/cli.md's PTC_FUZZ_KNOWN example");
     let known = std::env::temp_dir().join(format!("ptc-known-{}.txt", std::process::id()));
     std::fs::write(&known, format!("# signed zero{example}")).unwrap();
     let out = fuzz(&[], &[("PTC_FUZZ_KNOWN", known.to_str().unwrap())]);

@@ -89,7 +89,13 @@ fn subject() -> Result<Setup, String> {
 }
 
 fn main() -> std::process::ExitCode {
-    let args = Arguments::from_args();
+    let mut args = Arguments::from_args();
+    // One line per case is 1,400 lines of `cargo test`: terse (a dot per
+    // case, failures in full) unless a format is asked for
+    // (`-- --format pretty` lists every case).
+    if args.format.is_none() && !args.list {
+        args.quiet = true;
+    }
     let corpus = corpus::load(&Sources::embedded());
     let mut trials = Vec::new();
     if !corpus.errors.is_empty() {

@@ -115,7 +115,9 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     let reference = Reference::at(cfg.release);
     let mut adapter;
     let mut itself = reference;
-    let subject: &mut dyn Subject = match args.adapter.config()? {
+    let config = args.adapter.config()?;
+    let self_check = config.is_none();
+    let subject: &mut dyn Subject = match config {
         Some(c) => {
             adapter = start(c)?;
             &mut adapter
@@ -137,6 +139,9 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
         .collect();
     let ops = crate::review::fuzz::plan(&cfg.ops, &declared).map_err(Failure::usage)?;
     let names: Vec<&str> = ops.iter().map(|o| o.name).collect();
+    if self_check {
+        errln!("fuzz: {SELF_CHECK}");
+    }
     errln!(
         "fuzzing {} against the reference at {} with seed {seed} (replay: --seed {seed})\n{}\nops ({}): {}",
         subject.name(),
@@ -159,7 +164,11 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     }
     if report.findings.is_empty() {
         if faults.is_empty() {
-            outln!("no disagreement found (seed {seed})");
+            if self_check {
+                outln!("no disagreement found (seed {seed}): {SELF_CHECK}");
+            } else {
+                outln!("no disagreement found (seed {seed})");
+            }
             return Ok(());
         }
         return Err(Failure::reported());
@@ -178,6 +187,12 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     outln!("  (seed {seed})");
     Err(Failure::reported())
 }
+
+/// What `fuzz` without `--adapter` is, said at its start and its end: the
+/// reference answers both sides, so it checks the fuzzer and the generators,
+/// not a port.
+const SELF_CHECK: &str = "a self-check of the reference against itself (no --adapter given); \
+     to fuzz your port, add `--adapter -- ./my-port`";
 
 /// A progress display for `total` generated inputs: a bar on a terminal's
 /// stderr, nothing otherwise (a report redirected to a file or a pipe
@@ -212,10 +227,9 @@ const DECLINES_SHOWN: usize = 12;
 pub(super) fn print_fuzz_totals(report: &crate::review::fuzz::FuzzReport) {
     let rate = report.checked as f64 / report.elapsed.as_secs_f64().max(1e-9);
     outln!(
-        "{} inputs checked in {:.2}s ({rate:.0}/s), {} declined by the subject",
+        "{} inputs checked in {:.2}s ({rate:.0}/s)",
         report.checked,
         report.elapsed.as_secs_f64(),
-        report.declined
     );
     let w = report.ops.iter().map(|o| o.len()).max().unwrap_or(2);
     for op in &report.ops {
@@ -225,8 +239,20 @@ pub(super) fn print_fuzz_totals(report: &crate::review::fuzz::FuzzReport) {
     let mut declines: Vec<(&(&str, &str, String), &usize)> = report.declines.iter().collect();
     declines.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     if !declines.is_empty() {
-        let n: usize = declines.iter().map(|(_, n)| **n).sum();
-        outln!("{n} request(s) declined, by side, op and reason:");
+        // Each side is asked every input, so a refusal is counted once, by
+        // the side that made it; both sides' counts are said, zero included.
+        let mut by_side: std::collections::BTreeMap<&str, usize> = Default::default();
+        for ((side, _, _), n) in &declines {
+            *by_side.entry(side).or_default() += **n;
+        }
+        let sides: Vec<String> = [report.labels.0, report.labels.1]
+            .iter()
+            .map(|side| format!("{} by {side}", by_side.get(side).copied().unwrap_or(0)))
+            .collect();
+        outln!(
+            "requests declined (unsupported, not compared): {}; by side, op and reason:",
+            sides.join(", ")
+        );
     }
     for ((side, op, reason), n) in declines.iter().take(DECLINES_SHOWN) {
         outln!(

@@ -38,8 +38,13 @@ pub fn exec(args: ListArgs) -> Result<(), Failure> {
         .into_iter()
         .filter(|c| c.holds_at(at))
         .collect();
-    // Which corpus, on stderr: stdout is one case (or op) a line, for pipes.
-    errln!("{}\nrelease: {at}", corpus.describe());
+    // Which corpus and release, on stderr, and only for a reader at a
+    // terminal: stdout is one case (or op) a line, and `list | head -3`
+    // shows three of them.
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        errln!("{}
+release: {at}", corpus.describe());
+    }
     if args.counts {
         print_counts(&cases);
         return Ok(());

@@ -262,8 +262,8 @@ pub fn render(report: &JsonReport) -> String {
     if bad.is_empty() {
         let _ = writeln!(
             b,
-            "<p id=\"rules-none\">None of the {} rules the cases cite has a failure, an error or an unexpected outcome.</p>",
-            by_rule.len()
+            "<p id=\"rules-none\">None of the {} rules cited by the cases that ran has a failure, an error or an unexpected outcome.</p>",
+            by_rule.values().filter(|t| t.executed() > 0).count()
         );
     } else {
         b.push_str("<table id=\"rules\">\n");

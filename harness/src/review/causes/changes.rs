@@ -34,7 +34,7 @@ fn causes_of(
     per_op: usize,
 ) -> Vec<(Trigger, std::collections::BTreeSet<&'static str>, usize)> {
     let ops = change.ops;
-    run(&mut Reference, &mut Altered(change), ops, per_op)
+    run(&mut Reference::default(), &mut Altered(change), ops, per_op)
 }
 
 /// Whether a text (a string, an atom, a map key) anywhere in `t` holds `c`.
@@ -207,7 +207,7 @@ fn a_changed_default_is_one_cause() {
                 r.args[0].clone(),
                 Term::tuple(vec![f.clone(), Term::List(opts)]),
             ];
-            Reference::answer(Request::new(r.op, &args))
+            Reference::default().answer(Request::new(r.op, &args))
         },
     };
     let causes = causes_of(change, 800);

@@ -88,6 +88,7 @@ pub fn run_between(
     let started = Instant::now();
     let mut report = FuzzReport {
         ops: schedule.names.clone(),
+        labels: cfg.labels,
         ..FuzzReport::default()
     };
     learn_fields(

@@ -124,6 +124,9 @@ pub struct FuzzReport {
     pub checked: usize,
     /// Inputs the subject declined (`unsupported`).
     pub declined: usize,
+    /// The two sides' labels, as [`FuzzConfig::labels`]: the expected
+    /// side's, then the subject's.
+    pub labels: crate::review::kinds::Labels,
     /// Wall-clock time.
     pub elapsed: Duration,
     /// The ops fuzzed, in the order their batches are scheduled.
