@@ -167,7 +167,7 @@ fn fuzz_finds_the_misprint() {
         &expected,
         &finding.actual,
         Strictness::Default,
-        Reading::WithDefaults,
+        Reading::WithDefaults(ptc_conformance::Release::default()),
     );
     assert!(matches!(outcome, Outcome::Fail(_)), "{outcome:?}");
 }

@@ -154,7 +154,7 @@ pub fn release_problems(c: &Case) -> Vec<String> {
             &c.expect,
             &answer,
             Strictness::Strict,
-            Reading::WithDefaults,
+            Reading::WithDefaults(*rel),
         ) == Outcome::Pass
         {
             out.push(at(

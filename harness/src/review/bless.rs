@@ -71,7 +71,7 @@ fn change(case: &Case, release: Release, answer: &Answer) -> Change {
             &case.expect,
             answer,
             Strictness::Strict,
-            Reading::WithDefaults,
+            Reading::WithDefaults(release),
         ) == Outcome::Pass
             && !lacks_message(&case.expect, answer)
     };

@@ -195,22 +195,16 @@ pub fn plan(
 }
 
 /// Runs the fuzzer against the reference at `cfg.release`;
-/// `progress(checked)` is called after each batch. At v0.13.0 answers are
-/// read with v0.13.0's struct defaults, as the judge reads them; at an
-/// older release as answered (both the reference and that release's build
-/// answer whole structs, and filling v0.13.0's fields into both would hide
-/// a field one side wrongly has).
+/// `progress(checked)` is called after each batch. Answers are read with
+/// that release's struct defaults, as the judge reads them at that release
+/// (a field the release's struct lacks is then a difference).
 pub fn run(
     subject: &mut dyn Subject,
     cfg: &FuzzConfig,
     corpus: &[Case],
     progress: &mut dyn FnMut(usize),
 ) -> Result<FuzzReport, String> {
-    let reading = if cfg.release == ptc_conformance::Release::default() {
-        Reading::WithDefaults
-    } else {
-        Reading::AsAnswered
-    };
+    let reading = Reading::WithDefaults(cfg.release);
     run_between(
         &mut Reference::at(cfg.release),
         subject,
