@@ -59,7 +59,7 @@ fn check(file: &Path) -> Result<(), String> {
     // Structs travel as written; the reference computes on them completed
     // with v0.13.0's defaults (spec/terms.md TJ-7), as the harness's does.
     let args = structs::complete_args(&args, "/args")?;
-    let answer = op.invoke(&args);
+    let answer = op.invoke(ptc_conformance::Release::default(), &args);
     let shown = match &answer {
         Ok(t) => format!("ok {}", encode(t)),
         Err(r) => format!("raised {}: {:?}", r.class, r.message),

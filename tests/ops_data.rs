@@ -1,6 +1,6 @@
 //! `spec/data/ops.json`, the ops as data, held to the op registry
 //! (`src/ops.rs`): the same ops in the same order, each with the registry's
-//! Elixir function, arities, rule prefix and output kind; one argument per
+//! Elixir function, arities, rule prefix, output kind and first release; one argument per
 //! position of the longest arity, the optional ones (past the shortest)
 //! with a default that the reference answers alike with (checked on every
 //! golden case of the shorter arity); a rule file under `spec/` that holds
@@ -68,6 +68,14 @@ fn every_op_of_the_registry_has_its_row() {
             })
             .unwrap_or_default();
         assert_eq!(arity, op.arity, "op {at}: arity");
+        let since = match row.get("since") {
+            None => ptc_conformance::Release::V0_11_0,
+            Some(v) => v
+                .as_str()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or_else(|| panic!("op {at}: \"since\" must name a release, got {v}")),
+        };
+        assert_eq!(since, op.since, "op {at}: since (spec/releases.md REL-3)");
     }
 }
 
@@ -139,8 +147,8 @@ fn defaults_are_what_the_shorter_arity_uses() {
             let mut full = given.clone();
             full.extend(defaults[defaults.len() - missing..].iter().cloned());
             assert_eq!(
-                op.invoke(&given),
-                op.invoke(&full),
+                op.invoke(ptc_conformance::Release::default(), &given),
+                op.invoke(ptc_conformance::Release::default(), &full),
                 "{case:?}: {} answers otherwise with the defaults of spec/data/ops.json appended",
                 op.name
             );

@@ -136,7 +136,9 @@ fn render_structs() -> String {
         "  \"about\": \"The structs of the boundary as PtcRunner v0.13.0 defines them (Elixir 1.18.4): \
          each module's fields in defstruct order, which inspect/1 shows, with their defaults as tagged \
          term JSON (spec/terms.md); inspect_optional lists the fields a derived Inspect leaves out while \
-         they hold their default. Generated from the reference; a test holds it equal.\",\n",
+         they hold their default. A field with \\\"since\\\" came in that release: an older release's \
+         struct lacks it (spec/releases.md REL-1; every other field, default and module is the same in \
+         v0.11.0, v0.12.0 and v0.13.0). Generated from the reference; a test holds it equal.\",\n",
     );
     out.push_str("  \"structs\": [\n");
     for (i, (module, fields)) in structs::KNOWN.iter().enumerate() {
@@ -149,9 +151,14 @@ fn render_structs() -> String {
             let default = structs::default_of(module, name)
                 .unwrap_or_else(|| panic!("{module}.{name} has a default"));
             let comma = if j + 1 < fields.len() { "," } else { "" };
+            let since = structs::FIELDS_SINCE
+                .iter()
+                .find(|(m, f, _)| m == module && f == name)
+                .map(|(_, _, r)| format!(", \"since\": {}", json(r.version())))
+                .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "        {{\"name\": {}, \"default\": {}}}{comma}",
+                "        {{\"name\": {}, \"default\": {}{since}}}{comma}",
                 json(name),
                 tagged::encode(&default)
             );
@@ -656,7 +663,10 @@ fn render_atoms() -> String {
          Elixir.PtcRunner.SubAgent.Loop.JsonHandler and Elixir.Map (the modules every call loads before \
          it converts its first key), intersected with the table of a fresh `elixir` VM that loaded the \
          same three modules (which drops the probe module's own atoms). Names sorted by bytes; all ASCII. \
-         Generated from the reference (src/elixir/atom_table/names.rs); a test holds it equal.\",\n",
+         \\\"atoms\\\" is v0.13.0's table; \\\"releases\\\" gives, for each older release, the atoms of \
+         that table its table lacks and the atoms its table has besides (spec/releases.md REL-2, \
+         measured the same way on each build). Generated from the reference \
+         (src/elixir/atom_table/); a test holds it equal.\",\n",
     );
     out.push_str("  \"atoms\": [\n");
     let names = ptc_conformance::atom_table::names::NAMES;
@@ -664,7 +674,34 @@ fn render_atoms() -> String {
         let comma = if i + 1 < names.len() { "," } else { "" };
         let _ = writeln!(out, "    {}{comma}", json(name));
     }
-    out.push_str("  ]\n}\n");
+    out.push_str("  ],\n  \"releases\": {\n");
+    use ptc_conformance::atom_table::{ATOMS_SINCE, ATOMS_UNTIL};
+    let older: Vec<ptc_conformance::Release> = ptc_conformance::Release::ALL
+        .into_iter()
+        .filter(|r| *r != ptc_conformance::Release::default())
+        .collect();
+    for (i, rel) in older.iter().enumerate() {
+        let list = |names: Vec<&str>| names.into_iter().map(json).collect::<Vec<_>>().join(", ");
+        let absent = ATOMS_SINCE
+            .iter()
+            .filter(|(_, since)| !rel.since(*since))
+            .map(|(a, _)| *a)
+            .collect();
+        let extra = ATOMS_UNTIL
+            .iter()
+            .filter(|(_, until)| !rel.since(*until))
+            .map(|(a, _)| *a)
+            .collect();
+        let comma = if i + 1 < older.len() { "," } else { "" };
+        let _ = writeln!(
+            out,
+            "    {}: {{\"absent\": [{}], \"extra\": [{}]}}{comma}",
+            json(rel.version()),
+            list(absent),
+            list(extra)
+        );
+    }
+    out.push_str("  }\n}\n");
     out
 }
 

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 /// resolve against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tree {
-    /// A checkout: the README, the Markdown under `spec/`, `sdk/`,
+    /// A checkout: the README, the Markdown under `docs/`, `spec/`, `sdk/`,
     /// `harness/adapters/` and `golden/`, and the doc comments of the Rust
     /// sources.
     Checkout,
@@ -46,7 +46,16 @@ pub fn check(root: &Path, tree: Tree) -> Checked {
         out.files += 1;
         let in_spec = file.starts_with(root.join("spec"));
         let dir = file.parent().unwrap_or(root);
-        for cited in citations(&cited_text(&text, docs_only, tree), in_spec) {
+        let shown = cited_text(&text, docs_only, tree);
+        if tree == Tree::Export {
+            for command in repository_only(&shown) {
+                out.missing.push(format!(
+                    "{}: shows `{command}`, which only a checkout of the repository can run",
+                    file.strip_prefix(root).unwrap_or(&file).display()
+                ));
+            }
+        }
+        for cited in citations(&shown, in_spec) {
             out.citations += 1;
             if !exists(root, &cited, dir) {
                 out.missing.push(format!(
@@ -83,7 +92,7 @@ fn sources(root: &Path, tree: Tree) -> (Vec<(PathBuf, bool)>, Vec<String>) {
     let markdown: &[&str] = match tree {
         Tree::Checkout => {
             out.push((root.join("README.md"), false));
-            &["spec", "sdk", "harness/adapters", "golden"]
+            &["docs", "spec", "sdk", "harness/adapters", "golden"]
         }
         Tree::Export => &["golden", "spec", "sdk"],
     };
@@ -121,12 +130,21 @@ fn lint_comment() -> regex::Regex {
     regex::Regex::new(r"(?s)<!--\s*lint:.*?-->").unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Commands in `text` that need a checkout of the repository (its cargo
+/// package, its tests, its CI script): an export, read where no checkout
+/// is, must not send its reader to them.
+pub fn repository_only(text: &str) -> Vec<String> {
+    let re = regex::Regex::new(r"cargo (?:test|run|mutants|build)\b|UPDATE_[A-Z_]+=|\.ci/run")
+        .unwrap_or_else(|e| panic!("{e}"));
+    re.find_iter(text).map(|m| m.as_str().to_owned()).collect()
+}
+
 /// Paths in `text`: tokens starting with a top-level directory of the
 /// repository, and in the spec also `name.md` / `schema/...` files named
 /// relative to it.
 pub fn citations(text: &str, in_spec: bool) -> Vec<String> {
     let top = regex::Regex::new(
-        r"(?:^|[\s`(\[\x22'])((?:\.\./)*(?:golden|spec|sdk|src|harness|tests|\.ci)/[A-Za-z0-9_./*<>?-]*)",
+        r"(?:^|[\s`(\[\x22'])((?:\.\./)*(?:golden|spec|sdk|src|harness|tests|docs|\.ci)/[A-Za-z0-9_./*<>?-]*)",
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let local = regex::Regex::new(r"`((?:\.\./)*(?:schema/)?[A-Za-z0-9_.*-]+\.(?:md|json))`")
@@ -184,6 +202,20 @@ mod tests {
             2
         );
         assert!(citations("`terms.md`", false).is_empty());
+        assert_eq!(
+            citations("see docs/porter.md.", false),
+            vec!["docs/porter.md"]
+        );
+    }
+
+    #[test]
+    fn an_export_shows_no_command_of_the_checkout() {
+        let text = "run `UPDATE_PORTER_DATA=1 cargo test --test porter_data`, then .ci/run";
+        assert_eq!(
+            repository_only(text),
+            vec!["UPDATE_PORTER_DATA=", "cargo test", ".ci/run"]
+        );
+        assert!(repository_only("cargo install --locked --path .; ptc-conformance run").is_empty());
     }
 
     #[test]

@@ -43,6 +43,7 @@ fn case(arg: &str) -> Case {
         spec: vec![],
         features: vec![],
         level: Level::Required,
+        releases: Default::default(),
     }
 }
 

@@ -26,7 +26,10 @@ fn decided_names(cases: &[ptc_conformance_harness::corpus::Case]) -> Vec<String>
     let mut names = BTreeSet::new();
     for c in cases {
         let args: Vec<&Term> = c.args.iter().collect();
-        names.extend(atom_table::atoms_of(&args));
+        names.extend(atom_table::atoms_of(
+            ptc_conformance::Release::default(),
+            &args,
+        ));
     }
     names.extend(["zq_probe_never_decoded", "year", "n"].map(str::to_owned));
     names

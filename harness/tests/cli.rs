@@ -1048,13 +1048,13 @@ fn fuzz_keeps_going_and_groups_by_kind() {
     assert!(per_op(&t) < 1500, "{t}");
 
     // A known kind, written as the report shows the answer, is stepped
-    // over: the README's example file, as it stands there.
-    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    let example = readme
+    // over: the CLI reference's example file, as it stands there.
+    let reference = std::fs::read_to_string(repo().join("docs/cli.md")).unwrap();
+    let example = reference
         .split("```text\n# signed zero")
         .nth(1)
         .and_then(|rest| rest.split("```").next())
-        .expect("the README's PTC_FUZZ_KNOWN example");
+        .expect("docs/cli.md's PTC_FUZZ_KNOWN example");
     let known = std::env::temp_dir().join(format!("ptc-known-{}.txt", std::process::id()));
     std::fs::write(&known, format!("# signed zero{example}")).unwrap();
     let out = fuzz(&[], &[("PTC_FUZZ_KNOWN", known.to_str().unwrap())]);
@@ -1129,4 +1129,217 @@ fn compare_of_one_build_with_itself_passes() {
     let t = text(&out);
     assert_eq!(out.status.code(), Some(1), "{t}");
     assert!(t.contains("compare: nothing was compared"), "{t}");
+}
+
+/// A normalize_key case on `arg` expecting `expect`, with `extra` fields
+/// (`"releases": [...]`, `"expect_by_release": {...}`) after `level`.
+fn release_case(id: &str, arg: &str, expect: &str, extra: &str) -> String {
+    format!(
+        r#"{{"id": "{id}", "op": "key_normalizer.normalize_key", "description": "d",
+  "spec": ["KN-2"], "features": [], "level": "required",{extra}
+  "args": ["{arg}"],
+  "expect": {{"ok": "{expect}"}}
+}}
+"#
+    )
+}
+
+/// A scratch corpus with a case that holds only at 0.13.0 and one whose
+/// answer at 0.12.0 differs from `expect`.
+fn release_scratch(name: &str) -> PathBuf {
+    scratch(
+        name,
+        &[
+            (
+                "r/only-13.json",
+                &release_case("r/only-13", "a-b", "a_b", r#" "releases": ["0.13.0"],"#),
+            ),
+            (
+                "r/differs.json",
+                &release_case(
+                    "r/differs",
+                    "c-d",
+                    "c_d",
+                    r#" "expect_by_release": {"0.12.0": {"ok": "c-d"}},"#,
+                ),
+            ),
+        ],
+    )
+}
+
+/// AP-18: an adapter naming its release in hello is judged at it when no
+/// `--release` is given (the header says so, a case not holding there is
+/// skipped with its reason, the release's own expectation is used); one
+/// naming another release than `--release` is refused before any case
+/// runs; an unknown release is an adapter fault naming it; one naming
+/// nothing is judged at 0.13.0.
+#[test]
+fn the_release_is_negotiated_in_hello() {
+    let dir = release_scratch("release-hello");
+    let at_12 = misbehave(&[("MISBEHAVE_RELEASE", "0.12.0")]);
+    let out = run_on(&dir, "run", &with_adapter(&[], &at_12));
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("release: 0.12.0 (named by the adapter's hello)"),
+        "{t}"
+    );
+    assert!(t.contains("not in release 0.12.0"), "{t}");
+    assert!(t.contains("r/differs"), "{t}");
+    let out = run_on(&dir, "run", &with_adapter(&["--format", "json"], &at_12));
+    let v = common::json_report(&out);
+    assert_eq!(v["release"], "0.12.0", "{v}");
+    assert_eq!(v["totals"]["passed"], 1, "{v}");
+    assert_eq!(v["totals"]["failed"], 1, "{v}");
+    assert_eq!(v["totals"]["skipped"], 1, "{v}");
+    assert_eq!(v["skips"][0]["kind"], "release", "{v}");
+    // Asked for 0.13.0, the adapter says 0.12.0: refused, nothing runs.
+    let out = run_on(&dir, "run", &with_adapter(&["--release", "0.13.0"], &at_12));
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("implements release 0.12.0") && t.contains("--release 0.13.0"),
+        "{t}"
+    );
+    assert!(!t.contains("passed,"), "no case may run: {t}");
+    // Asked for what it says: judged there.
+    let out = run_on(&dir, "run", &with_adapter(&["--release", "0.12.0"], &at_12));
+    assert!(
+        text(&out).contains("release: 0.12.0 (--release)"),
+        "{}",
+        text(&out)
+    );
+    // An unknown release is the adapter's fault, named.
+    let out = run_on(
+        &dir,
+        "run",
+        &with_adapter(&[], &misbehave(&[("MISBEHAVE_RELEASE", "0.14.0")])),
+    );
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("\"0.14.0\"") && t.contains("0.11.0, 0.12.0, 0.13.0"),
+        "{t}"
+    );
+    // Says nothing: 0.13.0, as before releases were targets.
+    let out = run_on(&dir, "run", &with_adapter(&[], &misbehave(&[])));
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("release: 0.13.0 (the default)"), "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `bless --release R --write` writes R's expectation where R answers
+/// otherwise than `expect`, and removes an entry R no longer needs; lint
+/// refuses an unknown release (naming file and path) and a redundant entry.
+#[test]
+fn bless_and_lint_per_release_expectations() {
+    let dir = release_scratch("release-bless");
+    let wrong = dir.join("golden/r/wrong.json");
+    std::fs::write(&wrong, release_case("r/wrong", "e-f", "zz", "")).unwrap();
+    let cmd = misbehave(&[]);
+    let mut args = vec!["--release", "0.12.0", "--write", "--from-adapter", "--"];
+    args.extend(cmd.iter().map(String::as_str));
+    let out = run_on(&dir, "bless", &args);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("1 not holding at 0.12.0"), "{t}");
+    let differs = std::fs::read_to_string(dir.join("golden/r/differs.json")).unwrap();
+    assert!(!differs.contains("expect_by_release"), "{differs}");
+    let written = std::fs::read_to_string(&wrong).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(v["expect_by_release"]["0.12.0"]["ok"], "e_f", "{written}");
+    assert_eq!(v["expect"]["ok"], "zz", "{written}");
+    // Checked again: nothing to change.
+    let mut check = vec!["--release", "0.12.0", "--check", "--from-adapter", "--"];
+    check.extend(cmd.iter().map(String::as_str));
+    let out = run_on(&dir, "bless", &check);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    // Lint: an unknown release, a redundant entry.
+    std::fs::write(
+        dir.join("golden/r/differs.json"),
+        release_case(
+            "r/differs",
+            "c-d",
+            "c_d",
+            r#" "expect_by_release": {"0.12.0": {"ok": "c_d"}},"#,
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("golden/r/only-13.json"),
+        release_case("r/only-13", "a-b", "a_b", r#" "releases": ["0.14.0"],"#),
+    )
+    .unwrap();
+    let out = run_on(&dir, "lint", &[]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("only-13.json (case r/only-13): /releases/0: unknown release \"0.14.0\""),
+        "{t}"
+    );
+    std::fs::write(
+        dir.join("golden/r/only-13.json"),
+        release_case("r/only-13", "a-b", "a_b", r#" "releases": ["0.13.0"],"#),
+    )
+    .unwrap();
+    let out = run_on(&dir, "lint", &[]);
+    let t = text(&out);
+    assert_ne!(out.status.code(), Some(0), "{t}");
+    assert!(
+        t.contains("differs.json (case r/differs): /expect_by_release/0.12.0: equal to `expect`"),
+        "{t}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `export --release R` writes only the cases that hold at R, each with
+/// R's answer as `expect` and `releases` naming R: a corpus a runner that
+/// reads `expect` alone can run at R.
+#[test]
+fn export_at_a_release_writes_that_release_s_answers() {
+    let dir = std::env::temp_dir().join(format!("ptc-cli-export-release-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = bin()
+        .args(["export", "--release", "0.12.0"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("as it holds at 0.12.0"), "{t}");
+    assert!(
+        !dir.join("golden/tool/private/private.json").exists(),
+        "{t}"
+    );
+    let case =
+        std::fs::read_to_string(dir.join("golden/tool/validate/visibility-nil.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&case).unwrap();
+    let embedded: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("golden/tool/validate/visibility-nil.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        v["expect"], embedded["expect_by_release"]["0.12.0"],
+        "{case}"
+    );
+    assert_eq!(v["releases"], serde_json::json!(["0.12.0"]), "{case}");
+    assert!(v.get("expect_by_release").is_none(), "{case}");
+    let out = bin()
+        .arg("list")
+        .arg("--corpus")
+        .arg(dir.join("golden"))
+        .arg("--spec")
+        .arg(dir.join("spec"))
+        .args(["--release", "0.12.0"])
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&out.stdout).lines().count();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(
+        listed,
+        cases_under("") - 12,
+        "every case but the 12 of 0.13.0 alone"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -29,7 +29,7 @@ fn every_op_has_a_generator_and_fuzzes_clean() {
             batch: 50,
             ..FuzzConfig::new(11)
         };
-        let report = fuzz::run(&mut Reference, &cfg, &corpus.cases, &mut |_| {})
+        let report = fuzz::run(&mut Reference::default(), &cfg, &corpus.cases, &mut |_| {})
             .unwrap_or_else(|e| panic!("{}: {e}", op.name));
         assert_eq!(report.checked, 150, "{}", op.name);
         assert!(
@@ -63,7 +63,7 @@ fn generators_reach_both_outcomes_where_the_corpus_has_both() {
         let corpus_returns = cases.iter().any(|c| matches!(c.expect, Expect::Ok(_)));
         let (mut raised, mut returned) = (false, false);
         for args in sample(&corpus, op.name, 200) {
-            match op.invoke(&args) {
+            match op.invoke(ptc_conformance::Release::default(), &args) {
                 Ok(_) => returned = true,
                 Err(_) => raised = true,
             }

@@ -69,8 +69,11 @@ fn prove(bug: &str, op: &str, max_nodes: usize) {
         "{bug}: {:?}",
         against_bug[0].outcome
     );
-    let against_reference =
-        runner::run(&mut Reference, &[case], RunOptions::new(Strictness::Strict));
+    let against_reference = runner::run(
+        &mut Reference::default(),
+        &[case],
+        RunOptions::new(Strictness::Strict),
+    );
     assert_eq!(against_reference[0].outcome, Outcome::Pass);
     // And without the bug the port agrees.
     let mut fixed = Adapter::start(python_port("")).expect("the Python port starts");

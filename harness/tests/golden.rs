@@ -70,7 +70,7 @@ type Setup = (Box<dyn Subject>, Strictness, Option<KnownFailures>);
 /// adapter `PTC_ADAPTER` names, with `PTC_LEVEL` and `PTC_KNOWN_FAILURES`.
 fn subject() -> Result<Setup, String> {
     let Ok(command) = std::env::var("PTC_ADAPTER") else {
-        return Ok((Box::new(Reference), Strictness::Strict, None));
+        return Ok((Box::new(Reference::default()), Strictness::Strict, None));
     };
     let argv =
         shlex::split(&command).ok_or_else(|| format!("PTC_ADAPTER: cannot split {command:?}"))?;
@@ -89,7 +89,13 @@ fn subject() -> Result<Setup, String> {
 }
 
 fn main() -> std::process::ExitCode {
-    let args = Arguments::from_args();
+    let mut args = Arguments::from_args();
+    // One line per case is 1,400 lines of `cargo test`: terse (a dot per
+    // case, failures in full) unless a format is asked for
+    // (`-- --format pretty` lists every case).
+    if args.format.is_none() && !args.list {
+        args.quiet = true;
+    }
     let corpus = corpus::load(&Sources::embedded());
     let mut trials = Vec::new();
     if !corpus.errors.is_empty() {
@@ -115,6 +121,7 @@ fn main() -> std::process::ExitCode {
                 strictness,
                 max_fail: None,
                 known: known.as_ref(),
+                release: ptc_conformance::Release::default(),
             };
             let summary = runner::session(subject.as_mut(), &corpus, &selected, opts);
             for r in &summary.results {

@@ -74,7 +74,7 @@ fn reached(cases: &[Case]) -> Vec<&Case> {
     cases
         .iter()
         .filter(|c| {
-            matches!(Reference::answer(Request::new(c.op.name, &c.args)),
+            matches!(Reference::default().answer(Request::new(c.op.name, &c.args)),
                 Answer::Raised(r) if r.class == PUE && !messages_match(&r.message, &misprint(&r.message)))
         })
         .collect()
@@ -101,7 +101,11 @@ fn run_and_bless_check_catch_the_misprint() {
 
     // `bless --check` against the misprinting source: every reached case
     // would change, no other.
-    let changes = recompute(&mut Altered(MisprintsUndefined), &all);
+    let changes = recompute(
+        &mut Altered(MisprintsUndefined),
+        &all,
+        ptc_conformance::Release::default(),
+    );
     let changed: Vec<&str> = all
         .iter()
         .zip(&changes)
@@ -122,7 +126,7 @@ fn compare_counts_what_run_fails() {
         fuzz: None,
     };
     let c = compare(
-        &mut Reference,
+        &mut Reference::default(),
         &mut Altered(MisprintsUndefined),
         &all,
         &cases,
@@ -163,7 +167,7 @@ fn fuzz_finds_the_misprint() {
         &expected,
         &finding.actual,
         Strictness::Default,
-        Reading::WithDefaults,
+        Reading::WithDefaults(ptc_conformance::Release::default()),
     );
     assert!(matches!(outcome, Outcome::Fail(_)), "{outcome:?}");
 }
@@ -272,7 +276,7 @@ fn compare_counts_every_case_a_struct_change_fails() {
         fuzz: None,
     };
     let c = compare(
-        &mut Reference,
+        &mut Reference::default(),
         &mut Altered(ToolWithOwner),
         &all,
         &cases,

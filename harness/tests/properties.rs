@@ -16,6 +16,7 @@ use ptc_conformance::native_preview::{build, cache_hint};
 use ptc_conformance::protocol::render_error;
 use ptc_conformance::tagged::{decode_str, encode};
 use ptc_conformance::term::Int;
+use ptc_conformance::Release;
 use ptc_conformance::{jason, num, Term};
 use ptc_conformance_harness::review::gen;
 
@@ -65,7 +66,7 @@ proptest! {
         args in gen::distinct_keys_args_map(),
     ) {
         let shown = format!("tool {}\nresult {}\nargs {}", encode(&tool), encode(&result), encode(&args));
-        let built = build(&tool, &result, &args)
+        let built = build(Release::default(), &tool, &result, &args)
             .map_err(|e| TestCaseError::fail(format!("build raised {e}\n{shown}")))?;
         let Term::Tuple(pair) = &built else {
             return Err(TestCaseError::fail(format!("not a pair: {}\n{shown}", encode(&built))));
@@ -81,10 +82,10 @@ proptest! {
         prop_assert_eq!(preview.get_str("status"), Some(&Term::str("ok")), "{}", shown);
         prop_assert_eq!(preview.get_str("full_result_cached"), Some(&Term::Bool(true)), "{}", shown);
         let name = tool.field("name").cloned().unwrap_or(Term::Nil);
-        let hint = cache_hint(&name, &args).map_err(|e| TestCaseError::fail(format!("{e}\n{shown}")))?;
+        let hint = cache_hint(Release::default(), &name, &args).map_err(|e| TestCaseError::fail(format!("{e}\n{shown}")))?;
         prop_assert_eq!(preview.get_str("cache_hint"), Some(&hint), "{}", shown);
-        let rows_encodable = preview.get_str("rows").into_iter().all(|r| jason::encode(r).is_ok());
-        let encoded = jason::encode(&Term::Map(preview.clone()));
+        let rows_encodable = preview.get_str("rows").into_iter().all(|r| jason::encode(Release::default(), r).is_ok());
+        let encoded = jason::encode(Release::default(), &Term::Map(preview.clone()));
         prop_assert_eq!(encoded.is_ok(), rows_encodable, "{:?}\n{}", encoded, shown);
         if let Ok(text) = encoded {
             let parsed = serde_json::from_str::<serde_json::Value>(&text);
@@ -124,9 +125,9 @@ proptest! {
         );
         let feedback = first("feedback").unwrap_or_else(|| Term::str(message.clone()));
         let result = (reason == "fail").then(|| first("result").unwrap_or(Term::Nil));
-        let encodable = jason::encode(&feedback).is_ok() && result.iter().all(|r| jason::encode(r).is_ok());
+        let encodable = jason::encode(Release::default(), &feedback).is_ok() && result.iter().all(|r| jason::encode(Release::default(), r).is_ok());
         let shown = format!("reason {reason:?}, message {message:?}, opts {}", encode(&opts_term));
-        let rendered = render_error(&reason_atom, &Term::str(message.clone()), &opts_term);
+        let rendered = render_error(Release::default(), &reason_atom, &Term::str(message.clone()), &opts_term);
         let text = match rendered {
             Ok(Term::Str(text)) => text,
             Ok(other) => return Err(TestCaseError::fail(format!("not a string: {}\n{shown}", encode(&other)))),
@@ -138,7 +139,7 @@ proptest! {
         prop_assert!(encodable, "rendered {} although not encodable\n{}", text, shown);
         let json: serde_json::Value = serde_json::from_str(&text)
             .map_err(|e| TestCaseError::fail(format!("not JSON ({e}): {text}")))?;
-        let as_json = |t: &Term| jason::encode(t).ok().and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok());
+        let as_json = |t: &Term| jason::encode(Release::default(), t).ok().and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok());
         prop_assert_eq!(&json["status"], "error", "{}", text);
         prop_assert_eq!(&json["reason"], reason.as_str(), "{}", text);
         prop_assert_eq!(&json["message"], message.as_str(), "{}", text);
@@ -208,5 +209,8 @@ fn equal_hints_do_not_imply_equal_keys() {
     let (a, b) = (args(0.1 + 0.2), args(0.3));
     assert_ne!(key_of(&a), key_of(&b));
     let name = Term::str("t");
-    assert_eq!(cache_hint(&name, &a), cache_hint(&name, &b));
+    assert_eq!(
+        cache_hint(Release::default(), &name, &a),
+        cache_hint(Release::default(), &name, &b)
+    );
 }

@@ -263,3 +263,51 @@ fn the_matrix_refuses_what_it_cannot_compare() {
     let page = String::from_utf8_lossy(&out.stdout);
     assert!(page.contains("class=\"warning\""), "{page}");
 }
+
+/// AP-18: reports judged at different releases are refused side by side
+/// (unless allowed), and `--release` requires every report to have judged
+/// it; each report's release shows on the page.
+#[test]
+fn the_matrix_refuses_reports_of_different_releases() {
+    let dir = scratch_dir("matrix-releases");
+    let golden = corpus(
+        &dir.join("c"),
+        &["key_normalizer/normalize_key/string-with-hyphen"],
+        &[],
+    );
+    let reports: Vec<_> = ["0.12.0", "0.13.0"]
+        .iter()
+        .map(|r| {
+            let out = run(&golden, &["--format", "json", "--release", r]);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+            let path = dir.join(format!("at-{r}.json"));
+            std::fs::write(&path, &out.stdout).unwrap();
+            path
+        })
+        .collect();
+    let out = bin().arg("matrix").args(&reports).output().unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("judged release 0.12.0") && t.contains("release 0.13.0"),
+        "{t}"
+    );
+    let out = bin()
+        .args(["matrix", "--release", "0.13.0"])
+        .arg(&reports[1])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0.13.0 (--release)"));
+    let out = bin()
+        .args(["matrix", "--release", "0.13.0"])
+        .arg(&reports[0])
+        .output()
+        .unwrap();
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("at-0.12.0.json judged release 0.12.0, not 0.13.0"),
+        "{t}"
+    );
+}

@@ -51,7 +51,7 @@ fn reference(golden_id: &str, op: &str, args: &str) -> Term {
     let op = ops::find(op).unwrap_or_else(|| panic!("no op {op}"));
     let args = ptc_conformance::structs::complete_args(&args, "/args")
         .unwrap_or_else(|e| panic!("{golden_id}: {e}"));
-    op.invoke(&args)
+    op.invoke(ptc_conformance::Release::default(), &args)
         .unwrap_or_else(|e| panic!("{golden_id}: {op:?} raised {e}"))
 }
 
@@ -92,7 +92,7 @@ fn preview(t: &Term) -> String {
     match t {
         Term::Tuple(pair) if pair.len() == 2 => {
             let status = pair[0].as_atom().unwrap_or_else(|| panic!("status {t:?}"));
-            let json = jason::encode(&pair[1])
+            let json = jason::encode(ptc_conformance::Release::default(), &pair[1])
                 .unwrap_or_else(|e| panic!("preview is not Jason-encodable: {e}"));
             format!(":{status}\n{}", pretty(&json))
         }

@@ -19,6 +19,10 @@ import { dataFile } from "./elixir/data.js";
 /** The protocol this SDK speaks. */
 export const PROTOCOL = 1;
 
+/** The PtcRunner releases a port can implement (spec/releases.md); a port
+ * that names none is judged as 0.13.0 (AP-18). */
+export const RELEASES = Object.freeze(["0.11.0", "0.12.0", "0.13.0"]);
+
 /** The features of spec/terms.md § Features (a test holds this list equal to the spec's table). */
 export const FEATURES = Object.freeze([
   "atoms",
@@ -109,7 +113,12 @@ function opEntry(op, spec) {
  * Throws a TypeError naming what is wrong with the description.
  */
 export function createAdapter(port) {
-  const { name, version, language = "javascript", ops = {}, features = [], hook } = port ?? {};
+  const { name, version, language = "javascript", ops = {}, features = [], hook, release } = port ?? {};
+  if (release !== undefined && !RELEASES.includes(release)) {
+    throw new TypeError(
+      `serve: unknown release ${quote(String(release))} (did you mean ${quote(closest(String(release), RELEASES))}?); the boundary's releases are ${RELEASES.join(", ")}`,
+    );
+  }
   if (hook !== undefined && typeof hook !== "function") throw new TypeError('serve: "hook" must be a function');
   for (const [k, v] of Object.entries({ name, version, language })) {
     if (typeof v !== "string" || v === "") throw new TypeError(`serve: "${k}" must be a non-empty string`);
@@ -132,6 +141,8 @@ export function createAdapter(port) {
       ["protocol", PROTOCOL],
       ["ops", [...table.keys()].sort()],
       ["features", [...new Set(features)].sort()],
+      // AP-18: said only when the port chooses a release.
+      ...(release === undefined ? [] : [["release", release]]),
     ]),
   );
   const note = (why) => `${name}: ${why}`;
@@ -281,7 +292,7 @@ function isBlank(buf) {
  * process then exits with it. A bad port description is reported on stderr
  * and exits 2.
  *
- * @param {object} port {name, version, language?, ops, features}
+ * @param {object} port {name, version, language?, ops, features, release?}
  * @param {object} [io] {input, output, log, exit}: streams for tests; `exit: false` keeps the process alive
  */
 export function serve(port, io = {}) {

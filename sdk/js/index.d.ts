@@ -255,6 +255,8 @@ export declare function makeStruct(module: string, given?: Map<string, Term> | R
 
 /** The protocol this SDK speaks. */
 export declare const PROTOCOL: number;
+/** The PtcRunner releases a port can implement; a port that names none is judged as 0.13.0 (AP-18). */
+export declare const RELEASES: readonly ["0.11.0", "0.12.0", "0.13.0"];
 /** The features of spec/terms.md § Features. */
 export declare const FEATURES: readonly string[];
 
@@ -303,6 +305,8 @@ export interface Port {
   language?: string;
   ops: Record<string, OpSpec>;
   features?: string[];
+  /** The PtcRunner release the port implements, said in hello (AP-18); absent: judged as 0.13.0. */
+  release?: "0.11.0" | "0.12.0" | "0.13.0";
   /** Sees every line the loop reads, with its outcome and answer (for logging what the port declines or raises). */
   hook?: (event: HookEvent) => void;
 }

@@ -52,6 +52,6 @@ export {
   structFields,
   structTable,
 } from "./structs.js";
-export { FEATURES, PROTOCOL, Raised, Unsupported, createAdapter, functionClause, opNames, opRow, serve, sniffId } from "./adapter.js";
+export { FEATURES, PROTOCOL, RELEASES, Raised, Unsupported, createAdapter, functionClause, opNames, opRow, serve, sniffId } from "./adapter.js";
 export * as elixir from "./elixir/index.js";
 export { termGen } from "./termgen.js";

@@ -9,16 +9,18 @@
 use crate::elixir::messages as m;
 use crate::errors::{protocol_undefined, raise, Protocol};
 use crate::term::{Int, Struct, TemporalKind, Term};
-use crate::Raised;
+use crate::{Raised, Release};
 
 /// `String.Chars.to_string/1`: the bytes of the resulting binary.
 ///
 /// Binaries are themselves (valid UTF-8 or not), atoms their name (`nil`
 /// is `""`), integers and floats their `to_string/1` text, lists go
 /// through `List.to_string/1`, calendar structs print with a space between
-/// date and time. Anything else raises `Protocol.UndefinedError`.
-pub fn to_string(t: &Term) -> Result<Vec<u8>, Raised> {
-    chars_of(t).map_err(Failure::raised)
+/// date and time, `PtcRunner.Lisp.Format`'s display structs their display
+/// text from v0.12.0 on (REL-7: v0.11.0 has no `String.Chars` for them).
+/// Anything else raises `Protocol.UndefinedError`.
+pub fn to_string(rel: Release, t: &Term) -> Result<Vec<u8>, Raised> {
+    chars_of(rel, t).map_err(|f| f.raised(rel))
 }
 
 /// Why `String.Chars.to_string/1` failed: an exception raised on the way;
@@ -35,13 +37,13 @@ enum Failure<'a> {
 }
 
 impl Failure<'_> {
-    fn raised(self) -> Raised {
+    fn raised(self, rel: Release) -> Raised {
         match self {
             Failure::Raised(r) => r,
-            Failure::Undefined(t) => protocol_undefined(Protocol::StringChars, t),
+            Failure::Undefined(t) => protocol_undefined(Protocol::StringChars(rel), t),
             Failure::NotChardata(items) => Raised::new(
                 "ArgumentError",
-                String::from_utf8_lossy(&not_chardata_message(items)).into_owned(),
+                String::from_utf8_lossy(&not_chardata_message(rel, items)).into_owned(),
             ),
         }
     }
@@ -49,10 +51,10 @@ impl Failure<'_> {
 
 /// `List.to_string/1`'s `ArgumentError` message for a list that is not
 /// chardata, as a binary (the list inspected, display structs' bytes kept).
-fn not_chardata_message(items: &[Term]) -> Vec<u8> {
+fn not_chardata_message(rel: Release, items: &[Term]) -> Vec<u8> {
     m::LIST_TO_STRING_NOT_CHARDATA.render_bytes(&[(
         "list",
-        &crate::inspect::inspect_bytes(&Term::List(items.to_vec())),
+        &crate::inspect::inspect_bytes_at(rel, &Term::List(items.to_vec())),
     )])
 }
 
@@ -63,7 +65,7 @@ impl From<Raised> for Failure<'_> {
 }
 
 /// [`to_string`], telling a missing implementation apart.
-fn chars_of(t: &Term) -> Result<Vec<u8>, Failure<'_>> {
+fn chars_of(rel: Release, t: &Term) -> Result<Vec<u8>, Failure<'_>> {
     Ok(match t {
         Term::Str(s) => s.as_bytes().to_vec(),
         Term::Bytes(b) => b.clone(),
@@ -74,10 +76,12 @@ fn chars_of(t: &Term) -> Result<Vec<u8>, Failure<'_>> {
         Term::Float(x) => crate::num::short_float(*x).into_bytes(),
         Term::List(items) => list_chars(items)?,
         Term::Struct(s) if s.module == "URI" => uri_to_string(s, t)?,
-        Term::Struct(s) => match display_convert(s) {
+        // REL-7: the display structs' `String.Chars` came in v0.12.0.
+        Term::Struct(s) if rel.since(Release::V0_12_0) => match display_convert(rel, s) {
             Some(text) => text?,
             None => return Err(Failure::Undefined(t)),
         },
+        Term::Struct(_) => return Err(Failure::Undefined(t)),
         Term::Temporal(tm) => temporal_to_string(tm.kind, &tm.iso).into_bytes(),
         other => return Err(Failure::Undefined(other)),
     })
@@ -263,20 +267,22 @@ fn temporal_to_string(kind: TemporalKind, iso: &str) -> String {
     }
 }
 
-/// `String.Chars` of `PtcRunner.Lisp.Format`'s display structs: their
-/// field interpolated into a fixed frame (the same text as their `Inspect`).
-pub fn display_struct(s: &Struct) -> Option<Result<Vec<u8>, Raised>> {
-    display_convert(s).map(|r| r.map_err(Failure::raised))
+/// The `Inspect` text of `PtcRunner.Lisp.Format`'s display structs (every
+/// release; from v0.12.0 also their `String.Chars` and `Jason.Encoder`
+/// text): their field interpolated into a fixed frame, the field through
+/// `String.Chars` of release `rel`.
+pub fn display_struct(rel: Release, s: &Struct) -> Option<Result<Vec<u8>, Raised>> {
+    display_convert(rel, s).map(|r| r.map_err(|f| f.raised(rel)))
 }
 
 /// The message, as the binary Elixir builds, of the `Protocol.UndefinedError`
 /// display struct `s`'s conversion raises (`inspect(value, pretty: true)`
 /// of the term without `String.Chars`, built by `Inspect.Error` under its
 /// trap); `None` when it converts or raises otherwise.
-pub fn display_struct_undefined_message(s: &Struct) -> Option<Vec<u8>> {
-    match display_convert(s)? {
+pub fn display_struct_undefined_message(rel: Release, s: &Struct) -> Option<Vec<u8>> {
+    match display_convert(rel, s)? {
         Err(Failure::Undefined(t)) => Some(crate::errors::protocol_undefined_bytes(
-            Protocol::StringChars,
+            Protocol::StringChars(rel),
             t,
         )),
         _ => None,
@@ -286,15 +292,15 @@ pub fn display_struct_undefined_message(s: &Struct) -> Option<Vec<u8>> {
 /// The message, as the binary Elixir builds, of the `ArgumentError` display
 /// struct `s`'s conversion raises for a list that is not chardata (the list
 /// inspected when it raised, before any trap); `None` otherwise.
-pub fn display_struct_not_chardata_message(s: &Struct) -> Option<Vec<u8>> {
-    match display_convert(s)? {
-        Err(Failure::NotChardata(items)) => Some(not_chardata_message(items)),
+pub fn display_struct_not_chardata_message(rel: Release, s: &Struct) -> Option<Vec<u8>> {
+    match display_convert(rel, s)? {
+        Err(Failure::NotChardata(items)) => Some(not_chardata_message(rel, items)),
         _ => None,
     }
 }
 
 /// [`display_struct`], telling a missing implementation apart.
-fn display_convert(s: &Struct) -> Option<Result<Vec<u8>, Failure<'_>>> {
+fn display_convert(rel: Release, s: &Struct) -> Option<Result<Vec<u8>, Failure<'_>>> {
     let (open, field, close): (&str, &str, &str) = match s.module.as_str() {
         "PtcRunner.Lisp.Format.Fn" => ("#fn[", "params", "]"),
         "PtcRunner.Lisp.Format.Builtin" => return Some(Ok(b"#<builtin>".to_vec())),
@@ -303,12 +309,14 @@ fn display_convert(s: &Struct) -> Option<Result<Vec<u8>, Failure<'_>>> {
         "PtcRunner.Lisp.Format.RegexLiteral" => ("#\"", "source", "\""),
         _ => return None,
     };
-    Some(chars_of(s.field(field).unwrap_or(&Term::Nil)).map(|inner| {
-        let mut out = open.as_bytes().to_vec();
-        out.extend(inner);
-        out.extend_from_slice(close.as_bytes());
-        out
-    }))
+    Some(
+        chars_of(rel, s.field(field).unwrap_or(&Term::Nil)).map(|inner| {
+            let mut out = open.as_bytes().to_vec();
+            out.extend(inner);
+            out.extend_from_slice(close.as_bytes());
+            out
+        }),
+    )
 }
 
 /// `URI.default_port/1` of Elixir 1.18.4: the schemes with a default port
@@ -435,12 +443,19 @@ pub fn iodata_to_binary(t: &Term) -> Result<Vec<u8>, Raised> {
 /// the conversion that raised, the struct's `Inspect` in
 /// `lib/ptc_runner/lisp/format.ex`, then the caller. It depends on the caller
 /// and the build, so it is compared loosely (`spec/README.md`, LOOSE-4).
-pub fn display_struct_frames(s: &Struct, class: &str) -> Vec<String> {
-    let line = match s.module.as_str() {
-        "PtcRunner.Lisp.Format.Fn" => 31,
-        "PtcRunner.Lisp.Format.Var" => 65,
-        "PtcRunner.Lisp.Format.SymbolRef" => 82,
-        _ => 99,
+///
+/// The `Inspect` implementations sit on other lines of v0.11.0's
+/// `format.ex`, which has no `String.Chars` implementations between them.
+pub fn display_struct_frames(rel: Release, s: &Struct, class: &str) -> Vec<String> {
+    let line = match (s.module.as_str(), rel.since(Release::V0_12_0)) {
+        ("PtcRunner.Lisp.Format.Fn", true) => 31,
+        ("PtcRunner.Lisp.Format.Var", true) => 65,
+        ("PtcRunner.Lisp.Format.SymbolRef", true) => 82,
+        (_, true) => 99,
+        ("PtcRunner.Lisp.Format.Fn", false) => 30,
+        ("PtcRunner.Lisp.Format.Var", false) => 49,
+        ("PtcRunner.Lisp.Format.SymbolRef", false) => 58,
+        (_, false) => 67,
     };
     let raising: &[&str] = match class {
         "Protocol.UndefinedError" => &[
@@ -472,3 +487,72 @@ const ADAPTER_FRAMES: &[&str] = &[
 
 /// The VM keeps the eight innermost frames of a stack trace.
 const BACKTRACE_DEPTH: usize = 8;
+
+#[cfg(test)]
+mod release_tests {
+    use super::*;
+    use crate::tagged::decode_str;
+
+    fn term(json: &str) -> Term {
+        decode_str(json, "").expect("test terms decode")
+    }
+
+    /// REL-7: `String.Chars` of a display struct from v0.12.0 on; before,
+    /// `Protocol.UndefinedError`, also inside another's `Inspect`, whose
+    /// frames sit on v0.11.0's lines of `format.ex` (LOOSE-4).
+    #[test]
+    fn display_structs_convert_from_0_12_0() {
+        let builtin =
+            term(r#"{"$struct": {"module": "PtcRunner.Lisp.Format.Builtin", "fields": {}}}"#);
+        assert_eq!(
+            to_string(Release::V0_12_0, &builtin),
+            Ok(b"#<builtin>".to_vec())
+        );
+        let err = to_string(Release::V0_11_0, &builtin).expect_err("none in v0.11.0");
+        assert_eq!(err.class, "Protocol.UndefinedError");
+        let nested = term(
+            r#"{"$struct": {"module": "PtcRunner.Lisp.Format.Fn", "fields": {"params": {"$struct": {"module": "PtcRunner.Lisp.Format.Var", "fields": {"name": "v"}}}}}}"#,
+        );
+        assert_eq!(
+            crate::inspect::inspect_bytes_at(Release::V0_12_0, &nested),
+            b"#fn[#'v]".to_vec()
+        );
+        let old = String::from_utf8(crate::inspect::inspect_bytes_at(Release::V0_11_0, &nested))
+            .expect("UTF-8");
+        assert!(old.starts_with("#Inspect.Error<\n  got Protocol.UndefinedError with message:\n\n      \"\"\"\n      protocol String.Chars not implemented for type PtcRunner.Lisp.Format.Var (a struct)."), "{old}");
+        assert!(
+            old.contains(
+                "lib/ptc_runner/lisp/format.ex:30: Inspect.PtcRunner.Lisp.Format.Fn.inspect/2"
+            ),
+            "{old}"
+        );
+        assert!(
+            old.contains(
+                "Time, URI, Version, Version.Requirement\n\n      Got value:\n\n          #'v\n"
+            ),
+            "{old}"
+        );
+    }
+
+    /// REL-7, found by fuzzing the reference at v0.11.0 against its build:
+    /// a list that is not chardata raises `ArgumentError`, whose message
+    /// inspects the list as the release does, so a display struct in it
+    /// whose field is another prints v0.11.0's `Inspect.Error` there too.
+    #[test]
+    fn a_list_that_is_not_chardata_is_inspected_at_the_release() {
+        let t = term(
+            r#"{"$struct": {"module": "PtcRunner.Lisp.Format.Var", "fields": {"name": [{"$struct": {"module": "PtcRunner.Lisp.Format.Var", "fields": {"name": {"$struct": {"module": "PtcRunner.Lisp.Format.Var", "fields": {"name": "x"}}}}}}]}}}"#,
+        );
+        let old = String::from_utf8(crate::inspect::inspect_bytes_at(Release::V0_11_0, &t))
+            .expect("UTF-8");
+        assert!(old.starts_with("#Inspect.Error<\n  got ArgumentError with message:\n\n      \"\"\"\n      cannot convert the given list to a string."), "{old}");
+        assert!(!old.contains("PtcRunner.Lisp.Format.Builtin"), "{old}");
+        assert!(
+            old.contains("NaiveDateTime, Time, URI, Version, Version.Requirement"),
+            "{old}"
+        );
+        let new = String::from_utf8(crate::inspect::inspect_bytes_at(Release::V0_12_0, &t))
+            .expect("UTF-8");
+        assert!(new.contains("[#'#'x]"), "{new}");
+    }
+}

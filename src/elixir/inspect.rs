@@ -12,6 +12,7 @@ use crate::elixir::algebra::{self, Breaks, Doc};
 use crate::elixir::identifier;
 use crate::structs;
 use crate::term::{FunSpec, OpaqueKind, Struct, Temporal, TemporalKind, Term};
+use crate::Release;
 
 /// `opts.limit` of `Inspect.Opts`: items per container.
 pub const LIMIT: usize = 50;
@@ -25,24 +26,45 @@ struct Opts {
     limit: usize,
     /// `charlists: :as_lists` (set by `MapSet`'s `Inspect` for its elements).
     lists_as_lists: bool,
+    /// The PtcRunner release whose protocol implementations are loaded: a
+    /// display struct's `Inspect` interpolates its field through that
+    /// release's `String.Chars` (REL-7).
+    rel: Release,
 }
 
 const DEFAULT: Opts = Opts {
     limit: LIMIT,
     lists_as_lists: false,
+    rel: Release::V0_13_0,
 };
 
 /// `inspect(term)`: the text Elixir 1.18.4 prints with default options,
-/// on one line (an infinite width).
+/// on one line (an infinite width), with v0.13.0's protocol
+/// implementations loaded ([`inspect_bytes_at`] for another release).
 pub fn inspect(term: &Term) -> String {
     algebra::format(&Doc::group(to_doc(term, DEFAULT)), None)
+}
+
+/// [`inspect`] with release `rel`'s protocol implementations loaded (see
+/// [`inspect_bytes_at`]).
+pub fn inspect_at(rel: Release, term: &Term) -> String {
+    let opts = Opts { rel, ..DEFAULT };
+    algebra::format(&Doc::group(to_doc(term, opts)), None)
 }
 
 /// `inspect(term)` as the binary Elixir returns, byte for byte: a display
 /// struct's `Inspect` interpolates its field as it is, invalid UTF-8
 /// included (IN-15).
 pub fn inspect_bytes(term: &Term) -> Vec<u8> {
-    algebra::format_bytes(&Doc::group(to_doc(term, DEFAULT)), None)
+    inspect_bytes_at(Release::default(), term)
+}
+
+/// [`inspect_bytes`] with release `rel`'s protocol implementations loaded:
+/// before v0.12.0 a display struct nested in another's field has no
+/// `String.Chars`, so the outer one prints an `Inspect.Error` (REL-7).
+pub fn inspect_bytes_at(rel: Release, term: &Term) -> Vec<u8> {
+    let opts = Opts { rel, ..DEFAULT };
+    algebra::format_bytes(&Doc::group(to_doc(term, opts)), None)
 }
 
 /// `inspect(term, pretty: pretty, limit: limit)`; a `limit` of `None` is
@@ -52,18 +74,47 @@ pub fn inspect_with(term: &Term, pretty: bool, limit: Option<usize>) -> String {
     algebra::format(&doc, width)
 }
 
+/// [`inspect_with`] with release `rel`'s protocol implementations loaded
+/// (see [`inspect_bytes_at`]).
+pub fn inspect_with_at(rel: Release, term: &Term, pretty: bool, limit: Option<usize>) -> String {
+    let (doc, width) = doc_with_at(rel, term, pretty, limit);
+    algebra::format(&doc, width)
+}
+
 /// [`inspect_with`] as the binary Elixir returns, byte for byte (see
 /// [`inspect_bytes`]).
 pub fn inspect_with_bytes(term: &Term, pretty: bool, limit: Option<usize>) -> Vec<u8> {
-    let (doc, width) = doc_with(term, pretty, limit);
+    inspect_with_bytes_at(Release::default(), term, pretty, limit)
+}
+
+/// [`inspect_with_bytes`] with release `rel`'s protocol implementations
+/// loaded (see [`inspect_bytes_at`]).
+pub fn inspect_with_bytes_at(
+    rel: Release,
+    term: &Term,
+    pretty: bool,
+    limit: Option<usize>,
+) -> Vec<u8> {
+    let (doc, width) = doc_with_at(rel, term, pretty, limit);
     algebra::format_bytes(&doc, width)
 }
 
 /// The document and width of `inspect(term, pretty: pretty, limit: limit)`.
 fn doc_with(term: &Term, pretty: bool, limit: Option<usize>) -> (Doc, Option<usize>) {
+    doc_with_at(Release::default(), term, pretty, limit)
+}
+
+/// [`doc_with`] with release `rel`'s protocol implementations loaded.
+fn doc_with_at(
+    rel: Release,
+    term: &Term,
+    pretty: bool,
+    limit: Option<usize>,
+) -> (Doc, Option<usize>) {
     // IN-1: `Inspect.Opts` defaults: limit 50, printable limit 4096, no breaks unless pretty (IN-19).
     let opts = Opts {
         limit: limit.unwrap_or(usize::MAX),
+        rel,
         ..DEFAULT
     };
     let width = if pretty { Some(PRETTY_WIDTH) } else { None };
@@ -422,7 +473,12 @@ fn ascii_printable(items: &[Term]) -> Option<Vec<u8>> {
     if items.len() == head.len() {
         return Some(text);
     }
-    match crate::chars::to_string(&Term::List(items[head.len()..].to_vec())) {
+    // A list holds no struct as chardata, so no release's `String.Chars`
+    // differs here.
+    match crate::chars::to_string(
+        Release::default(),
+        &Term::List(items[head.len()..].to_vec()),
+    ) {
         Ok(rest) => {
             text.extend(rest);
             Some(text)
@@ -450,9 +506,9 @@ thread_local! {
 /// convert as chardata (IN-11). For an element that is no chardata at all
 /// Elixir never answers (the `ArgumentError`'s message inspects the same
 /// list again); the reference answers that `ArgumentError`.
-pub fn inspect_checked(term: &Term) -> Result<Vec<u8>, crate::Raised> {
+pub fn inspect_checked(rel: Release, term: &Term) -> Result<Vec<u8>, crate::Raised> {
     RAISED.with(|r| r.borrow_mut().take());
-    let bytes = inspect_bytes(term);
+    let bytes = inspect_bytes_at(rel, term);
     match RAISED.with(|r| r.borrow_mut().take()) {
         Some(raised) => Err(raised),
         None => Ok(bytes),
@@ -546,7 +602,7 @@ fn structure(s: &Struct, opts: Opts) -> Doc {
         }
     }
     // `PtcRunner.Lisp.Format`'s display structs inspect as their `String.Chars` text.
-    match crate::chars::display_struct(s) {
+    match crate::chars::display_struct(opts.rel, s) {
         Some(Ok(text)) => return Doc::text(text),
         Some(Err(raised)) => return failed_struct(s, raised, opts),
         None => {}
@@ -620,7 +676,7 @@ fn failed_struct(s: &Struct, raised: crate::Raised, opts: Opts) -> Doc {
         return map(m.pairs(), "", opts);
     }
     // `List.to_string/1` built its message when it raised, before the trap.
-    let raised_message = crate::chars::display_struct_not_chardata_message(s);
+    let raised_message = crate::chars::display_struct_not_chardata_message(opts.rel, s);
     let _trap = Trap::set();
     // The struct is laid out at `opts.width`, which is 80 even when the
     // outer `inspect/1` is not pretty.
@@ -630,9 +686,9 @@ fn failed_struct(s: &Struct, raised: crate::Raised, opts: Opts) -> Doc {
     // struct's bytes: `Protocol.UndefinedError` builds its message
     // (`inspect(value, pretty: true)`) only now, under the trap.
     let message = raised_message
-        .or_else(|| crate::chars::display_struct_undefined_message(s))
+        .or_else(|| crate::chars::display_struct_undefined_message(opts.rel, s))
         .unwrap_or_else(|| raised.message.into_bytes());
-    let frames = crate::chars::display_struct_frames(s, &raised.class);
+    let frames = crate::chars::display_struct_frames(opts.rel, s, &raised.class);
     Doc::text(crate::errors::inspect_error(
         &raised.class,
         &message,
@@ -741,7 +797,7 @@ mod charlist_tests {
     /// `harness/tests/fuzz_ops.rs` requires of every outcome the corpus has.)
     #[test]
     fn elements_past_the_4096th_are_converted() {
-        let raised = inspect_checked(&printable_then(Term::int(55296))).err();
+        let raised = inspect_checked(Release::default(), &printable_then(Term::int(55296))).err();
         assert_eq!(
             raised.map(|r| (r.class, r.message)),
             Some((
@@ -749,10 +805,11 @@ mod charlist_tests {
                 "invalid code point 55296".to_owned()
             ))
         );
-        let text = inspect_checked(&printable_then(Term::str("bc"))).unwrap_or_default();
+        let text = inspect_checked(Release::default(), &printable_then(Term::str("bc")))
+            .unwrap_or_default();
         assert!(text.starts_with(b"~c\"aaa") && text.ends_with(b"a\" ++ ..."));
         // The flag does not leak into the next call.
-        assert!(inspect_checked(&Term::int(1)).is_ok());
+        assert!(inspect_checked(Release::default(), &Term::int(1)).is_ok());
     }
 }
 

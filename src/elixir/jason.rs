@@ -11,17 +11,18 @@
 
 use crate::errors::{protocol_undefined, Protocol};
 use crate::term::Term;
-use crate::Raised;
+use crate::{Raised, Release};
 use std::fmt::Write as _;
 
-/// Encodes `term` as Jason does, or says what Jason would raise.
-pub fn encode(term: &Term) -> Result<String, Raised> {
+/// Encodes `term` as Jason does in release `rel`'s build, or says what
+/// Jason would raise.
+pub fn encode(rel: Release, term: &Term) -> Result<String, Raised> {
     let mut out = String::new();
-    value(term, &mut out)?;
+    value(rel, term, &mut out)?;
     Ok(out)
 }
 
-fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
+fn value(rel: Release, term: &Term, out: &mut String) -> Result<(), Raised> {
     match term {
         // PP-40: nil, booleans, atoms, integers, floats (`Float.to_string/1`).
         Term::Nil => out.push_str("null"),
@@ -39,7 +40,7 @@ fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
                 if i > 0 {
                     out.push(',');
                 }
-                value(item, out)?;
+                value(rel, item, out)?;
             }
             out.push(']');
         }
@@ -50,9 +51,9 @@ fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
                 if i > 0 {
                     out.push(',');
                 }
-                key(k, out)?;
+                key(rel, k, out)?;
                 out.push(':');
-                value(v, out)?;
+                value(rel, v, out)?;
             }
             out.push('}');
         }
@@ -62,19 +63,22 @@ fn value(term: &Term, out: &mut String) -> Result<(), Raised> {
             out.push_str(&t.iso);
             out.push('"');
         }
-        // `PtcRunner.Lisp.Format`'s display structs derive their own
-        // encoder: the JSON string of their `String.Chars` text.
-        Term::Struct(st) if crate::chars::display_struct(st).is_some() => {
-            let text = crate::chars::to_string(term)?;
+        // `PtcRunner.Lisp.Format`'s display structs have their own encoder
+        // from v0.12.0 on (REL-7): the JSON string of their `String.Chars`
+        // text. v0.11.0 falls back to `Any`, which refuses every struct.
+        Term::Struct(st)
+            if rel.since(Release::V0_12_0) && crate::chars::display_struct(rel, st).is_some() =>
+        {
+            let text = crate::chars::to_string(rel, term)?;
             string(&text, out)?;
         }
         // PP-45: anything else raises `Protocol.UndefinedError` (`Jason.Encoder`).
-        other => return Err(protocol_undefined(Protocol::JasonEncoder, other)),
+        other => return Err(protocol_undefined(Protocol::JasonEncoder(rel), other)),
     }
     Ok(())
 }
 
-fn key(k: &Term, out: &mut String) -> Result<(), Raised> {
+fn key(rel: Release, k: &Term, out: &mut String) -> Result<(), Raised> {
     // PP-42: keys as strings; PP-43: calendar keys by `to_string/1`; PP-46: what
     // `String.Chars` refuses raises.
     match k {
@@ -83,7 +87,7 @@ fn key(k: &Term, out: &mut String) -> Result<(), Raised> {
         _ => match k.as_atom() {
             Some(a) => string(a.as_bytes(), out),
             // Jason's key rule: String.Chars.to_string/1, whose errors raise through.
-            None => string(&crate::chars::to_string(k)?, out),
+            None => string(&crate::chars::to_string(rel, k)?, out),
         },
     }
 }
@@ -149,7 +153,10 @@ mod tests {
     use crate::tagged::decode_str;
 
     fn enc(json: &str) -> Result<String, Raised> {
-        encode(&decode_str(json, "").expect("test terms decode"))
+        encode(
+            Release::default(),
+            &decode_str(json, "").expect("test terms decode"),
+        )
     }
 
     #[test]
@@ -178,6 +185,43 @@ mod tests {
         assert_eq!(
             class(r#"{"$bytes": "/w=="}"#).as_deref(),
             Some("Jason.EncodeError")
+        );
+    }
+}
+
+#[cfg(test)]
+mod release_tests {
+    use super::*;
+    use crate::tagged::decode_str;
+
+    /// REL-7, as each build answers: a display struct encodes as its text
+    /// from v0.12.0 on; v0.11.0's `Jason.Encoder` falls back to `Any`.
+    #[test]
+    fn display_structs_encode_from_0_12_0() {
+        let fun = decode_str(
+            r#"{"$struct": {"module": "PtcRunner.Lisp.Format.Fn", "fields": {"params": "x"}}}"#,
+            "",
+        )
+        .expect("decodes");
+        assert_eq!(encode(Release::V0_12_0, &fun), Ok("\"#fn[x]\"".to_owned()));
+        assert_eq!(encode(Release::V0_13_0, &fun), Ok("\"#fn[x]\"".to_owned()));
+        let err = encode(Release::V0_11_0, &fun).expect_err("no encoder in v0.11.0");
+        assert_eq!(err.class, "Protocol.UndefinedError");
+        assert!(
+            err.message.starts_with(
+                "protocol Jason.Encoder not implemented for type PtcRunner.Lisp.Format.Fn (a struct), \
+                 Jason.Encoder protocol must always be explicitly implemented."
+            ),
+            "{}",
+            err.message
+        );
+        assert!(
+            err.message.contains(
+                "implemented for the following type(s): Any, Atom, BitString, Date, DateTime, Float, \
+                 Integer, Jason.Fragment, Jason.OrderedObject, List, Map, NaiveDateTime, Time\n"
+            ),
+            "{}",
+            err.message
         );
     }
 }

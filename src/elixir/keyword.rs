@@ -3,8 +3,8 @@
 //! `Keyword.fetch/2`, `Keyword.fetch!/2`, `Keyword.take/2`, `Map.get/2` and
 //! the `term.field` syntax, each raising as Elixir does.
 
-use crate::errors::{case_clause, key_error, module_not_available};
-use crate::inspect::{inspect, inspect_with};
+use crate::errors::{case_clause, module_not_available};
+use crate::inspect::inspect;
 use crate::term::Term;
 use crate::Raised;
 
@@ -47,7 +47,17 @@ pub fn fetch<'a>(list: &'a Term, key: &str) -> Result<Option<&'a Term>, Raised> 
 
 /// `Keyword.fetch!(list, key)`: a missing key raises `KeyError`.
 pub fn fetch_bang<'a>(list: &'a Term, key: &str) -> Result<&'a Term, Raised> {
-    find(list, key, "fetch!/2")?.ok_or_else(|| key_error(key, list))
+    fetch_bang_at(crate::Release::default(), list, key)
+}
+
+/// [`fetch_bang`] whose `KeyError` inspects `list` as release `rel`'s
+/// build prints it (REL-7).
+pub fn fetch_bang_at<'a>(
+    rel: crate::Release,
+    list: &'a Term,
+    key: &str,
+) -> Result<&'a Term, Raised> {
+    find(list, key, "fetch!/2")?.ok_or_else(|| crate::errors::key_error_at(rel, key, list))
 }
 
 /// `Keyword.take(list, [key])`: every `{key, v}` entry, in order; an
@@ -88,18 +98,29 @@ pub fn map_get<'a>(map: &'a Term, key: &str) -> Option<&'a Term> {
 /// `term` is not a map); `UndefinedFunctionError` for an atom other than
 /// `nil`/`true`/`false`, which Elixir takes for a module and calls `field/0` on.
 pub fn dot<'a>(term: &'a Term, field: &str) -> Result<&'a Term, Raised> {
+    dot_at(crate::Release::default(), term, field)
+}
+
+/// [`dot`] whose `KeyError` inspects `term` as release `rel`'s build
+/// prints it (REL-7).
+pub fn dot_at<'a>(rel: crate::Release, term: &'a Term, field: &str) -> Result<&'a Term, Raised> {
     if let Some(v) = map_get(term, field) {
         return Ok(v);
     }
     match term {
-        Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => Err(key_error(field, term)),
+        Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => {
+            Err(crate::errors::key_error_at(rel, field, term))
+        }
         Term::Atom(a) => Err(module_not_available(a, field, 0)),
         // `{:badkey, key, term}` normalized for a term that is no map.
         _ => Err(crate::errors::raise(
             &crate::elixir::messages::KEY_ERROR_NOT_A_MAP,
             &[
                 ("key", &inspect(&Term::atom(field))),
-                ("term", &inspect_with(term, true, None)),
+                (
+                    "term",
+                    &crate::inspect::inspect_with_at(rel, term, true, None),
+                ),
             ],
         )),
     }

@@ -244,6 +244,28 @@ pub const PROTOCOL_IMPLEMENTATIONS_STRING_CHARS: Template = Template {
     source: "PtcRunner v0.13.0's consolidated String.Chars (compared loosely, LOOSE-1)",
 };
 
+/// `String.Chars`'s implementations in v0.11.0's build, which has none for
+/// `PtcRunner.Lisp.Format`'s display structs (REL-7, LOOSE-1).
+pub const PROTOCOL_IMPLEMENTATIONS_STRING_CHARS_V0_11: Template = Template {
+    id: "protocol_implementations_string_chars_v0_11",
+    class: None,
+    text: "Atom, BitString, Date, DateTime, Float, Integer, List, NaiveDateTime, \
+           Time, URI, Version, Version.Requirement",
+    placeholders: &[],
+    source: "PtcRunner v0.11.0's consolidated String.Chars (compared loosely, LOOSE-1)",
+};
+
+/// `Jason.Encoder`'s implementations in v0.11.0's build, which has none for
+/// `PtcRunner.Lisp.Format`'s display structs (REL-7, LOOSE-1).
+pub const PROTOCOL_IMPLEMENTATIONS_JASON_ENCODER_V0_11: Template = Template {
+    id: "protocol_implementations_jason_encoder_v0_11",
+    class: None,
+    text: "Any, Atom, BitString, Date, DateTime, Float, Integer, Jason.Fragment, \
+           Jason.OrderedObject, List, Map, NaiveDateTime, Time",
+    placeholders: &[],
+    source: "PtcRunner v0.11.0's consolidated Jason.Encoder (compared loosely, LOOSE-1)",
+};
+
 /// `Jason.Encoder`'s implementations on the reference platform (LOOSE-1).
 pub const PROTOCOL_IMPLEMENTATIONS_JASON_ENCODER: Template = Template {
     id: "protocol_implementations_jason_encoder",
@@ -476,6 +498,8 @@ pub const ALL: &[&Template] = &[
     &ENUMERABLE_FUNCTION_DESCRIPTION,
     &PROTOCOL_IMPLEMENTATIONS_STRING_CHARS,
     &PROTOCOL_IMPLEMENTATIONS_JASON_ENCODER,
+    &PROTOCOL_IMPLEMENTATIONS_STRING_CHARS_V0_11,
+    &PROTOCOL_IMPLEMENTATIONS_JASON_ENCODER_V0_11,
     &PROTOCOL_IMPLEMENTATIONS_ENUMERABLE,
     &JASON_INVALID_BYTE,
     &UNICODE_INVALID_CODE_POINT,

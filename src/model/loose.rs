@@ -245,8 +245,18 @@ pub fn holds_vm_text(masked: &str) -> bool {
 /// Nothing else changes; such a key can never collide with a string key
 /// of its map, as the atom would then be held by the arguments.
 pub fn vm_atom_keys(args: &[Term], expected: &Term, actual: &Term) -> (Term, Term) {
-    let held = crate::atom_table::atoms_of(&args.iter().collect::<Vec<_>>());
-    let rewrite = |t: &Term| rewrite_keys(t, &held);
+    vm_atom_keys_at(crate::Release::default(), args, expected, actual)
+}
+
+/// [`vm_atom_keys`] with release `rel`'s guaranteed atoms (REL-2).
+pub fn vm_atom_keys_at(
+    rel: crate::Release,
+    args: &[Term],
+    expected: &Term,
+    actual: &Term,
+) -> (Term, Term) {
+    let held = crate::atom_table::atoms_of(rel, &args.iter().collect::<Vec<_>>());
+    let rewrite = |t: &Term| rewrite_keys(rel, t, &held);
     (rewrite(expected), rewrite(actual))
 }
 
@@ -259,23 +269,34 @@ const MAX_ATOM_CHARS: usize = 255;
 /// `String.to_existing_atom/1` raise on every VM), neither guaranteed nor
 /// held by the arguments.
 pub fn vm_decides(name: &str, held: &std::collections::BTreeSet<String>) -> bool {
+    vm_decides_at(crate::Release::default(), name, held)
+}
+
+/// [`vm_decides`] with release `rel`'s guaranteed atoms (REL-2).
+pub fn vm_decides_at(
+    rel: crate::Release,
+    name: &str,
+    held: &std::collections::BTreeSet<String>,
+) -> bool {
     name.chars().count() <= MAX_ATOM_CHARS
-        && !crate::atom_table::guaranteed(name)
+        && !crate::atom_table::guaranteed_at(rel, name)
         && !held.contains(name)
 }
 
-fn rewrite_keys(t: &Term, held: &std::collections::BTreeSet<String>) -> Term {
+fn rewrite_keys(rel: crate::Release, t: &Term, held: &std::collections::BTreeSet<String>) -> Term {
     match t {
-        Term::List(items) => Term::List(items.iter().map(|i| rewrite_keys(i, held)).collect()),
-        Term::Tuple(items) => Term::Tuple(items.iter().map(|i| rewrite_keys(i, held)).collect()),
+        Term::List(items) => Term::List(items.iter().map(|i| rewrite_keys(rel, i, held)).collect()),
+        Term::Tuple(items) => {
+            Term::Tuple(items.iter().map(|i| rewrite_keys(rel, i, held)).collect())
+        }
         Term::Map(m) => Term::map(
             m.iter()
                 .map(|(k, v)| {
                     let key = match k {
-                        Term::Atom(a) if vm_decides(a, held) => Term::Str(a.clone()),
-                        _ => rewrite_keys(k, held),
+                        Term::Atom(a) if vm_decides_at(rel, a, held) => Term::Str(a.clone()),
+                        _ => rewrite_keys(rel, k, held),
                     };
-                    (key, rewrite_keys(v, held))
+                    (key, rewrite_keys(rel, v, held))
                 })
                 .collect(),
         ),

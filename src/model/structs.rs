@@ -1,5 +1,8 @@
 //! Struct definitions the model knows: their fields and defaults
-//! (PtcRunner v0.13.0's, `spec/data/structs.json`).
+//! (PtcRunner v0.13.0's, `spec/data/structs.json`), and the fields an
+//! older release's struct lacks ([`FIELDS_SINCE`], REL-1): every function
+//! here that reads a definition has an `_at` form taking the
+//! [`Release`]; the plain form is v0.13.0's.
 //!
 //! A `$struct` travels as written (`spec/terms.md` TJ-7): the tagged
 //! decoder keeps the fields it names. Whoever computes on it fills the rest
@@ -13,6 +16,7 @@
 //! in the adapter's list).
 
 use crate::term::{FunSpec, Int, Map, Struct, Temporal, TemporalKind, Term};
+use crate::Release;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
@@ -212,6 +216,42 @@ pub const KNOWN: &[(&str, &[(&str, FieldDefault)])] = &[
     ),
 ];
 
+/// Fields of [`KNOWN`] that came in a later release than v0.11.0 (REL-1):
+/// module, field and the first release whose `defstruct` has it. Every
+/// release has every module of [`KNOWN`], and every other field with the
+/// same default (measured on each build with `Module.__struct__/0`).
+pub const FIELDS_SINCE: &[(&str, &str, Release)] = &[
+    ("PtcRunner.Tool", "visibility", Release::V0_13_0),
+    ("PtcRunner.Step", "prelude_trace", Release::V0_13_0),
+    (
+        "PtcRunner.SubAgent.Definition",
+        "runtime_prelude",
+        Release::V0_13_0,
+    ),
+];
+
+/// Whether release `rel`'s struct `module` has `field` (REL-1); `false`
+/// for a field no release has.
+pub fn has_field_at(rel: Release, module: &str, field: &str) -> bool {
+    let known = fields_of(module).is_some_and(|rows| rows.iter().any(|(f, _)| *f == field));
+    known
+        && !FIELDS_SINCE
+            .iter()
+            .any(|(m, f, since)| *m == module && *f == field && !rel.since(*since))
+}
+
+/// The field rows of a known struct module as release `rel` defines it.
+pub fn fields_at(
+    rel: Release,
+    module: &str,
+) -> Option<impl Iterator<Item = &'static (&'static str, FieldDefault)> + '_> {
+    let rows = fields_of(module)?;
+    Some(
+        rows.iter()
+            .filter(move |(f, _)| rel == Release::V0_13_0 || has_field_at(rel, module, f)),
+    )
+}
+
 /// Fields a derived `Inspect` shows only when they differ from their
 /// default (`@derive {Inspect, optional: [...]}`).
 pub const OPTIONAL: &[(&str, &[&str])] = &[("URI", &["authority"])];
@@ -296,9 +336,18 @@ pub fn check_values(module: &str, fields: &[(String, Term)]) -> Result<(), Strin
 /// is no struct of the boundary, or a value [`check_values`] refuses is an
 /// error (`struct!/2` would raise on the unknown field).
 pub fn complete(module: &str, given: Vec<(String, Term)>) -> Result<Struct, String> {
-    check(module, &given)?;
+    complete_at(Release::default(), module, given)
+}
+
+/// [`complete`] as release `rel` defines the struct (REL-1).
+pub fn complete_at(
+    rel: Release,
+    module: &str,
+    given: Vec<(String, Term)>,
+) -> Result<Struct, String> {
+    check(rel, module, &given)?;
     let mut fields = given;
-    for (name, default) in fields_of(module).unwrap_or(&[]) {
+    for (name, default) in fields_at(rel, module).into_iter().flatten() {
         if !fields.iter().any(|(k, _)| k == name) {
             fields.push(((*name).to_owned(), default.term()));
         }
@@ -313,17 +362,18 @@ pub fn complete(module: &str, given: Vec<(String, Term)>) -> Result<Struct, Stri
 /// Whether v0.13.0 takes a `$struct` of `module` with these fields: the
 /// module is a struct of the boundary, each field one its struct has, and
 /// the values pass [`check_values`].
-fn check(module: &str, fields: &[(String, Term)]) -> Result<(), String> {
-    let Some(rows) = fields_of(module) else {
+fn check(rel: Release, module: &str, fields: &[(String, Term)]) -> Result<(), String> {
+    if fields_of(module).is_none() {
         return Err(format!(
             "$struct module {module} is not a struct of the boundary"
         ));
     };
-    if let Some((bad, _)) = fields
-        .iter()
-        .find(|(k, _)| !rows.iter().any(|(f, _)| f == k))
-    {
-        return Err(format!("{module} has no field {bad:?}"));
+    if let Some((bad, _)) = fields.iter().find(|(k, _)| !has_field_at(rel, module, k)) {
+        return Err(if rel == Release::default() {
+            format!("{module} has no field {bad:?}")
+        } else {
+            format!("{module} has no field {bad:?} at release {rel}")
+        });
     }
     check_values(module, fields)
 }
@@ -331,8 +381,15 @@ fn check(module: &str, fields: &[(String, Term)]) -> Result<(), String> {
 /// A struct of a known module with the given fields set and defaults elsewhere
 /// (a struct the reference makes itself, as PtcRunner's `struct/2` would).
 pub fn build(module: &str, given: Vec<(&str, Term)>) -> Struct {
+    build_at(Release::default(), module, given)
+}
+
+/// [`build`] as release `rel` defines the struct: a field `rel` lacks must
+/// not be given (REL-1).
+pub fn build_at(rel: Release, module: &str, given: Vec<(&str, Term)>) -> Struct {
     let given = given.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    complete(module, given).unwrap_or_else(|e| panic!("bad struct literal in the reference: {e}"))
+    complete_at(rel, module, given)
+        .unwrap_or_else(|e| panic!("bad struct literal in the reference: {e}"))
 }
 
 /// A struct as a sender writes it: only the given fields (TJ-7), each one
@@ -344,8 +401,18 @@ pub fn written<K: Into<String>>(
     module: &str,
     given: impl IntoIterator<Item = (K, Term)>,
 ) -> Result<Struct, String> {
+    written_at(Release::default(), module, given)
+}
+
+/// [`written`] as release `rel` defines the struct: a generator at `rel`
+/// names only fields `rel`'s struct has (REL-1).
+pub fn written_at<K: Into<String>>(
+    rel: Release,
+    module: &str,
+    given: impl IntoIterator<Item = (K, Term)>,
+) -> Result<Struct, String> {
     let mut fields: Vec<(String, Term)> = given.into_iter().map(|(k, v)| (k.into(), v)).collect();
-    check(module, &fields)?;
+    check(rel, module, &fields)?;
     fields.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(Struct {
         module: module.to_owned(),
@@ -364,18 +431,39 @@ pub fn written<K: Into<String>>(
 /// whose keys become equal once completed is an error too, as a
 /// duplicated key is. Borrows `t` when it has nothing to complete.
 pub fn complete_term<'t>(t: &'t Term, root: &str) -> Result<Cow<'t, Term>, String> {
+    complete_term_at(Release::default(), t, root)
+}
+
+/// [`complete_term`] with the structs as release `rel` defines them: a
+/// field `rel`'s struct lacks is an error, as `struct!/2` on that
+/// release's build raises (REL-1).
+pub fn complete_term_at<'t>(
+    rel: Release,
+    t: &'t Term,
+    root: &str,
+) -> Result<Cow<'t, Term>, String> {
     let mut path = root.to_owned();
-    Ok(fill(t, Fill::Strict, &mut path)?.map_or(Cow::Borrowed(t), Cow::Owned))
+    Ok(fill(rel, t, Fill::Strict, &mut path)?.map_or(Cow::Borrowed(t), Cow::Owned))
 }
 
 /// [`complete_term`] over a request's arguments, `root` naming them (`/args`).
 pub fn complete_args<'a>(args: &'a [Term], root: &str) -> Result<Cow<'a, [Term]>, String> {
+    complete_args_at(Release::default(), args, root)
+}
+
+/// [`complete_args`] with the structs as release `rel` defines them
+/// (what the reference at `rel` computes on).
+pub fn complete_args_at<'a>(
+    rel: Release,
+    args: &'a [Term],
+    root: &str,
+) -> Result<Cow<'a, [Term]>, String> {
     let mut path = root.to_owned();
     let mut out: Option<Vec<Term>> = None;
     for (i, a) in args.iter().enumerate() {
         let len = path.len();
         let _ = write!(path, "/{i}");
-        let done = fill(a, Fill::Strict, &mut path)?;
+        let done = fill(rel, a, Fill::Strict, &mut path)?;
         path.truncate(len);
         if let Some(new) = done {
             out.get_or_insert_with(|| args.to_vec())[i] = new;
@@ -390,8 +478,15 @@ pub fn complete_args<'a>(args: &'a [Term], root: &str) -> Result<Cow<'a, [Term]>
 /// expectation when it judges against the corpus (an omitted field means
 /// v0.13.0's default).
 pub fn with_defaults(t: &Term) -> Cow<'_, Term> {
+    with_defaults_at(Release::default(), t)
+}
+
+/// [`with_defaults`] with the structs as release `rel` defines them: an
+/// omitted field means `rel`'s default, and a field `rel` lacks is not
+/// added (how the judge reads answers when it judges at `rel`).
+pub fn with_defaults_at(rel: Release, t: &Term) -> Cow<'_, Term> {
     let mut path = String::new();
-    match fill(t, Fill::Lenient, &mut path) {
+    match fill(rel, t, Fill::Lenient, &mut path) {
         Ok(Some(new)) => Cow::Owned(new),
         _ => Cow::Borrowed(t),
     }
@@ -408,7 +503,7 @@ enum Fill {
 
 /// The completed `t`, or `None` when nothing in it changes. `path` is the
 /// JSON pointer of `t`, extended while walking and restored after.
-fn fill(t: &Term, mode: Fill, path: &mut String) -> Result<Option<Term>, String> {
+fn fill(rel: Release, t: &Term, mode: Fill, path: &mut String) -> Result<Option<Term>, String> {
     let at = |path: &str, why: String| {
         if path.is_empty() {
             format!("/: {why}")
@@ -426,11 +521,11 @@ fn fill(t: &Term, mode: Fill, path: &mut String) -> Result<Option<Term>, String>
                     // `{"$kw": [["key", value], ...]}`: only the value can hold a struct.
                     let Term::Tuple(pair) = item else { continue };
                     let _ = write!(path, "/$kw/{i}/1");
-                    let v = fill(&pair[1], mode, path)?;
+                    let v = fill(rel, &pair[1], mode, path)?;
                     v.map(|v| Term::Tuple(vec![pair[0].clone(), v]))
                 } else {
                     let _ = write!(path, "/{i}");
-                    fill(item, mode, path)?
+                    fill(rel, item, mode, path)?
                 };
                 path.truncate(len);
                 if let Some(new) = done {
@@ -444,7 +539,7 @@ fn fill(t: &Term, mode: Fill, path: &mut String) -> Result<Option<Term>, String>
             let mut out: Option<Vec<Term>> = None;
             for (i, item) in items.iter().enumerate() {
                 let _ = write!(path, "/$tuple/{i}");
-                let done = fill(item, mode, path)?;
+                let done = fill(rel, item, mode, path)?;
                 path.truncate(len);
                 if let Some(new) = done {
                     out.get_or_insert_with(|| items.clone())[i] = new;
@@ -463,7 +558,7 @@ fn fill(t: &Term, mode: Fill, path: &mut String) -> Result<Option<Term>, String>
                     None
                 } else {
                     let _ = write!(path, "/$map/{i}/0");
-                    let done = fill(k, mode, path)?;
+                    let done = fill(rel, k, mode, path)?;
                     path.truncate(len);
                     done
                 };
@@ -475,7 +570,7 @@ fn fill(t: &Term, mode: Fill, path: &mut String) -> Result<Option<Term>, String>
                 } else {
                     let _ = write!(path, "/$map/{i}/1");
                 }
-                let value = fill(v, mode, path)?;
+                let value = fill(rel, v, mode, path)?;
                 path.truncate(len);
                 if key.is_some() || value.is_some() {
                     let pairs = out.get_or_insert_with(|| m.pairs().to_vec());
@@ -508,7 +603,7 @@ fn fill(t: &Term, mode: Fill, path: &mut String) -> Result<Option<Term>, String>
             for (i, (name, v)) in s.fields.iter().enumerate() {
                 path.push_str("/$struct/fields/");
                 path.push_str(&name.replace('~', "~0").replace('/', "~1"));
-                let done = fill(v, mode, path)?;
+                let done = fill(rel, v, mode, path)?;
                 path.truncate(len);
                 if let Some(new) = done {
                     fields.get_or_insert_with(|| s.fields.clone())[i].1 = new;
@@ -516,10 +611,11 @@ fn fill(t: &Term, mode: Fill, path: &mut String) -> Result<Option<Term>, String>
             }
             let written = fields.as_deref().unwrap_or(&s.fields);
             if mode == Fill::Strict {
-                check(&s.module, written)
+                check(rel, &s.module, written)
                     .map_err(|why| at(&format!("{path}/$struct/fields"), why))?;
             }
-            let rows = fields_of(&s.module).unwrap_or(&[]);
+            let rows: Vec<&(&str, FieldDefault)> =
+                fields_at(rel, &s.module).into_iter().flatten().collect();
             let missing = rows
                 .iter()
                 .any(|(f, _)| !written.iter().any(|(k, _)| k == f));
@@ -541,7 +637,7 @@ fn fill(t: &Term, mode: Fill, path: &mut String) -> Result<Option<Term>, String>
         Term::Fun(f) => match &**f {
             FunSpec::Returns { arity, returns } => {
                 path.push_str("/$fn/returns");
-                let done = fill(returns, mode, path)?;
+                let done = fill(rel, returns, mode, path)?;
                 path.truncate(path.len() - "/$fn/returns".len());
                 done.map(|r| {
                     Term::Fun(Box::new(FunSpec::Returns {
@@ -605,4 +701,59 @@ pub fn temporal_fields(t: &Temporal) -> Vec<(String, Term)> {
     }
     fields.sort_by(|a, b| a.0.cmp(&b.0));
     fields
+}
+
+#[cfg(test)]
+mod release_tests {
+    use super::*;
+
+    /// REL-1, as `Module.__struct__/0` answers on each build: v0.13.0 added
+    /// `Tool.visibility`, `Step.prelude_trace` and
+    /// `Definition.runtime_prelude`; every other field and default is the
+    /// same in every release.
+    #[test]
+    fn fields_per_release() {
+        let count = |rel, m| fields_at(rel, m).map_or(0, |f| f.count());
+        for (m, f, _) in FIELDS_SINCE {
+            assert!(has_field_at(Release::V0_13_0, m, f));
+            for rel in [Release::V0_11_0, Release::V0_12_0] {
+                assert!(!has_field_at(rel, m, f), "{rel} {m}.{f}");
+                assert_eq!(count(rel, m) + 1, count(Release::V0_13_0, m), "{rel} {m}");
+            }
+        }
+        assert_eq!(count(Release::V0_12_0, "PtcRunner.Tool"), 8);
+        assert_eq!(count(Release::V0_12_0, "PtcRunner.Step"), 23);
+        assert_eq!(
+            count(Release::V0_11_0, "URI"),
+            count(Release::V0_13_0, "URI")
+        );
+        assert!(!has_field_at(Release::V0_13_0, "PtcRunner.Tool", "nam"));
+        let partial = Term::Struct(Box::new(Struct {
+            module: "PtcRunner.Tool".into(),
+            fields: vec![("name".into(), Term::str("x"))],
+        }));
+        let old = complete_term_at(Release::V0_12_0, &partial, "/args/0").expect("completes");
+        let Term::Struct(s) = &*old else {
+            panic!("a struct")
+        };
+        assert_eq!(s.field("visibility"), None);
+        assert_eq!(s.fields.len(), 8);
+        let new = complete_term(&partial, "/args/0").expect("completes");
+        let Term::Struct(s) = &*new else {
+            panic!("a struct")
+        };
+        assert_eq!(s.field("visibility"), Some(&Term::atom("public")));
+        let with = Term::Struct(Box::new(Struct {
+            module: "PtcRunner.Tool".into(),
+            fields: vec![("visibility".into(), Term::atom("public"))],
+        }));
+        assert_eq!(
+            complete_term_at(Release::V0_12_0, &with, "/args/0").unwrap_err(),
+            "/args/0/$struct/fields: PtcRunner.Tool has no field \"visibility\" at release 0.12.0"
+        );
+        assert_eq!(
+            with_defaults_at(Release::V0_11_0, &partial).into_owned(),
+            old.into_owned()
+        );
+    }
 }

@@ -16,7 +16,7 @@ use crate::elixir::enumerable;
 use crate::keyword::map_get;
 use crate::signature_validator;
 use crate::term::{Map, TemporalKind, Term};
-use crate::Raised;
+use crate::{Raised, Release};
 use std::collections::BTreeSet;
 
 const MODULE: &str = "PtcRunner.SubAgent.Loop.JsonHandler";
@@ -24,9 +24,9 @@ const MODULE: &str = "PtcRunner.SubAgent.Loop.JsonHandler";
 /// `atomize_value/2` (JH-1 to JH-10). The atoms the two arguments hold
 /// exist on every VM that receives them, so a key naming one becomes that
 /// atom (JH-6).
-pub fn atomize_value(value: &Term, ty: &Term) -> Result<Term, Raised> {
-    let held = atom_table::atoms_of(&[value, ty]);
-    atomize(value, ty, &held)
+pub fn atomize_value(rel: Release, value: &Term, ty: &Term) -> Result<Term, Raised> {
+    let held = atom_table::atoms_of(rel, &[value, ty]);
+    atomize(rel, value, ty, &held)
 }
 
 /// `{tag, inner}` when `ty` is a 2-tuple whose first element is `tag`.
@@ -39,24 +39,24 @@ fn tagged<'a>(ty: &'a Term, tag: &str) -> Option<&'a Term> {
 }
 
 /// JH-1: the first clause that fits decides, in this order.
-fn atomize(value: &Term, ty: &Term, held: &BTreeSet<String>) -> Result<Term, Raised> {
+fn atomize(rel: Release, value: &Term, ty: &Term, held: &BTreeSet<String>) -> Result<Term, Raised> {
     // JH-1, JH-3: a map typed `{:map, fields}` or `{:closed_map, fields}`.
     if value.is_map() {
         if let Some(fields) = tagged(ty, "closed_map").or_else(|| tagged(ty, "map")) {
-            return atomize_fields(value, fields, held);
+            return atomize_fields(rel, value, fields, held);
         }
     }
     // JH-1: a list typed `{:list, inner}`, element by element.
     if let (Term::List(items), Some(inner)) = (value, tagged(ty, "list")) {
         return items
             .iter()
-            .map(|v| atomize(v, inner, held))
+            .map(|v| atomize(rel, v, inner, held))
             .collect::<Result<_, _>>()
             .map(Term::List);
     }
     // JH-1: `{:optional, inner}` is `inner`.
     if let Some(inner) = tagged(ty, "optional") {
-        return atomize(value, inner, held);
+        return atomize(rel, value, inner, held);
     }
     // JH-9: a binary typed `:datetime` is parsed; a `DateTime` stays.
     if ty.as_atom() == Some("datetime") {
@@ -72,13 +72,13 @@ fn atomize(value: &Term, ty: &Term, held: &BTreeSet<String>) -> Result<Term, Rai
     // JH-1, JH-2: any other map rebuilt; any other list element by element; the rest as it is.
     match value {
         _ if value.is_map() => map_new(value, |k, v| {
-            let key = key_of(k, held);
-            let v = atomize(v, &Term::Nil, held)?;
+            let key = key_of(rel, k, held);
+            let v = atomize(rel, v, &Term::Nil, held)?;
             Ok((key, v))
         }),
         Term::List(items) => items
             .iter()
-            .map(|v| atomize(v, &Term::Nil, held))
+            .map(|v| atomize(rel, v, &Term::Nil, held))
             .collect::<Result<_, _>>()
             .map(Term::List),
         _ => Ok(value.clone()),
@@ -88,31 +88,36 @@ fn atomize(value: &Term, ty: &Term, held: &BTreeSet<String>) -> Result<Term, Rai
 /// The `{:map, fields}` and `{:closed_map, fields}` clause: `Map.new(fields)`
 /// gives each field's type, looked up by `to_string(key)` and then by the
 /// key as it came (JH-3).
-fn atomize_fields(value: &Term, fields: &Term, held: &BTreeSet<String>) -> Result<Term, Raised> {
+fn atomize_fields(
+    rel: Release,
+    value: &Term,
+    fields: &Term,
+    held: &BTreeSet<String>,
+) -> Result<Term, Raised> {
     let field_types = map_new_1(fields)?;
     map_new(value, |k, v| {
-        let key = key_of(k, held);
-        let by_name = field_types.get(&Term::binary(chars::to_string(&key)?));
+        let key = key_of(rel, k, held);
+        let by_name = field_types.get(&Term::binary(chars::to_string(rel, &key)?));
         let field_type = match by_name {
             Some(t) if !matches!(t, Term::Nil | Term::Bool(false)) => t.clone(),
             _ => field_types.get(k).cloned().unwrap_or(Term::Nil),
         };
-        Ok((key, atomize(v, &field_type, held)?))
+        Ok((key, atomize(rel, v, &field_type, held)?))
     })
 }
 
-/// `if is_binary(k), do: safe_to_atom(k), else: k`.
-fn key_of(k: &Term, held: &BTreeSet<String>) -> Term {
+/// `if is_binary(k), do: safe_to_atom(rel, k), else: k`.
+fn key_of(rel: Release, k: &Term, held: &BTreeSet<String>) -> Term {
     match k.as_binary() {
-        Some(bytes) => safe_to_atom(bytes, held),
+        Some(bytes) => safe_to_atom(rel, bytes, held),
         None => k.clone(),
     }
 }
 
 /// `safe_to_atom/1`: the existing atom the binary names, or the binary
 /// (JH-4 to JH-6).
-pub fn safe_to_atom(bytes: &[u8], held: &BTreeSet<String>) -> Term {
-    atom_table::existing_atom(bytes, held).unwrap_or_else(|| Term::binary(bytes.to_vec()))
+pub fn safe_to_atom(rel: Release, bytes: &[u8], held: &BTreeSet<String>) -> Term {
+    atom_table::existing_atom(rel, bytes, held).unwrap_or_else(|| Term::binary(bytes.to_vec()))
 }
 
 /// JH-2: a plain map in iteration order, a struct enumerated (a MapSet's
@@ -170,7 +175,7 @@ fn map_new_1(fields: &Term) -> Result<Map, Raised> {
 /// `validate_return/2` (JH-10): `:ok` for a `nil` signature or an `:any`
 /// return type, else `Signature.validate/2`. A term that is not a map with
 /// a `:parsed_signature` key raises `FunctionClauseError`.
-pub fn validate_return(definition: &Term, value: &Term) -> Result<Term, Raised> {
+pub fn validate_return(rel: Release, definition: &Term, value: &Term) -> Result<Term, Raised> {
     let parsed = match definition {
         Term::Map(_) | Term::Struct(_) => map_get(definition, "parsed_signature"),
         _ => None,
@@ -185,6 +190,6 @@ pub fn validate_return(definition: &Term, value: &Term) -> Result<Term, Raised> 
         {
             Ok(Term::atom("ok"))
         }
-        _ => signature_validator::signature_validate(parsed, value),
+        _ => signature_validator::signature_validate(rel, parsed, value),
     }
 }

@@ -14,7 +14,7 @@
 
 use crate::elixir::enumerable;
 use crate::term::{term_cmp, Map, Struct, Term};
-use crate::{chars, inspect, num, Raised};
+use crate::{chars, inspect, num, Raised, Release};
 
 const FORMAT: &str = "PtcRunner.Lisp.Format";
 const FN: &str = "PtcRunner.Lisp.Format.Fn";
@@ -26,35 +26,49 @@ const KEYWORD: &str = "PtcRunner.Lisp.Keyword";
 const DURATION: &str = "PtcRunner.Lisp.Runtime.Interop.Duration";
 const ENV_BUILTIN: &str = "PtcRunner.Lisp.Env.Builtin";
 
-/// `to_clojure(value, limit: limit)`: the text and whether any collection
+/// `to_clojure(rel, value, limit: limit)`: the text and whether any collection
 /// in it was cut. `None` is `limit: :infinity`. Raises where Elixir does:
 /// on a float too large for the fixed-point buffer (PP-123) and on
 /// references, pids and ports (PP-131).
-pub fn to_clojure(value: &Term, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
-    format(&sanitize(value)?, limit)
+pub fn to_clojure(
+    rel: Release,
+    value: &Term,
+    limit: Option<usize>,
+) -> Result<(Vec<u8>, bool), Raised> {
+    format(rel, &sanitize(rel, value)?, limit)
 }
 
 /// Replaces internal Lisp shapes by their display wrappers, recursing
 /// through lists, tuples and plain maps' values but not into structs
 /// (PP-130).
-pub fn sanitize(value: &Term) -> Result<Term, Raised> {
-    if let Some(wrapped) = wrapper_for(value)? {
+pub fn sanitize(rel: Release, value: &Term) -> Result<Term, Raised> {
+    if let Some(wrapped) = wrapper_for(rel, value)? {
         return Ok(wrapped);
     }
     Ok(match value {
         Term::Map(m) => Term::Map(Map::from_sorted_unchecked(
             m.iter()
-                .map(|(k, v)| Ok((k.clone(), sanitize(v)?)))
+                .map(|(k, v)| Ok((k.clone(), sanitize(rel, v)?)))
                 .collect::<Result<_, Raised>>()?,
         )),
-        Term::List(items) => Term::List(items.iter().map(sanitize).collect::<Result<_, _>>()?),
-        Term::Tuple(items) => Term::Tuple(items.iter().map(sanitize).collect::<Result<_, _>>()?),
+        Term::List(items) => Term::List(
+            items
+                .iter()
+                .map(|i| sanitize(rel, i))
+                .collect::<Result<_, _>>()?,
+        ),
+        Term::Tuple(items) => Term::Tuple(
+            items
+                .iter()
+                .map(|i| sanitize(rel, i))
+                .collect::<Result<_, _>>()?,
+        ),
         other => other.clone(),
     })
 }
 
 /// The wrapper struct an internal shape displays as, if `value` is one.
-fn wrapper_for(value: &Term) -> Result<Option<Term>, Raised> {
+fn wrapper_for(rel: Release, value: &Term) -> Result<Option<Term>, Raised> {
     let is_fun = |t: &Term| matches!(t, Term::Fun(_));
     if let Term::Struct(s) = value {
         if s.module == ENV_BUILTIN {
@@ -73,7 +87,11 @@ fn wrapper_for(value: &Term) -> Result<Option<Term>, Raised> {
     };
     let tag = t.first().and_then(Term::as_atom);
     Ok(match (tag, t.len()) {
-        (Some("closure"), 6) => Some(wrapper(FN, "params", Term::binary(param_names(&t[1])?))),
+        (Some("closure"), 6) => Some(wrapper(
+            FN,
+            "params",
+            Term::binary(param_names(rel, &t[1])?),
+        )),
         (Some("normal"), 2) if is_fun(&t[1]) => Some(wrapper_unit(BUILTIN)),
         (Some("variadic"), 3) if is_fun(&t[1]) => Some(wrapper_unit(BUILTIN)),
         (Some("variadic_nonempty"), 3) if t[1].is_atom() && is_fun(&t[2]) => {
@@ -110,14 +128,16 @@ fn wrapper_unit(module: &str) -> Term {
 
 /// A closure's parameter names joined by spaces: `{:var, name}` shows
 /// its name, any other pattern `_`.
-fn param_names(params: &Term) -> Result<Vec<u8>, Raised> {
+fn param_names(rel: Release, params: &Term) -> Result<Vec<u8>, Raised> {
     enumerable::map_join(params, b" ", |p| match p {
-        Term::Tuple(t) if t.len() == 2 && t[0].as_atom() == Some("var") => chars::to_string(&t[1]),
+        Term::Tuple(t) if t.len() == 2 && t[0].as_atom() == Some("var") => {
+            chars::to_string(rel, &t[1])
+        }
         _ => Ok(b"_".to_vec()),
     })
 }
 
-fn format(value: &Term, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
+fn format(rel: Release, value: &Term, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
     let plain = |s: String| Ok((s.into_bytes(), false));
     match value {
         // PP-120: nil, booleans, integers.
@@ -140,11 +160,11 @@ fn format(value: &Term, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised>
         Term::Fun(_) => plain("#<fn>".into()),
         // PP-129: calendar values as quoted ISO 8601 text.
         Term::Temporal(t) => plain(format!("\"{}\"", t.iso)),
-        Term::Struct(s) => format_struct(s, limit),
+        Term::Struct(s) => format_struct(rel, s, limit),
         // PP-124: lists and tuples as vectors; PP-131: past 50 items cut, not printed.
         Term::List(items) | Term::Tuple(items) => {
             let (shown, cut) = apply_limit(items, limit);
-            let (text, child_cut) = format_items(shown, limit)?;
+            let (text, child_cut) = format_items(rel, shown, limit)?;
             Ok(collection(
                 "[",
                 &text,
@@ -155,17 +175,21 @@ fn format(value: &Term, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised>
                 child_cut,
             ))
         }
-        Term::Map(m) => format_map(m, limit),
+        Term::Map(m) => format_map(rel, m, limit),
         // PP-132: references, pids and ports raise.
         Term::Opaque(..) => Err(Raised::function_clause(FORMAT, "format_clojure", 2)),
     }
 }
 
-fn format_struct(s: &Struct, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
+fn format_struct(
+    rel: Release,
+    s: &Struct,
+    limit: Option<usize>,
+) -> Result<(Vec<u8>, bool), Raised> {
     // `"open#{field}close"`: the field's `String.Chars` bytes as they are.
     let around = |open: &str, name: &str, close: &str| -> Result<Vec<u8>, Raised> {
         let mut out = open.as_bytes().to_vec();
-        out.extend(chars::to_string(s.field(name).unwrap_or(&Term::Nil))?);
+        out.extend(chars::to_string(rel, s.field(name).unwrap_or(&Term::Nil))?);
         out.extend_from_slice(close.as_bytes());
         Ok(out)
     };
@@ -185,7 +209,7 @@ fn format_struct(s: &Struct, limit: Option<usize>) -> Result<(Vec<u8>, bool), Ra
                 _ => vec![],
             };
             let (shown, cut) = apply_limit(&items, limit);
-            let (text, child_cut) = format_items(shown, limit)?;
+            let (text, child_cut) = format_items(rel, shown, limit)?;
             return Ok(collection(
                 "#{",
                 &text,
@@ -196,13 +220,13 @@ fn format_struct(s: &Struct, limit: Option<usize>) -> Result<(Vec<u8>, bool), Ra
                 child_cut,
             ));
         }
-        _ => inspect::inspect_bytes(&Term::Struct(Box::new(s.clone()))),
+        _ => inspect::inspect_bytes_at(rel, &Term::Struct(Box::new(s.clone()))),
     };
     Ok((text, false))
 }
 
 /// Map entries sorted by key in term order, keys printed by [`format_key`].
-fn format_map(m: &Map, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
+fn format_map(rel: Release, m: &Map, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
     // PP-125: entries in term order of keys, the value printed before the key.
     let mut entries: Vec<&(Term, Term)> = m.iter().collect();
     entries.sort_by(|a, b| term_cmp(&a.0, &b.0));
@@ -210,9 +234,9 @@ fn format_map(m: &Map, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> 
     let mut parts = Vec::with_capacity(shown.len());
     let mut child_cut = false;
     for (k, v) in shown.iter().copied() {
-        let (text, c) = format(v, limit)?;
+        let (text, c) = format(rel, v, limit)?;
         child_cut |= c;
-        let mut part = format_key(k)?;
+        let mut part = format_key(rel, k)?;
         part.push(b' ');
         part.extend(text);
         parts.push(part);
@@ -232,28 +256,35 @@ fn format_map(m: &Map, limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> 
 /// A map key: atoms (`nil` included, which shows as `:`) and Lisp keywords
 /// as `:name`, binaries as `inspect/1` shows them, anything else printed
 /// without a collection limit (PP-127).
-fn format_key(k: &Term) -> Result<Vec<u8>, Raised> {
+fn format_key(rel: Release, k: &Term) -> Result<Vec<u8>, Raised> {
     if let Some(a) = k.as_atom() {
         return Ok(format!(":{}", if k == &Term::Nil { "" } else { a }).into_bytes());
     }
     match k {
         Term::Struct(s) if s.module == KEYWORD => {
             let mut out = b":".to_vec();
-            out.extend(chars::to_string(s.field("name").unwrap_or(&Term::Nil))?);
+            out.extend(chars::to_string(
+                rel,
+                s.field("name").unwrap_or(&Term::Nil),
+            )?);
             Ok(out)
         }
         Term::Str(_) | Term::Bytes(_) => {
             Ok(inspect::inspect_binary(k.as_binary().unwrap_or_default()).into_bytes())
         }
-        _ => format(k, None).map(|(s, _)| s),
+        _ => format(rel, k, None).map(|(s, _)| s),
     }
 }
 
-fn format_items(items: &[Term], limit: Option<usize>) -> Result<(Vec<u8>, bool), Raised> {
+fn format_items(
+    rel: Release,
+    items: &[Term],
+    limit: Option<usize>,
+) -> Result<(Vec<u8>, bool), Raised> {
     let mut parts = Vec::with_capacity(items.len());
     let mut cut = false;
     for item in items {
-        let (text, c) = format(item, limit)?;
+        let (text, c) = format(rel, item, limit)?;
         cut |= c;
         parts.push(text);
     }

@@ -4,7 +4,7 @@
 
 use crate::elixir::enumerable;
 use crate::term::Term;
-use crate::{chars, Raised};
+use crate::{chars, Raised, Release};
 
 const MODULE: &str = "PtcRunner.Lisp.Formatter";
 
@@ -12,15 +12,16 @@ const MODULE: &str = "PtcRunner.Lisp.Formatter";
 ///
 /// Raises `FunctionClauseError` for a term that is no AST node, and passes
 /// on what the pieces raise (`String.Chars` for names, `Enumerable` for
-/// element lists, `ArgumentError` for a float too long to print).
-pub fn format(ast: &Term) -> Result<Term, Raised> {
+/// element lists, `ArgumentError` for a float too long to print), as
+/// release `rel` does: its clauses are those of `rel` (REL-6).
+pub fn format(rel: Release, ast: &Term) -> Result<Term, Raised> {
     let mut out = Vec::new();
-    node(ast, &mut out)?;
+    node(rel, ast, &mut out)?;
     Ok(Term::binary(out))
 }
 
 /// Appends the text of one AST node (the clauses of `format/1`).
-fn node(ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
+fn node(rel: Release, ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
     match ast {
         // LF-1: nil, booleans, and integers of any size.
         Term::Nil => out.extend_from_slice(b"nil"),
@@ -37,7 +38,7 @@ fn node(ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
             "nan" => out.extend_from_slice(b"##NaN"),
             _ => return Err(no_clause()),
         },
-        Term::Tuple(items) => tagged_node(items, out)?,
+        Term::Tuple(items) => tagged_node(rel, items, out)?,
         // LF-12: any other term is no AST node.
         _ => return Err(no_clause()),
     }
@@ -45,18 +46,23 @@ fn node(ast: &Term, out: &mut Vec<u8>) -> Result<(), Raised> {
 }
 
 /// The tuple nodes: `{:string, s}`, `{:keyword, k}`, `{:vector, elems}`, ...
-fn tagged_node(items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
+fn tagged_node(rel: Release, items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
     let (tag, arg) = match items {
         [Term::Atom(tag), arg] => (tag.as_str(), arg),
         // LF-8: `{:ns_symbol, ns, n}` → `ns/n`.
         [Term::Atom(tag), ns, key] if tag == "ns_symbol" => {
-            out.extend(chars::to_string(ns)?);
+            out.extend(chars::to_string(rel, ns)?);
             out.push(b'/');
-            out.extend(chars::to_string(key)?);
+            out.extend(chars::to_string(rel, key)?);
             return Ok(());
         }
         _ => return Err(no_clause()),
     };
+    // REL-6: the reader-macro clauses came in v0.13.0; before, these nodes
+    // match no clause.
+    if READER_MACROS.contains(&tag) && !rel.since(Release::V0_13_0) {
+        return Err(no_clause());
+    }
     let (open, close): (&[u8], &[u8]) = match tag {
         "string" => (b"\"", b"\""),
         "regex_literal" => (b"#\"", b"\""),
@@ -77,9 +83,11 @@ fn tagged_node(items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
         "string" | "regex_literal" => escape_string(arg)?,
         // LF-6, LF-7: strings and regex literals escaped; LF-8: names through `to_string/1`
         // (LF-9) unescaped; LF-11: map pairs; LF-10: element lists (LF-14: a reducer).
-        "keyword" | "symbol" | "quoted_symbol" | "var" | "turn_history" => chars::to_string(arg)?,
-        "map" => format_pairs(arg)?,
-        _ => format_list(arg)?,
+        "keyword" | "symbol" | "quoted_symbol" | "var" | "turn_history" => {
+            chars::to_string(rel, arg)?
+        }
+        "map" => format_pairs(rel, arg)?,
+        _ => format_list(rel, arg)?,
     };
     out.extend_from_slice(open);
     out.extend(body);
@@ -88,17 +96,17 @@ fn tagged_node(items: &[Term], out: &mut Vec<u8>) -> Result<(), Raised> {
 }
 
 /// Elements joined by one space (`Enum.map_join(elems, " ", &format/1)`).
-fn format_list(elems: &Term) -> Result<Vec<u8>, Raised> {
+fn format_list(rel: Release, elems: &Term) -> Result<Vec<u8>, Raised> {
     enumerable::map_join(elems, b" ", |e| {
         let mut out = Vec::new();
-        node(e, &mut out)?;
+        node(rel, e, &mut out)?;
         Ok(out)
     })
 }
 
 /// `k v` pairs joined by one space; every element must be a 2-tuple
 /// (`Enum.map_join(pairs, " ", fn {k, v} -> ... end)`).
-fn format_pairs(pairs: &Term) -> Result<Vec<u8>, Raised> {
+fn format_pairs(rel: Release, pairs: &Term) -> Result<Vec<u8>, Raised> {
     // LF-11: every element must be a 2-tuple.
     enumerable::map_join(pairs, b" ", |p| {
         let [k, v] = match p {
@@ -110,9 +118,9 @@ fn format_pairs(pairs: &Term) -> Result<Vec<u8>, Raised> {
             }
         };
         let mut out = Vec::new();
-        node(k, &mut out)?;
+        node(rel, k, &mut out)?;
         out.push(b' ');
-        node(v, &mut out)?;
+        node(rel, v, &mut out)?;
         Ok(out)
     })
 }
@@ -137,6 +145,89 @@ fn escape_string(s: &Term) -> Result<Vec<u8>, Raised> {
     Ok(out)
 }
 
+/// The reader-macro nodes v0.13.0's formatter added clauses for (REL-6):
+/// `#(...)`, `#"re"`, `'sym`, `#'sym` and `*n`.
+const READER_MACROS: [&str; 5] = [
+    "short_fn",
+    "regex_literal",
+    "quoted_symbol",
+    "var",
+    "turn_history",
+];
+
 fn no_clause() -> Raised {
     Raised::function_clause(MODULE, "format", 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tagged::decode_str;
+
+    fn fmt(rel: Release, json: &str) -> Result<String, (String, String)> {
+        let ast = decode_str(json, "").expect("test terms decode");
+        match format(rel, &ast) {
+            Ok(t) => Ok(String::from_utf8_lossy(t.as_binary().expect("a binary")).into_owned()),
+            Err(r) => Err((r.class, r.message)),
+        }
+    }
+
+    /// REL-6, as each release's build answers: the reader-macro nodes
+    /// render from v0.13.0 on and match no clause before.
+    #[test]
+    fn reader_macro_clauses_came_in_0_13_0() {
+        let nodes = [
+            (r#"{"$tuple": [{"$atom": "var"}, "x"]}"#, "#'x"),
+            (r#"{"$tuple": [{"$atom": "quoted_symbol"}, "x"]}"#, "'x"),
+            (
+                r#"{"$tuple": [{"$atom": "short_fn"}, [{"$tuple": [{"$atom": "symbol"}, "inc"]}, 1]]}"#,
+                "#(inc 1)",
+            ),
+            (
+                r#"{"$tuple": [{"$atom": "regex_literal"}, "a\"b"]}"#,
+                "#\"a\\\"b\"",
+            ),
+            (r#"{"$tuple": [{"$atom": "turn_history"}, 1]}"#, "*1"),
+        ];
+        for (node, text) in nodes {
+            assert_eq!(fmt(Release::V0_13_0, node), Ok(text.to_owned()), "{node}");
+            for rel in [Release::V0_11_0, Release::V0_12_0] {
+                assert_eq!(
+                    fmt(rel, node),
+                    Err((
+                        "FunctionClauseError".to_owned(),
+                        "no function clause matching in PtcRunner.Lisp.Formatter.format/1"
+                            .to_owned()
+                    )),
+                    "{rel} {node}"
+                );
+            }
+        }
+        // The nodes every release has are unchanged.
+        for rel in Release::ALL {
+            assert_eq!(
+                fmt(rel, r#"{"$tuple": [{"$atom": "keyword"}, "k"]}"#),
+                Ok(":k".into())
+            );
+        }
+    }
+
+    /// REL-7: a display struct as a name interpolates through
+    /// `String.Chars`, which v0.11.0 lacks for it.
+    #[test]
+    fn display_structs_interpolate_from_0_12_0() {
+        let node = r#"{"$tuple": [{"$atom": "symbol"}, {"$struct": {"module": "PtcRunner.Lisp.Format.Var", "fields": {"name": "v"}}}]}"#;
+        assert_eq!(fmt(Release::V0_12_0, node), Ok("#'v".into()));
+        assert_eq!(fmt(Release::V0_13_0, node), Ok("#'v".into()));
+        let (class, message) = fmt(Release::V0_11_0, node).expect_err("no String.Chars in v0.11.0");
+        assert_eq!(class, "Protocol.UndefinedError");
+        assert!(
+            message.starts_with(
+                "protocol String.Chars not implemented for type PtcRunner.Lisp.Format.Var (a struct). \
+                 This protocol is implemented for the following type(s): Atom, BitString, Date, \
+                 DateTime, Float, Integer, List, NaiveDateTime, Time, URI, Version, Version.Requirement"
+            ),
+            "{message}"
+        );
+    }
 }

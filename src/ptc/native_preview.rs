@@ -6,7 +6,7 @@
 use crate::key_normalizer::canonical_cache_key;
 use crate::keyword;
 use crate::term::{FunSpec, Map, Term};
-use crate::{chars, jason, lisp_formatter, Raised};
+use crate::{chars, jason, lisp_formatter, Raised, Release};
 
 const MODULE: &str = "PtcRunner.SubAgent.Loop.NativePreview";
 const MAX_PROPERTIES: usize = 20;
@@ -15,7 +15,7 @@ const DEFAULT_ROW_LIMIT: i64 = 20;
 /// `cache_hint/2`: "Call lisp_eval and then call (tool/NAME ARGS) to process
 /// the full cached result.", ARGS being the canonical args rendered as a
 /// PTC-Lisp map with keys sorted by their string form.
-pub fn cache_hint(tool_name: &Term, args: &Term) -> Result<Term, Raised> {
+pub fn cache_hint(rel: Release, tool_name: &Term, args: &Term) -> Result<Term, Raised> {
     // NP-1: a binary name and a map (a struct too) args, else raises.
     let name = match tool_name.as_binary() {
         Some(name) if args.is_map() => name,
@@ -26,7 +26,7 @@ pub fn cache_hint(tool_name: &Term, args: &Term) -> Result<Term, Raised> {
         _ => Term::Nil,
     };
     // NP-2: the args fragment is `format/1` of the AST of the canonical args.
-    let fragment = lisp_formatter::format(&to_ast(&canonical)?)?;
+    let fragment = lisp_formatter::format(rel, &to_ast(rel, &canonical)?)?;
     let mut out = b"Call lisp_eval and then call (tool/".to_vec();
     out.extend_from_slice(name);
     out.push(b' ');
@@ -38,7 +38,7 @@ pub fn cache_hint(tool_name: &Term, args: &Term) -> Result<Term, Raised> {
 /// `build/3`: `{:ok, preview}`, or `{:fallback, preview}` when a custom
 /// preview function failed and the metadata preview stands in. Every
 /// preview carries `status`, `full_result_cached` and `cache_hint`.
-pub fn build(tool: &Term, full_result: &Term, args: &Term) -> Result<Term, Raised> {
+pub fn build(rel: Release, tool: &Term, full_result: &Term, args: &Term) -> Result<Term, Raised> {
     // NP-6: a `%Tool{}` and map args, else raises; the cache fields come first.
     let tool = match tool {
         Term::Struct(s) if s.module == "PtcRunner.Tool" && args.is_map() => s,
@@ -48,7 +48,7 @@ pub fn build(tool: &Term, full_result: &Term, args: &Term) -> Result<Term, Raise
     let cache_fields = [
         ("status", Term::str("ok")),
         ("full_result_cached", Term::Bool(true)),
-        ("cache_hint", cache_hint(&name, args)?),
+        ("cache_hint", cache_hint(rel, &name, args)?),
     ];
     let merged = |mut preview: Map| {
         for (k, v) in &cache_fields {
@@ -59,12 +59,12 @@ pub fn build(tool: &Term, full_result: &Term, args: &Term) -> Result<Term, Raise
     // NP-7: the preview kind comes from `native_result`.
     let native_result = tool.field("native_result").cloned().unwrap_or(Term::Nil);
     let (status, preview) = match preview_kind(&native_result)? {
-        Kind::Metadata => ("ok", merged(metadata_preview(full_result)?)),
-        Kind::Rows(limit) => ("ok", merged(rows_preview(full_result, &limit)?)),
+        Kind::Metadata => ("ok", merged(metadata_preview(rel, full_result)?)),
+        Kind::Rows(limit) => ("ok", merged(rows_preview(rel, full_result, &limit)?)),
         // NP-21, NP-22: a custom preview, or the metadata preview as fallback.
         Kind::Custom(fun) => match custom_preview(&fun)? {
-            Some(own) if encodable(&merged(own.clone()))? => ("ok", merged(own)),
-            _ => ("fallback", merged(metadata_preview(full_result)?)),
+            Some(own) if encodable(rel, &merged(own.clone()))? => ("ok", merged(own)),
+            _ => ("fallback", merged(metadata_preview(rel, full_result)?)),
         },
     };
     Ok(Term::Tuple(vec![Term::atom(status), Term::Map(preview)]))
@@ -121,8 +121,8 @@ fn custom_preview(fun: &FunSpec) -> Result<Option<Map>, Raised> {
 /// Whether `Jason.encode/1` succeeds. Jason turns its own refusals
 /// (`Jason.Encoder` not implemented, invalid UTF-8) into `{:error, _}`; a
 /// map key that `String.Chars` refuses raises through.
-fn encodable(preview: &Map) -> Result<bool, Raised> {
-    match jason::encode(&Term::Map(preview.clone())) {
+fn encodable(rel: Release, preview: &Map) -> Result<bool, Raised> {
+    match jason::encode(rel, &Term::Map(preview.clone())) {
         Ok(_) => Ok(true),
         // NP-22: Jason's own refusals fall back; NP-23: a `String.Chars` refusal escapes.
         Err(e) if e.class == "Jason.EncodeError" || e.message.contains("Jason.Encoder") => {
@@ -148,7 +148,7 @@ fn stringify_keys(m: Map) -> Map {
 }
 
 /// The metadata preview: a schema, sample keys and a count.
-fn metadata_preview(result: &Term) -> Result<Map, Raised> {
+fn metadata_preview(rel: Release, result: &Term) -> Result<Map, Raised> {
     match result {
         // NP-8: `[]`, a list whose first element is a plain map, or any other list.
         Term::List(items) => match items.first() {
@@ -159,7 +159,7 @@ fn metadata_preview(result: &Term) -> Result<Map, Raised> {
                     obj_t(vec![("type", s("array")), ("items", obj_t(vec![]))]),
                 ),
             ])),
-            Some(Term::Map(_)) => list_of_maps_preview(items),
+            Some(Term::Map(_)) => list_of_maps_preview(rel, items),
             // NP-11: a list of scalars.
             Some(_) => Ok(obj(vec![
                 ("result_count", count(items)),
@@ -172,7 +172,7 @@ fn metadata_preview(result: &Term) -> Result<Map, Raised> {
             ("sample_keys", Term::List(vec![])),
         ])),
         Term::Map(m) => {
-            let (schema, properties) = object_schema(m)?;
+            let (schema, properties) = object_schema(rel, m)?;
             Ok(obj(vec![
                 ("schema", Term::Map(schema)),
                 ("sample_keys", properties),
@@ -186,10 +186,10 @@ fn metadata_preview(result: &Term) -> Result<Map, Raised> {
     }
 }
 
-fn list_of_maps_preview(items: &[Term]) -> Result<Map, Raised> {
+fn list_of_maps_preview(rel: Release, items: &[Term]) -> Result<Map, Raised> {
     // NP-9: the first element's schema when the keys are consistent.
     let first = match items.first() {
-        Some(Term::Map(first)) if consistent_keys(items)? => first,
+        Some(Term::Map(first)) if consistent_keys(rel, items)? => first,
         _ => {
             return Ok(obj(vec![
                 ("result_count", count(items)),
@@ -197,7 +197,7 @@ fn list_of_maps_preview(items: &[Term]) -> Result<Map, Raised> {
             ]))
         }
     };
-    let (item_schema, properties) = object_schema(first)?;
+    let (item_schema, properties) = object_schema(rel, first)?;
     Ok(obj(vec![
         ("result_count", count(items)),
         (
@@ -213,9 +213,9 @@ fn list_of_maps_preview(items: &[Term]) -> Result<Map, Raised> {
 
 /// `{"type": "object", "properties": ...}` over the first 20 sorted
 /// stringified keys (plus `"truncated": true` past 20), and those keys.
-fn object_schema(m: &Map) -> Result<(Map, Term), Raised> {
+fn object_schema(rel: Release, m: &Map) -> Result<(Map, Term), Raised> {
     // NP-13: keys stringified and sorted, duplicates kept; the first 20 are properties.
-    let keys = sorted_keys(m)?;
+    let keys = sorted_keys(rel, m)?;
     let truncated = keys.len() > MAX_PROPERTIES;
     let properties: Vec<Vec<u8>> = keys.into_iter().take(MAX_PROPERTIES).collect();
     let props = Map::from_pairs(
@@ -251,10 +251,10 @@ fn value_for(m: &Map, key: &[u8]) -> Term {
 
 /// The map's keys through `to_string/1`, sorted bytewise (duplicates kept).
 /// (NP-13, and NP-10's and NP-18's key sets.)
-fn sorted_keys(m: &Map) -> Result<Vec<Vec<u8>>, Raised> {
+fn sorted_keys(rel: Release, m: &Map) -> Result<Vec<Vec<u8>>, Raised> {
     let mut keys = m
         .iter()
-        .map(|(k, _)| chars::to_string(k))
+        .map(|(k, _)| chars::to_string(rel, k))
         .collect::<Result<Vec<_>, _>>()?;
     keys.sort();
     Ok(keys)
@@ -262,18 +262,18 @@ fn sorted_keys(m: &Map) -> Result<Vec<Vec<u8>>, Raised> {
 
 /// Whether the first item's stringified key set equals that of each of the
 /// next four items, all of them plain maps. A one-item list is consistent.
-fn consistent_keys(items: &[Term]) -> Result<bool, Raised> {
+fn consistent_keys(rel: Release, items: &[Term]) -> Result<bool, Raised> {
     // NP-10: one element, or the 2nd to 5th are plain maps with the same key set.
     let (first, rest) = match items {
         [_] => return Ok(true),
         [Term::Map(first), rest @ ..] => (first, rest),
         _ => return Ok(false),
     };
-    let mut first_keys = sorted_keys(first)?;
+    let mut first_keys = sorted_keys(rel, first)?;
     first_keys.dedup();
     for item in rest.iter().take(4) {
         let Term::Map(m) = item else { return Ok(false) };
-        let mut keys = sorted_keys(m)?;
+        let mut keys = sorted_keys(rel, m)?;
         keys.dedup();
         if keys != first_keys {
             return Ok(false);
@@ -285,11 +285,11 @@ fn consistent_keys(items: &[Term]) -> Result<bool, Raised> {
 /// The `:rows` preview: the first `limit` rows (temporal values as ISO
 /// 8601 text), the full count, a schema and, for consistent map rows, the
 /// sorted keys. A result that is not a list gets the metadata preview.
-fn rows_preview(result: &Term, limit: &Term) -> Result<Map, Raised> {
+fn rows_preview(rel: Release, result: &Term, limit: &Term) -> Result<Map, Raised> {
     // NP-20: a result that is not a list gets the metadata preview.
     let items = match result {
         Term::List(items) => items,
-        other => return metadata_preview(other),
+        other => return metadata_preview(rel, other),
     };
     // NP-17: `Enum.take/2`, then `walk/1` (NP-19).
     let rows: Vec<Term> = take(items, limit)?.iter().map(walk).collect();
@@ -297,8 +297,8 @@ fn rows_preview(result: &Term, limit: &Term) -> Result<Map, Raised> {
     let schema = match rows.first() {
         None => obj_t(vec![("type", s("array")), ("items", obj_t(vec![]))]),
         Some(Term::Map(first)) => {
-            if consistent_keys(&rows)? {
-                let (item_schema, _) = object_schema(first)?;
+            if consistent_keys(rel, &rows)? {
+                let (item_schema, _) = object_schema(rel, first)?;
                 obj_t(vec![
                     ("type", s("array")),
                     ("items", Term::Map(item_schema)),
@@ -311,7 +311,7 @@ fn rows_preview(result: &Term, limit: &Term) -> Result<Map, Raised> {
     };
     // NP-18 (Quirk): all the first row's keys, not cut at 20.
     let sample_keys = match rows.first() {
-        Some(Term::Map(first)) if consistent_keys(&rows)? => Some(sorted_keys(first)?),
+        Some(Term::Map(first)) if consistent_keys(rel, &rows)? => Some(sorted_keys(rel, first)?),
         _ => None,
     };
     let mut preview = obj(vec![
@@ -392,28 +392,33 @@ fn json_type_for(v: &Term) -> &'static str {
 /// keys sorted by `to_string/1` (stable), lists and tuples as vectors,
 /// binaries as strings, atoms other than `nil`/`true`/`false` as keywords,
 /// everything else as it is.
-fn to_ast(t: &Term) -> Result<Term, Raised> {
+fn to_ast(rel: Release, t: &Term) -> Result<Term, Raised> {
     Ok(match t {
         // NP-2: key texts first (`Enum.sort_by/2`), stable bytewise sort, then values;
         // NP-3 (Quirk): key texts go into keywords unescaped; NP-5: what the formatter refuses raises there.
         Term::Map(m) => {
             let mut keyed = m
                 .iter()
-                .map(|(k, v)| Ok((chars::to_string(k)?, k, v)))
+                .map(|(k, v)| Ok((chars::to_string(rel, k)?, k, v)))
                 .collect::<Result<Vec<_>, Raised>>()?;
             keyed.sort_by(|a, b| a.0.cmp(&b.0));
             let pairs = keyed
                 .into_iter()
                 .map(|(text, _, v)| {
                     let key = tagged("keyword", Term::binary(text));
-                    Ok(Term::Tuple(vec![key, to_ast(v)?]))
+                    Ok(Term::Tuple(vec![key, to_ast(rel, v)?]))
                 })
                 .collect::<Result<Vec<_>, Raised>>()?;
             tagged("map", Term::List(pairs))
         }
         Term::List(items) | Term::Tuple(items) => tagged(
             "vector",
-            Term::List(items.iter().map(to_ast).collect::<Result<_, _>>()?),
+            Term::List(
+                items
+                    .iter()
+                    .map(|i| to_ast(rel, i))
+                    .collect::<Result<_, _>>()?,
+            ),
         ),
         // NP-4: floats arrive canonical (KN-10), integral ones as integers.
         // NP-24: keys are sorted, so hash order past 32 keys does not show.

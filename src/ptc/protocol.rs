@@ -7,9 +7,9 @@
 //! raise as `Keyword` does), and read the `:execution` map with Elixir's
 //! `map.field` semantics, so that every way v0.13.0 raises is reproduced.
 
-use crate::keyword::{self, dot, map_get};
+use crate::keyword::{self, dot_at, map_get};
 use crate::term::{Map, Term};
-use crate::{errors, jason, Raised};
+use crate::{errors, jason, Raised, Release};
 
 const MODULE: &str = "PtcRunner.PtcToolProtocol";
 
@@ -52,7 +52,12 @@ pub fn tool_description(profile: &Term) -> Result<Term, Raised> {
 /// text. The reason may be any atom; `"result"` appears for `:fail` only.
 /// A non-atom reason or non-binary message raises `FunctionClauseError`
 /// (named `/3` for both arities, as the default-argument clause delegates).
-pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, Raised> {
+pub fn render_error(
+    rel: Release,
+    reason: &Term,
+    message: &Term,
+    opts: &Term,
+) -> Result<Term, Raised> {
     // PP-3: an atom reason and a binary message, checked before `opts`.
     let reason_name = match reason.as_atom() {
         Some(name) if message.is_binary() => name,
@@ -73,7 +78,7 @@ pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, 
         payload.push((Term::str("result"), result.clone()));
     }
     // PP-9: rendered by Jason (PP-40 to PP-47), keys in sorted order.
-    render(payload)
+    render(rel, payload)
 }
 
 /// `render_success/2`: the success payload as JSON text, from the
@@ -86,13 +91,13 @@ pub fn render_error(reason: &Term, message: &Term, opts: &Term) -> Result<Term, 
 /// `execution.result` is `nil` and `Map.get(lisp_step, :return)` is `nil`;
 /// `lisp_step` is only consulted (and must only be a map) in that case.
 /// `validated:` adds `"validated"` whenever the key is present.
-pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
+pub fn render_success(rel: Release, lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
     // PP-10: `Keyword.fetch!/2` of `:execution`; PP-18: the evaluation order below.
-    let execution = keyword::fetch_bang(opts, "execution")?;
+    let execution = keyword::fetch_bang_at(rel, opts, "execution")?;
     // PP-12: `include_memory` is tested for truthiness.
     let include_memory = keyword::get(opts, "include_memory")?.map_or(true, truthy);
     // PP-19: `map.field` raises `KeyError` (or the dot-syntax errors) on a missing key.
-    let truncated = dot(execution, "truncated")?;
+    let truncated = dot_at(rel, execution, "truncated")?;
     // PP-13 (Quirk): `truncated` read always; `visible_truncated` replaces it without memory.
     let truncated_flag = if include_memory {
         truncated
@@ -100,19 +105,25 @@ pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
         map_get(execution, "visible_truncated").unwrap_or(truncated)
     };
     // PP-11: result, prints, feedback as they are.
-    let result = dot(execution, "result")?;
+    let result = dot_at(rel, execution, "result")?;
     let mut payload = vec![
         (Term::str("status"), Term::str("ok")),
         (Term::str("result"), result.clone()),
-        (Term::str("prints"), dot(execution, "prints")?.clone()),
-        (Term::str("feedback"), dot(execution, "feedback")?.clone()),
+        (
+            Term::str("prints"),
+            dot_at(rel, execution, "prints")?.clone(),
+        ),
+        (
+            Term::str("feedback"),
+            dot_at(rel, execution, "feedback")?.clone(),
+        ),
         (Term::str("truncated"), truncated_flag.clone()),
     ];
     // PP-12: memory's changed, stored_keys, truncated.
     if include_memory {
         let mut memory = Vec::with_capacity(3);
         for field in ["changed", "stored_keys", "truncated"] {
-            let value = dot(dot(execution, "memory")?, field)?;
+            let value = dot_at(rel, dot_at(rel, execution, "memory")?, field)?;
             memory.push((Term::str(field), value.clone()));
         }
         payload.push((Term::str("memory"), Term::map(memory)));
@@ -122,7 +133,7 @@ pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
     if matches!(result, Term::Nil) {
         let step_return = match lisp_step {
             Term::Map(_) | Term::Struct(_) | Term::Temporal(_) => map_get(lisp_step, "return"),
-            other => return Err(errors::bad_map(other)),
+            other => return Err(errors::bad_map_at(rel, other)),
         };
         if matches!(step_return, None | Some(Term::Nil)) {
             payload.retain(|(k, _)| k.as_binary() != Some(b"result"));
@@ -133,7 +144,7 @@ pub fn render_success(lisp_step: &Term, opts: &Term) -> Result<Term, Raised> {
         payload.push((Term::str("validated"), validated.clone()));
     }
     // PP-17: rendered by Jason, keys in sorted order.
-    render(payload)
+    render(rel, payload)
 }
 
 /// `to_json_value/1`: `{:ok, json_value}`, or `{:error, "non-JSON-encodable
@@ -246,8 +257,8 @@ fn render_path(path: &[Segment]) -> Vec<u8> {
 }
 
 /// Jason-encodes a payload map with string keys.
-fn render(pairs: Vec<(Term, Term)>) -> Result<Term, Raised> {
-    jason::encode(&Term::map(pairs)).map(Term::Str)
+fn render(rel: Release, pairs: Vec<(Term, Term)>) -> Result<Term, Raised> {
+    jason::encode(rel, &Term::map(pairs)).map(Term::Str)
 }
 
 /// Elixir truthiness: everything but `nil` and `false`.

@@ -2,8 +2,9 @@
 //! `program` argument of a `lisp_eval` call (`spec/ptc_tool_protocol_validate_program.md`,
 //! `PP-50`..). The rest of the protocol module lives in `protocol`.
 
-use crate::inspect::inspect;
+use crate::inspect::inspect_at;
 use crate::term::Term;
+use crate::Release;
 
 /// PP-53: exactly the 25 `White_Space` code points.
 /// The code points of Unicode's `White_Space` property, which
@@ -18,7 +19,7 @@ pub const WHITE_SPACE: &[char] = &[
 /// other than white space in it; `{:error, :args_error, message}` for
 /// `nil`, for any other non-binary (the message embeds its `inspect/1`
 /// text), and for a binary that `String.trim/1` empties.
-pub fn validate_program(program: &Term) -> Term {
+pub fn validate_program(rel: Release, program: &Term) -> Term {
     let error = |message: String| {
         Term::Tuple(vec![
             Term::atom("error"),
@@ -38,7 +39,7 @@ pub fn validate_program(program: &Term) -> Term {
         // PP-51: any other term, by its `inspect/1` text.
         other => error(format!(
             "lisp_eval `program` must be a string, got {}.",
-            inspect(other)
+            inspect_at(rel, other)
         )),
     }
 }

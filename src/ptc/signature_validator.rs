@@ -5,10 +5,10 @@
 //! (`spec/json_handler.md` JH-11 to JH-19).
 
 use crate::elixir::enumerable::{self, Walk};
-use crate::inspect::inspect_bytes;
+use crate::inspect::inspect_bytes_at;
 use crate::key_normalizer::normalize_key;
 use crate::term::{map_key_cmp, Map, Struct, TemporalKind, Term};
-use crate::Raised;
+use crate::{Raised, Release};
 
 const VALIDATOR: &str = "PtcRunner.SubAgent.Signature.Validator";
 const LISP_KEYWORD: &str = "PtcRunner.Lisp.Keyword";
@@ -16,14 +16,14 @@ const LISP_KEYWORD: &str = "PtcRunner.Lisp.Keyword";
 /// `Signature.validate/2`: `Validator.validate(data, return_type)` for a
 /// `{:signature, params, return_type}` tuple, else an `{:error, message}`
 /// naming the term (JH-11).
-pub fn signature_validate(signature: &Term, data: &Term) -> Result<Term, Raised> {
+pub fn signature_validate(rel: Release, signature: &Term, data: &Term) -> Result<Term, Raised> {
     match signature {
         Term::Tuple(t) if t.len() == 3 && t[0].as_atom() == Some("signature") => {
-            validate(data, &t[2])
+            validate(rel, data, &t[2])
         }
         _ => {
             let mut text = b"signature must be a parsed signature tuple, got ".to_vec();
-            text.extend(inspect_bytes(signature));
+            text.extend(inspect_bytes_at(rel, signature));
             Ok(Term::error(Term::binary(text)))
         }
     }
@@ -31,8 +31,8 @@ pub fn signature_validate(signature: &Term, data: &Term) -> Result<Term, Raised>
 
 /// `Validator.validate/2`: `:ok` for `[]`, else `{:error, errors}` (JH-12),
 /// whatever `errors` is (JH-15); an improper list has no tagged form.
-pub fn validate(data: &Term, ty: &Term) -> Result<Term, Raised> {
-    Ok(match validate_type(data, ty, &[])? {
+pub fn validate(rel: Release, data: &Term, ty: &Term) -> Result<Term, Raised> {
+    Ok(match validate_type(rel, data, ty, &[])? {
         Errors::List(errors) if errors.is_empty() => Term::atom("ok"),
         Errors::List(errors) => Term::error(Term::List(errors)),
         Errors::Other(t) => Term::error(t),
@@ -95,9 +95,9 @@ fn error_at(path: &[Term], message: Vec<u8>) -> Term {
 }
 
 /// `"expected <what>, got <type_name>"` at `path`.
-fn expected(path: &[Term], what: &str, data: &Term) -> Vec<Term> {
+fn expected(rel: Release, path: &[Term], what: &str, data: &Term) -> Vec<Term> {
     let mut text = format!("expected {what}, got ").into_bytes();
-    text.extend(type_name(data));
+    text.extend(type_name(rel, data));
     vec![error_at(path, text)]
 }
 
@@ -119,12 +119,12 @@ fn with(path: &[Term], segment: Term) -> Vec<Term> {
     p
 }
 
-fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Errors, Raised> {
+fn validate_type(rel: Release, data: &Term, ty: &Term, path: &[Term]) -> Result<Errors, Raised> {
     let ok = |good: bool, what: &str| {
         if good {
             vec![]
         } else {
-            expected(path, what, data)
+            expected(rel, path, what, data)
         }
     };
     if let Some(name) = ty.as_atom() {
@@ -153,7 +153,7 @@ fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Errors, Raised
     };
     match (t.len(), t.first().and_then(Term::as_atom)) {
         (2, Some("optional")) if matches!(data, Term::Nil) => Ok(Errors::List(vec![])),
-        (2, Some("optional")) => validate_type(data, &t[1], path),
+        (2, Some("optional")) => validate_type(rel, data, &t[1], path),
         // JH-18: a list, each element at `path ++ [index]`, errors in element order.
         (2, Some("list")) => match data {
             // `Enum.flat_map/2`: each element's errors in turn, one that is
@@ -163,7 +163,7 @@ fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Errors, Raised
                 let mut errors = vec![];
                 let mut improper = false;
                 for (i, item) in items.iter().enumerate() {
-                    match validate_type(item, &t[1], &with(path, Term::int(i as i64)))? {
+                    match validate_type(rel, item, &t[1], &with(path, Term::int(i as i64)))? {
                         Errors::List(e) => errors.extend(e),
                         Errors::Improper(..) => improper = true,
                         Errors::Other(other) => errors.extend(enumerable::to_list(&other)?),
@@ -174,21 +174,21 @@ fn validate_type(data: &Term, ty: &Term, path: &[Term]) -> Result<Errors, Raised
                 }
                 Ok(Errors::List(errors))
             }
-            _ => Ok(Errors::List(expected(path, "list", data))),
+            _ => Ok(Errors::List(expected(rel, path, "list", data))),
         },
         (2, Some("map")) => match data {
-            Term::Map(m) => Ok(validate_fields(m, &t[1], path)?.0),
-            _ => Ok(Errors::List(expected(path, "map", data))),
+            Term::Map(m) => Ok(validate_fields(rel, m, &t[1], path)?.0),
+            _ => Ok(Errors::List(expected(rel, path, "map", data))),
         },
         // `field_errors ++ validate_no_extra_fields(...)`: the extra fields
         // first, then the `++`.
         (2, Some("closed_map")) => match data {
             Term::Map(m) => {
-                let (errors, consumed) = validate_fields(m, &t[1], path)?;
-                let extra = no_extra_fields(m, &consumed, path)?;
+                let (errors, consumed) = validate_fields(rel, m, &t[1], path)?;
+                let extra = no_extra_fields(rel, m, &consumed, path)?;
                 errors.append(Errors::List(extra))
             }
-            _ => Ok(Errors::List(expected(path, "map", data))),
+            _ => Ok(Errors::List(expected(rel, path, "map", data))),
         },
         _ => Err(Raised::function_clause(VALIDATOR, "validate_type", 3)),
     }
@@ -204,7 +204,12 @@ enum Consumed {
 
 /// `validate_map_fields_tracking/3`: each declared field in order, its
 /// errors and the data keys it consumed (JH-15, JH-16).
-fn validate_fields(data: &Map, fields: &Term, path: &[Term]) -> Result<(Errors, Consumed), Raised> {
+fn validate_fields(
+    rel: Release,
+    data: &Map,
+    fields: &Term,
+    path: &[Term],
+) -> Result<(Errors, Consumed), Raised> {
     let items = match enumerable::walk(fields)? {
         Walk::Elements(items) => items,
         Walk::Accumulator(acc) => return accumulator(acc),
@@ -221,7 +226,8 @@ fn validate_fields(data: &Map, fields: &Term, path: &[Term]) -> Result<(Errors, 
         };
         match get_field(data, name)? {
             Some((key, value)) => {
-                let field_errors = validate_type(value, field_type, &with(path, name.clone()))?;
+                let field_errors =
+                    validate_type(rel, value, field_type, &with(path, name.clone()))?;
                 errors = errors.append(field_errors)?;
                 if !consumed.contains(key) {
                     consumed.push(key.clone());
@@ -308,7 +314,12 @@ fn try_key<'a>(data: &'a Map, key: &Term, bytes: &[u8]) -> Option<(&'a Term, &'a
 
 /// `validate_no_extra_fields/3`: every data key no field consumed, sorted
 /// by its `inspect/1` text (JH-17).
-fn no_extra_fields(data: &Map, consumed: &Consumed, path: &[Term]) -> Result<Vec<Term>, Raised> {
+fn no_extra_fields(
+    rel: Release,
+    data: &Map,
+    consumed: &Consumed,
+    path: &[Term],
+) -> Result<Vec<Term>, Raised> {
     let mut extra = vec![];
     for (k, _) in data.iter() {
         let member = match consumed {
@@ -319,7 +330,7 @@ fn no_extra_fields(data: &Map, consumed: &Consumed, path: &[Term]) -> Result<Vec
             Consumed::Other(_) => return Err(Raised::function_clause("MapSet", "member?", 2)),
         };
         if !member {
-            extra.push((inspect_bytes(k), k));
+            extra.push((inspect_bytes_at(rel, k), k));
         }
     }
     extra.sort_by(|a, b| a.0.cmp(&b.0));
@@ -327,7 +338,7 @@ fn no_extra_fields(data: &Map, consumed: &Consumed, path: &[Term]) -> Result<Vec
         .into_iter()
         .map(|(_, k)| {
             error_at(
-                &with(path, path_segment(k)),
+                &with(path, path_segment(rel, k)),
                 "unexpected field — schema disallows additional properties"
                     .as_bytes()
                     .to_vec(),
@@ -338,7 +349,7 @@ fn no_extra_fields(data: &Map, consumed: &Consumed, path: &[Term]) -> Result<Vec
 
 /// `path_segment/1`: a keyword struct's name, a binary or atom as
 /// `to_string/1` gives it, anything else inspected (JH-17).
-fn path_segment(key: &Term) -> Term {
+fn path_segment(rel: Release, key: &Term) -> Term {
     match key {
         Term::Struct(s) if s.module == LISP_KEYWORD => {
             s.field("name").cloned().unwrap_or(Term::Nil)
@@ -347,13 +358,13 @@ fn path_segment(key: &Term) -> Term {
         _ => match key.as_atom() {
             Some("nil") => Term::str(""),
             Some(a) => Term::str(a),
-            None => Term::binary(inspect_bytes(key)),
+            None => Term::binary(inspect_bytes_at(rel, key)),
         },
     }
 }
 
 /// `type_name/1` (JH-13): `nil` and every other atom are `"keyword"`.
-fn type_name(data: &Term) -> Vec<u8> {
+fn type_name(rel: Release, data: &Term) -> Vec<u8> {
     let name = match data {
         Term::Str(_) | Term::Bytes(_) => "string",
         Term::Int(_) => "int",
@@ -363,7 +374,7 @@ fn type_name(data: &Term) -> Vec<u8> {
         _ if is_lisp_keyword(data) => "keyword",
         Term::Map(_) => "map",
         Term::List(_) => "list",
-        _ => return inspect_bytes(data),
+        _ => return inspect_bytes_at(rel, data),
     };
     name.as_bytes().to_vec()
 }

@@ -4,12 +4,12 @@
 //! the truncation flags (`spec/ptc_tool_protocol_from_step.md`, PP-101..112).
 
 use crate::elixir::enumerable;
-use crate::keyword::{self, dot};
+use crate::keyword::{self, dot_at};
 use crate::lisp_format::to_clojure;
 use crate::term::{map_view, term_cmp, Int, Map, Term};
 use crate::untrusted_renderer::{wrap, PREAMBLE};
-use crate::Raised;
 use crate::{chars, elixir_string};
+use crate::{Raised, Release};
 use std::cmp::Ordering;
 
 /// Collections in previews show at most this many items.
@@ -24,12 +24,13 @@ pub struct Agent<'a> {
     pub max_turns: i64,
 }
 
-/// `execution_feedback(agent, %{memory: prior_memory}, lisp_step)`: the map
+/// `execution_feedback(rel, agent, %{memory: prior_memory}, lisp_step)`: the map
 /// with atom keys `feedback`, `prints`, `result`, `memory` (`changed`,
 /// `stored_keys`, `truncated`), `result_truncated`, `visible_truncated`
 /// and `truncated`. The step's fields are read with `step.field` (a
 /// `PtcRunner.Step` or any map with those atom keys), in v0.13.0's order.
 pub fn execution_feedback(
+    rel: Release,
     agent: &Agent,
     prior_memory: &Term,
     lisp_step: &Term,
@@ -38,12 +39,12 @@ pub fn execution_feedback(
     let preview_max = limit_option(agent.format_options, "preview_max_chars", 250)?;
 
     // PP-117: the step's fields read with `step.field`, in the order prints, return, memory.
-    let step_prints = dot(lisp_step, "prints")?;
-    let (prints_output, prints_truncated) = format_prints(step_prints, &max_chars)?;
+    let step_prints = dot_at(rel, lisp_step, "prints")?;
+    let (prints_output, prints_truncated) = format_prints(rel, step_prints, &max_chars)?;
     let (result_preview, result_truncated) =
-        result_preview(dot(lisp_step, "return")?, &preview_max)?;
-    let step_memory = dot(lisp_step, "memory")?;
-    let memory = memory_section(prior_memory, step_memory, &preview_max)?;
+        result_preview(rel, dot_at(rel, lisp_step, "return")?, &preview_max)?;
+    let step_memory = dot_at(rel, lisp_step, "memory")?;
+    let memory = memory_section(rel, prior_memory, step_memory, &preview_max)?;
 
     // The feedback text keeps the historical suppression rules (PP-104):
     // the result preview only for multi-turn agents and turns without
@@ -61,7 +62,7 @@ pub fn execution_feedback(
         // PP-102: the cut println text gets its truncation hint.
         Some(mut p) if prints_truncated => {
             p.extend_from_slice(b"\n... (truncated at ");
-            p.extend(max_chars.text()?);
+            p.extend(max_chars.text(rel)?);
             p.extend_from_slice(b" chars; print specific fields instead)");
             Some(p)
         }
@@ -90,7 +91,7 @@ pub fn execution_feedback(
         other => other.clone(),
     };
     let atom = Term::atom;
-    Ok(Term::map(vec![
+    let mut pairs = vec![
         (atom("feedback"), Term::binary(feedback)),
         (atom("prints"), prints),
         (
@@ -101,17 +102,21 @@ pub fn execution_feedback(
             atom("memory"),
             Term::map(vec![
                 (atom("changed"), Term::Map(memory.changed)),
-                (atom("stored_keys"), stored_keys(step_memory)?),
+                (atom("stored_keys"), stored_keys(rel, step_memory)?),
                 (atom("truncated"), Term::Bool(memory.truncated)),
             ]),
         ),
-        (atom("result_truncated"), Term::Bool(result_truncated)),
         (atom("visible_truncated"), Term::Bool(visible_truncated)),
         (
             atom("truncated"),
             Term::Bool(visible_truncated || memory.truncated),
         ),
-    ]))
+    ];
+    // REL-9: the map's `result_truncated` came in v0.13.0.
+    if rel.since(Release::V0_13_0) {
+        pairs.push((atom("result_truncated"), Term::Bool(result_truncated)));
+    }
+    Ok(Term::map(pairs))
 }
 
 /// A character limit as the options give it: any term. Elixir compares it
@@ -124,8 +129,8 @@ impl Limit {
     /// that protocol refuses raises, e.g. a tuple limit once a preview was
     /// cut by the printer's own item limit).
     /// (PP-102, PP-106, PP-108: the `N` of the truncation hints.)
-    fn text(&self) -> Result<Vec<u8>, Raised> {
-        chars::to_string(&self.0)
+    fn text(&self, rel: Release) -> Result<Vec<u8>, Raised> {
+        chars::to_string(rel, &self.0)
     }
 
     /// `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}`
@@ -153,7 +158,11 @@ fn limit_option(options: &Term, key: &str, default: i64) -> Result<Limit, Raised
 
 /// Prints joined by line feeds and cut at `max_chars` (PP-102); `None`
 /// unless `prints` is a non-empty list.
-fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<Vec<u8>>, bool), Raised> {
+fn format_prints(
+    rel: Release,
+    prints: &Term,
+    max_chars: &Limit,
+) -> Result<(Option<Vec<u8>>, bool), Raised> {
     let items = match prints {
         Term::List(items) if !items.is_empty() => items,
         _ => return Ok((None, false)),
@@ -161,7 +170,7 @@ fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<Vec<u8>>, b
     // PP-102: each print converted as interpolation does, joined by line feeds.
     let joined = items
         .iter()
-        .map(chars::to_string)
+        .map(|p| chars::to_string(rel, p))
         .collect::<Result<Vec<_>, _>>()?
         .join(&b'\n');
     Ok(match max_chars.cut_bytes(&joined)? {
@@ -172,12 +181,16 @@ fn format_prints(prints: &Term, max_chars: &Limit) -> Result<(Option<Vec<u8>>, b
 
 /// `user=> <preview>` of the return value, unless it is `nil` or a var
 /// struct (PP-103).
-fn result_preview(ret: &Term, preview_max: &Limit) -> Result<(Option<Vec<u8>>, bool), Raised> {
+fn result_preview(
+    rel: Release,
+    ret: &Term,
+    preview_max: &Limit,
+) -> Result<(Option<Vec<u8>>, bool), Raised> {
     let is_var = matches!(ret, Term::Struct(s) if s.module.ends_with("Var"));
     if *ret == Term::Nil || is_var {
         return Ok((None, false));
     }
-    let (text, cut) = truncate_value(ret, preview_max)?;
+    let (text, cut) = truncate_value(rel, ret, preview_max)?;
     let mut line = b"user=> ".to_vec();
     line.extend(text);
     Ok((Some(line), cut))
@@ -185,13 +198,13 @@ fn result_preview(ret: &Term, preview_max: &Limit) -> Result<(Option<Vec<u8>>, b
 
 /// A value's Clojure-style preview, cut at `max_len` (PP-106); a binary,
 /// as names in it keep their bytes.
-fn truncate_value(value: &Term, max_len: &Limit) -> Result<(Vec<u8>, bool), Raised> {
-    let (text, format_cut) = to_clojure(value, Some(PREVIEW_ITEMS))?;
+fn truncate_value(rel: Release, value: &Term, max_len: &Limit) -> Result<(Vec<u8>, bool), Raised> {
+    let (text, format_cut) = to_clojure(rel, value, Some(PREVIEW_ITEMS))?;
     Ok(match max_len.cut_bytes(&text)? {
         Some(cut) => {
             let mut out = cut.to_vec();
             out.extend_from_slice(b" ... (truncated at ");
-            out.extend(max_len.text()?);
+            out.extend(max_len.text(rel)?);
             out.extend_from_slice(b" chars; use println on specific fields)");
             (out, true)
         }
@@ -208,6 +221,7 @@ struct MemorySection {
 /// The memory hint text, the `changed` previews and whether one was cut
 /// (PP-107..109).
 fn memory_section(
+    rel: Release,
     prior_term: &Term,
     memory: &Term,
     preview_max: &Limit,
@@ -243,7 +257,7 @@ fn memory_section(
             return Err(changed_vars_clause());
         };
         let Some(prior_map) = &prior else {
-            return Err(crate::errors::bad_map(prior_term));
+            return Err(crate::errors::bad_map_at(rel, prior_term));
         };
         if term_cmp(prior_map.get(k).unwrap_or(&Term::Nil), v) != Ordering::Equal {
             kept.push((k.clone(), v.clone()));
@@ -254,11 +268,11 @@ fn memory_section(
     // is (and Jason refuses it there).
     let mut changed: Vec<(Vec<u8>, &Term)> = vec![];
     for (k, v) in changed_map.iter() {
-        changed.push((chars::to_string(k)?, v));
+        changed.push((chars::to_string(rel, k)?, v));
     }
     // PP-109: nothing changed: `Stored: ` and every name.
     if changed.is_empty() {
-        let names = sorted_names(memory)?.join(&b", "[..]);
+        let names = sorted_names(rel, memory)?.join(&b", "[..]);
         return Ok(MemorySection {
             hint: Some([&b"Stored: "[..], &names].concat()),
             ..empty
@@ -270,7 +284,7 @@ fn memory_section(
     let mut previews = vec![];
     let mut truncated = false;
     for (name, value) in changed {
-        let (text, cut) = truncate_value(value, preview_max)?;
+        let (text, cut) = truncate_value(rel, value, preview_max)?;
         truncated |= cut;
         lines.push([&b";; "[..], &name, b" = ", &text].concat());
         previews.push((Term::binary(name), Term::binary(text)));
@@ -278,7 +292,7 @@ fn memory_section(
     let mut hint = lines.join(&b'\n');
     if truncated {
         hint.extend_from_slice(b"\n;; (truncated at ");
-        hint.extend(preview_max.text()?);
+        hint.extend(preview_max.text(rel)?);
         hint.extend_from_slice(b" chars; use println on specific fields)");
     }
     Ok(MemorySection {
@@ -290,19 +304,24 @@ fn memory_section(
 
 /// Every memory name as a string, sorted (PP-110): `Map.keys/1` of a map
 /// or of a struct (its field names and `__struct__`).
-fn stored_keys(memory: &Term) -> Result<Term, Raised> {
+fn stored_keys(rel: Release, memory: &Term) -> Result<Term, Raised> {
     Ok(match memory {
-        m if m.is_map() => Term::List(sorted_names(m)?.into_iter().map(Term::binary).collect()),
+        m if m.is_map() => Term::List(
+            sorted_names(rel, m)?
+                .into_iter()
+                .map(Term::binary)
+                .collect(),
+        ),
         _ => Term::List(vec![]),
     })
 }
 
 /// `Map.keys(memory) |> Enum.map(&to_string/1) |> Enum.sort()`.
 /// (PP-109, PP-110.)
-fn sorted_names(memory: &Term) -> Result<Vec<Vec<u8>>, Raised> {
+fn sorted_names(rel: Release, memory: &Term) -> Result<Vec<Vec<u8>>, Raised> {
     let mut names = map_view(memory)
         .iter()
-        .map(|(k, _)| chars::to_string(k))
+        .map(|(k, _)| chars::to_string(rel, k))
         .collect::<Result<Vec<_>, _>>()?;
     names.sort();
     Ok(names)
@@ -312,4 +331,57 @@ fn changed_vars_clause() -> Raised {
     Raised::function_clause_in(
         "anonymous fn/1 in PtcRunner.SubAgent.Loop.TurnFeedback.changed_vars/2",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// REL-9, as each build's `execution_feedback/3` answers (called on
+    /// the build directly: no op shows the map whole): the map has
+    /// `result_truncated` from v0.13.0 on.
+    #[test]
+    fn result_truncated_came_in_0_13_0() {
+        let options = crate::protocol_from_step::default_format_options();
+        let agent = Agent {
+            format_options: &options,
+            max_turns: 1,
+        };
+        let step = Term::map(vec![
+            (Term::atom("prints"), Term::List(vec![])),
+            (Term::atom("return"), Term::int(1)),
+            (Term::atom("memory"), Term::map(vec![])),
+        ]);
+        let keys = |rel| -> Vec<String> {
+            let Ok(Term::Map(m)) = execution_feedback(rel, &agent, &Term::map(vec![]), &step)
+            else {
+                panic!("a map")
+            };
+            m.iter()
+                .map(|(k, _)| k.as_atom().unwrap_or("?").to_owned())
+                .collect()
+        };
+        let old = [
+            "feedback",
+            "memory",
+            "prints",
+            "result",
+            "truncated",
+            "visible_truncated",
+        ];
+        assert_eq!(keys(Release::V0_11_0), old);
+        assert_eq!(keys(Release::V0_12_0), old);
+        assert_eq!(
+            keys(Release::V0_13_0),
+            [
+                "feedback",
+                "memory",
+                "prints",
+                "result",
+                "result_truncated",
+                "truncated",
+                "visible_truncated"
+            ]
+        );
+    }
 }

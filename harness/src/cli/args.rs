@@ -6,8 +6,28 @@ use crate::corpus::{self, Corpus, Level, Origin, Sources};
 use crate::exit::Failure;
 use crate::subject::adapter::{Adapter, AdapterConfig};
 use clap::{Args, ValueEnum};
+
 use std::path::PathBuf;
 use std::time::Duration;
+
+// shim until rel-ref merges: the shared `--release` argument. It keeps
+// whether the flag was given (`Option`): `run` and `bless` tell "asked for
+// 0.13.0" from "asked nothing" when an adapter's hello names its release.
+/// `--release`: the PtcRunner release to judge, generate or write for.
+#[derive(Args, Debug, Clone, Default)]
+pub struct ReleaseArg {
+    /// The PtcRunner release: 0.11.0, 0.12.0 or 0.13.0 (default 0.13.0,
+    /// or the release an adapter's hello names).
+    #[arg(long = "release", value_name = "RELEASE")]
+    pub release: Option<ptc_conformance::Release>,
+}
+
+impl ReleaseArg {
+    /// The release asked for, 0.13.0 when none was.
+    pub fn get(&self) -> ptc_conformance::Release {
+        self.release.unwrap_or_default()
+    }
+}
 
 /// Where the corpus and spec are.
 #[derive(Args, Debug, Clone)]

@@ -14,7 +14,7 @@ pub mod out;
 
 use crate::exit::{Exit, Failure};
 use args::CorpusArgs;
-use clap::{Parser, Subcommand};
+use clap::{FromArgMatches, Parser, Subcommand};
 use commands::bench::BenchArgs;
 use commands::bless::BlessArgs;
 use commands::compare::CompareArgs;
@@ -28,55 +28,86 @@ use commands::{adapter, bench, bless, compare, export, fuzz, laws, lint, list, m
 use out::errln;
 use std::process::ExitCode;
 
-/// Conformance kit for PtcRunner v0.13.0's tool boundary.
+/// Conformance kit for the tool boundary of PtcRunner v0.13.0: check your
+/// port of it against the golden corpus, review two builds, check the laws
+/// of canonicalization.
 #[derive(Parser, Debug)]
-#[command(name = "ptc-conformance", version, about)]
+#[command(
+    name = "ptc-conformance",
+    version,
+    after_help = "Check your port: ptc-conformance run --adapter -- ./my-port\n\
+                  (your port answers adapter protocol v1 on stdin/stdout; \
+                  `ptc-conformance export kit` writes the spec, the corpus and SDKs for Python and JavaScript)"
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
 }
 
-/// Subcommands.
+/// Subcommands, in the order a porter meets them, then a reviewer, then a
+/// contributor.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Run the corpus against the reference and report.
+    /// Run the corpus against the reference or, with --adapter, against your
+    /// port, and report.
     Run(RunArgs),
+    /// Fuzz your port (--adapter) against the reference: generate arguments
+    /// per op, compare, shrink the first disagreement, write it as a case.
+    Fuzz(FuzzArgs),
+    /// Check the laws of canonicalization (spec/laws.md) on your port or the
+    /// reference: pairs of inputs that must answer alike; a broken law is
+    /// shrunk to a small pair.
+    Laws(LawsArgs),
     /// List cases.
     List(ListArgs),
-    /// Check the corpus: schema, ops, ids, spec rules, features, coverage.
-    Lint(CorpusArgs),
-    /// Serve the reference over adapter protocol v1 on stdin/stdout.
-    Adapter,
-    /// Recompute expectations from the reference (or an adapter) and show,
-    /// check or write what changes.
-    Bless(BlessArgs),
-    /// Fuzz an implementation against the reference: generate arguments per
-    /// op, compare, shrink the first disagreement, write it as a case.
-    Fuzz(FuzzArgs),
-    /// Measure cases per second: in process, against `ptc-conformance adapter`
-    /// pipelined and one at a time, and against any other adapter given.
-    Bench(BenchArgs),
-    /// Hold two builds against each other: run the corpus and the fuzzer
-    /// against two adapters (base and head) and report every case and every
-    /// shrunk generated input they answer differently.
-    Compare(CompareArgs),
     /// Write the corpus (`golden/`), the spec (`spec/`, with its schemas and
     /// porter data) and the porter SDKs (`sdk/`) this binary carries into a
     /// directory, to read or to run with `--corpus`.
     Export(ExportArgs),
-    /// Check the laws of canonicalization (spec/laws.md) on the reference or
-    /// an adapter: pairs of inputs that must answer alike, from the
-    /// subject's own answers; a broken law is shrunk to a small pair.
-    Laws(LawsArgs),
+    /// Serve the reference over adapter protocol v1 on stdin/stdout, as the
+    /// release `--release` names: ask it what an op answers.
+    Adapter(adapter::AdapterServeArgs),
+    /// Hold two builds against each other: run the corpus and the fuzzer
+    /// against two adapters (base and head) and report each cause of
+    /// difference once.
+    Compare(CompareArgs),
     /// Put several JSON reports (`run --format json`) side by side in one
     /// HTML page: implementations as columns, ops and rules as rows.
     Matrix(MatrixArgs),
+    /// Recompute expectations from the reference (or an adapter) and show,
+    /// check or write what changes.
+    Bless(BlessArgs),
+    /// Check the corpus: schema, ops, ids, spec rules, features, coverage.
+    Lint(CorpusArgs),
+    /// Measure cases per second: in process, against `ptc-conformance adapter`
+    /// pipelined and one at a time, and against any other adapter given.
+    Bench(BenchArgs),
+}
+
+/// The command line's definition: [`Cli`]'s, with `--help` printing the
+/// short help everywhere (one line per option, the possible values inline),
+/// so that `run --help` fits on a screen.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let short_help = |c: clap::Command| {
+        c.disable_help_flag(true).arg(
+            clap::Arg::new("help")
+                .short('h')
+                .long("help")
+                .action(clap::ArgAction::HelpShort)
+                .help("Print help"),
+        )
+    };
+    short_help(Cli::command()).mut_subcommands(short_help)
 }
 
 /// Parses the command line, runs it and returns the exit status.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     match execute(cli) {
         Ok(()) => Exit::Passed.into(),
         Err(f) => {
@@ -103,7 +134,7 @@ pub fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Compare(args) => compare::exec(args),
         Command::Laws(args) => laws::exec(args),
         Command::Matrix(args) => matrix::exec(args),
-        Command::Adapter => adapter::exec(),
+        Command::Adapter(args) => adapter::exec(args),
         Command::Export(args) => export::exec(args),
     }
 }
@@ -120,7 +151,7 @@ impl Command {
             Command::Laws(a) => a.emit.is_some(),
             Command::Compare(a) => a.emit.is_some(),
             Command::Matrix(a) => a.output.is_some(),
-            Command::List(_) | Command::Lint(_) | Command::Bench(_) | Command::Adapter => false,
+            Command::List(_) | Command::Lint(_) | Command::Bench(_) | Command::Adapter(_) => false,
         }
     }
 }

@@ -1,8 +1,11 @@
 //! `ptc-conformance lint`: checks across the corpus as a whole, beyond
 //! what loading checks file by file.
 
-use super::{Corpus, Expect};
-use ptc_conformance::ops;
+use super::{Case, Corpus, Expect};
+use crate::judging::judge::{judge_expect, Reading};
+use crate::judging::outcome::{Outcome, Strictness};
+use crate::subject::Answer;
+use ptc_conformance::{ops, Release};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -44,6 +47,7 @@ pub fn check(corpus: &Corpus) -> Lint {
                 c.id
             ));
         }
+        problems.extend(release_problems(c));
     }
     for c in &corpus.cases {
         problems.extend(super::describe::problems(c, &corpus.rules));
@@ -107,4 +111,60 @@ pub fn check(corpus: &Corpus) -> Lint {
 pub fn names_rule(text: &str, rule: &str) -> bool {
     text.match_indices(rule)
         .any(|(i, _)| !text[i + rule.len()..].starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// What is redundant or incomplete in a case's per-release part: a
+/// `releases` listing every release (leave it out), an
+/// `expect_by_release` entry the judge holds equal to `expect` (it says
+/// nothing; `bless --release R --write` removes it), one without its
+/// exception's message.
+pub fn release_problems(c: &Case) -> Vec<String> {
+    let mut out = Vec::new();
+    let at = |path: String, what: String| {
+        format!("{} (case {}): {path}: {what}", c.file.display(), c.id)
+    };
+    if c.releases.only.as_deref() == Some(&Release::ALL[..]) {
+        out.push(at(
+            "/releases".into(),
+            "lists every release: leave it out (a case without `releases` holds for every release)"
+                .into(),
+        ));
+    }
+    for (rel, e) in &c.releases.expect {
+        let path = format!("/expect_by_release/{rel}");
+        let answer = match e {
+            Expect::Ok(t) => Answer::Ok(t.clone()),
+            Expect::Raised {
+                class,
+                message: Some(m),
+            } => Answer::Raised(ptc_conformance::Raised {
+                class: class.clone(),
+                message: m.clone(),
+            }),
+            Expect::Raised { message: None, .. } => {
+                out.push(at(
+                    path,
+                    "raised has no message: messages are always compared".into(),
+                ));
+                continue;
+            }
+        };
+        if judge_expect(
+            c,
+            &c.expect,
+            &answer,
+            Strictness::Strict,
+            Reading::WithDefaults(*rel),
+        ) == Outcome::Pass
+        {
+            out.push(at(
+                path,
+                format!(
+                    "equal to `expect` as the judge compares them: redundant; remove it \
+                     (`ptc-conformance bless --corpus golden --release {rel} --write` does)"
+                ),
+            ));
+        }
+    }
+    out
 }

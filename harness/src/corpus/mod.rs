@@ -23,7 +23,7 @@ pub mod lint;
 pub mod select;
 pub mod tree;
 
-pub use case::{parse_case, Case, CorpusError, Expect, Level};
+pub use case::{parse_case, Case, CaseReleases, CorpusError, Expect, Level};
 pub use tree::{Origin, Provenance};
 
 use embedded::Embedded;

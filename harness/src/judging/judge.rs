@@ -1,8 +1,8 @@
 //! Comparing a subject's answer with a case's expectation.
 //!
-//! Against the corpus, an omitted struct field means v0.13.0's default
-//! (`spec/terms.md` TJ-7): expectation and answer are both read with
-//! v0.13.0's defaults filled in ([`Reading::WithDefaults`]). `compare`
+//! Against the corpus, an omitted struct field means the default of the
+//! release judged (`spec/terms.md` TJ-7): expectation and answer are both
+//! read with that release's defaults filled in ([`Reading::WithDefaults`]). `compare`
 //! reads two builds' answers as answered ([`Reading::AsAnswered`]), so a
 //! field one build's struct has and the other's lacks is a difference.
 
@@ -12,28 +12,41 @@ use crate::quote;
 use crate::subject::Answer;
 use ptc_conformance::diff::{diff, first_difference, plain_json_to_term, render, shown};
 pub use ptc_conformance::loose::{
-    cut_by_vm_text, mask_stacktraces, mask_stacktraces_in, mask_term, messages_match, vm_atom_keys,
+    cut_by_vm_text, mask_stacktraces, mask_stacktraces_in, mask_term, messages_match, vm_atom_keys_at,
 };
 use ptc_conformance::ops::{Op, Output};
-use ptc_conformance::structs::with_defaults;
-use ptc_conformance::Term;
+use ptc_conformance::structs::with_defaults_at;
+use ptc_conformance::{Release, Term};
 
 /// How structs are read before an answer is compared with an expectation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reading {
-    /// Every struct completed with v0.13.0's defaults
-    /// ([`ptc_conformance::structs::with_defaults`]): judging against the corpus.
-    WithDefaults,
+    /// Every struct completed with the defaults of the release judged
+    /// ([`ptc_conformance::structs::with_defaults_at`]): judging against the
+    /// corpus. At v0.12.0 a `Tool` has no `visibility`, so an answer
+    /// carrying one differs from an expectation without it.
+    WithDefaults(Release),
     /// As written and as answered: comparing two builds.
     AsAnswered,
 }
 
-/// Judges `answer` against `case` (an omitted struct field is v0.13.0's default).
+/// Judges `answer` against what `case` expects at v0.13.0, the default
+/// release (an omitted struct field is v0.13.0's default).
 pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {
-    judge_read(case, answer, strictness, Reading::WithDefaults)
+    judge_at(case, Release::default(), answer, strictness)
 }
 
-/// Judges `answer` against `case`, reading structs as `reading` says.
+/// Judges `answer` against what `case` expects at `release`: its
+/// `expect_by_release` entry for it, else `expect`. A case that does not
+/// hold at `release` is skipped, saying for which releases it holds.
+pub fn judge_at(case: &Case, release: Release, answer: &Answer, strictness: Strictness) -> Outcome {
+    match case.expect_at(release) {
+        Some(expect) => judge_expect(case, expect, answer, strictness, Reading::WithDefaults(release)),
+        None => Outcome::Skip(Skip::Release(release, case.holds_for())),
+    }
+}
+
+/// Judges `answer` against `case.expect`, reading structs as `reading` says.
 pub fn judge_read(
     case: &Case,
     answer: &Answer,
@@ -48,6 +61,19 @@ pub fn judge_read(
         strictness,
         reading,
     )
+}
+
+/// `answer` against `expect`, one of `case`'s expectations (its `expect`
+/// or an `expect_by_release` entry): [`same_answer`] on the case's op and
+/// arguments.
+pub fn judge_expect(
+    case: &Case,
+    expect: &Expect,
+    answer: &Answer,
+    strictness: Strictness,
+    reading: Reading,
+) -> Outcome {
+    same_answer(case.op, &case.args, expect, answer, strictness, reading)
 }
 
 /// The one comparison of the kit: whether `answer` to `op` on `args` is
@@ -69,14 +95,17 @@ pub fn same_answer(
         (Answer::Error(e), _) => Outcome::Error(e.clone()),
         (Answer::Unsupported(why), _) => Outcome::Skip(Skip::Unsupported(quote::line(why))),
         (Answer::Ok(actual), Expect::Ok(expected)) => match reading {
-            Reading::WithDefaults => compare_ok(
+            Reading::WithDefaults(rel) => compare_ok(
                 op,
                 args,
-                &with_defaults(expected),
-                &with_defaults(actual),
+                &with_defaults_at(rel, expected),
+                &with_defaults_at(rel, actual),
                 strictness,
+                rel,
             ),
-            Reading::AsAnswered => compare_ok(op, args, expected, actual, strictness),
+            Reading::AsAnswered => {
+                compare_ok(op, args, expected, actual, strictness, Release::default())
+            }
         },
         (Answer::Ok(actual), Expect::Raised { class, message }) => Outcome::Fail(format!(
             "expected it to raise {class}{}, but it returned {}",
@@ -116,6 +145,7 @@ fn compare_ok(
     expected: &Term,
     actual: &Term,
     strictness: Strictness,
+    rel: Release,
 ) -> Outcome {
     let (expected, actual) = (mask_term(expected), mask_term(actual));
     if op.output == Output::JsonString {
@@ -129,7 +159,7 @@ fn compare_ok(
         }
     }
     let (expected, actual) = if op.name == "protocol.atomize_value" {
-        vm_atom_keys(args, &expected, &actual)
+        vm_atom_keys_at(rel, args, &expected, &actual)
     } else {
         (expected, actual)
     };
@@ -203,6 +233,7 @@ mod tests {
             spec: Vec::new(),
             features: Vec::new(),
             level: Level::Required,
+            releases: Default::default(),
         }
     }
 

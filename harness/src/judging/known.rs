@@ -158,10 +158,11 @@ impl KnownFailures {
     }
 
     /// Whether the file expects case `id` to be skipped for `why`. A run
-    /// that stopped early is never held against coverage.
+    /// that stopped early, and a case that does not hold at the release
+    /// judged, are never held against coverage.
     pub fn expects_skip(&self, id: &str, why: &Skip) -> bool {
         self.entries.iter().any(|e| match (&e.kind, why) {
-            (_, Skip::Stopped) => true,
+            (_, Skip::Stopped | Skip::Release(..)) => true,
             (Kind::SkipCases, _) => e.matches(id),
             (Kind::SkipOp, Skip::Op(op)) => e.pattern == *op,
             (Kind::SkipFeature, Skip::Features(fs)) => fs.contains(&e.pattern),

@@ -4,6 +4,7 @@
 //! reports need not import one another.
 
 use crate::corpus::{Case, Level};
+use ptc_conformance::Release;
 use std::fmt;
 
 /// How strictly to compare.
@@ -77,6 +78,9 @@ pub enum Skip {
     Unsupported(String),
     /// The run stopped early (`--fail-fast`, `--max-fail`) before sending it.
     Stopped,
+    /// The case does not hold at the release judged (its input does not
+    /// exist there); it holds for these releases.
+    Release(Release, Vec<Release>),
 }
 
 impl fmt::Display for Skip {
@@ -92,6 +96,15 @@ impl fmt::Display for Skip {
             Skip::Stopped => {
                 f.write_str("not run: the run stopped early (--fail-fast / --max-fail)")
             }
+            Skip::Release(at, holds) => write!(
+                f,
+                "not in release {at}: the case holds for {}",
+                holds
+                    .iter()
+                    .map(|r| r.version())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 }

@@ -5,11 +5,12 @@
 //! needs, and the report's [`Summary::verdict`] decides the run.
 
 use crate::corpus::{Case, Corpus};
-use crate::judging::judge::judge;
+use crate::judging::judge::judge_at;
 use crate::judging::known::KnownFailures;
 use crate::judging::outcome::{is_required, CaseResult, Outcome, Skip, Strictness};
 use crate::judging::report::Summary;
 use crate::subject::{self, Flow, Request, Subject};
+use ptc_conformance::Release;
 use std::collections::BTreeSet;
 
 /// How to run.
@@ -22,15 +23,19 @@ pub struct RunOptions<'k> {
     /// Cases expected to fail or to be skipped. When given, every skip must
     /// be listed: the file pins the port's coverage.
     pub known: Option<&'k KnownFailures>,
+    /// The release judged: each case's expectation at it, and a case that
+    /// does not hold there is skipped.
+    pub release: Release,
 }
 
 impl RunOptions<'_> {
-    /// Default level, no early stop, no known failures.
+    /// Default level, no early stop, no known failures, v0.13.0.
     pub fn new(strictness: Strictness) -> RunOptions<'static> {
         RunOptions {
             strictness,
             max_fail: None,
             known: None,
+            release: Release::default(),
         }
     }
 }
@@ -76,7 +81,12 @@ pub fn run<'c>(
     let mut outcomes: Vec<Option<Outcome>> = vec![None; cases.len()];
     let mut to_call: Vec<usize> = Vec::new();
     for (i, case) in cases.iter().enumerate() {
-        match skip_reason(case, &ops, &features) {
+        let why = if case.holds_at(opts.release) {
+            skip_reason(case, &ops, &features)
+        } else {
+            Some(Skip::Release(opts.release, case.holds_for()))
+        };
+        match why {
             Some(why) => outcomes[i] = Some(skipped(case, why, opts.known)),
             None => to_call.push(i),
         }
@@ -93,7 +103,7 @@ pub fn run<'c>(
     subject.run_batch(&requests, &mut |n, answer| {
         let i = to_call[n];
         let case = cases[i];
-        let mut outcome = match judge(case, &answer, opts.strictness) {
+        let mut outcome = match judge_at(case, opts.release, &answer, opts.strictness) {
             Outcome::Skip(why) => skipped(case, why, opts.known),
             other => other,
         };
@@ -169,5 +179,9 @@ pub fn session<'c>(
         selection: String::new(),
         corpus: corpus.info(),
         spec: Some(corpus.spec.clone()),
+        release: crate::judging::report::Judged {
+            release: opts.release,
+            from: Default::default(),
+        },
     }
 }

@@ -70,17 +70,35 @@ pub fn repeated(corpus: &[Case], n: usize) -> Vec<&Case> {
     (0..rounds).flat_map(|_| corpus.iter()).collect()
 }
 
-/// Runs the whole benchmark and returns the measures, in-process first.
+/// Runs the whole benchmark with the reference at `release` (in process
+/// and as `ptc-conformance adapter --release`) on the cases of ops that
+/// release has, and returns the measures, in-process first.
 pub fn run(
     corpus: &[Case],
     n: usize,
     window: usize,
     self_exe: &str,
     others: &[Vec<String>],
+    release: ptc_conformance::Release,
 ) -> Result<Vec<Measure>, String> {
-    let cases = repeated(corpus, n);
-    let mut out = vec![measure("in-process reference", &mut Reference, &cases)];
-    let ours = vec![self_exe.to_owned(), "adapter".to_owned()];
+    let reference = Reference::at(release);
+    let has: Vec<Case> = corpus
+        .iter()
+        .filter(|c| c.op.exists_at(release))
+        .cloned()
+        .collect();
+    let cases = repeated(&has, n);
+    let mut out = vec![measure(
+        "in-process reference",
+        &mut reference.clone(),
+        &cases,
+    )];
+    let ours = vec![
+        self_exe.to_owned(),
+        "adapter".to_owned(),
+        "--release".to_owned(),
+        release.to_string(),
+    ];
     let pipelined = format!("`ptc-conformance adapter`, pipelined (window {window})");
     for (label, command, w) in [
         (pipelined.as_str(), ours.clone(), window),

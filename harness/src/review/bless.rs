@@ -1,34 +1,53 @@
 //! `ptc-conformance bless`: recompute case expectations from the reference
-//! (or from an adapter), show what would change, and with `--write` change
-//! only the `expect` value of each file, leaving every other byte as it was.
+//! (or from an adapter) at one release, show what would change, and with
+//! `--write` change only the expectation of that release in each file
+//! (`expect` at the newest release the case holds for, its
+//! `expect_by_release` entry at an older one), leaving every other byte as
+//! it was.
 
 use crate::corpus::{Case, Expect};
-use crate::judging::judge::judge;
+use crate::judging::judge::{judge_at, judge_expect, Reading};
 use crate::judging::outcome::{Outcome, Strictness};
 use crate::subject::{Answer, Request, Subject};
-use ptc_conformance::tagged;
+use ptc_conformance::{tagged, Release};
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
+
+/// Which expectation of a case a change rewrites.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// `expect`: the answer at the newest release the case holds for.
+    Expect,
+    /// `expect_by_release[R]`: set, since R answers otherwise than `expect`.
+    Release(Release),
+    /// `expect_by_release[R]` removed: R now answers as `expect` says.
+    DropRelease(Release),
+}
 
 /// What blessing one case found.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Change {
     /// The expectation stands.
     Same,
-    /// The expectation would become `new_text` (the `expect` value as JSON).
+    /// The expectation at `place` would become `new_text` (an `expect`
+    /// value as JSON).
     Update {
-        /// The `expect` value written now.
+        /// Which expectation.
+        place: Place,
+        /// The expectation the case has now at the release blessed.
         old_text: String,
-        /// The `expect` value it would become.
+        /// What it would become.
         new_text: String,
     },
     /// No expectation could be taken: the source did not answer properly.
     Problem(String),
 }
 
-/// Recomputes the expectation of each case from `source`.
-pub fn recompute(source: &mut dyn Subject, cases: &[&Case]) -> Vec<Change> {
+/// Recomputes the expectation at `release` of each case from `source`
+/// (which answers as `release` does). Every case must hold at `release`.
+pub fn recompute(source: &mut dyn Subject, cases: &[&Case], release: Release) -> Vec<Change> {
     let requests: Vec<Request<'_>> = cases
         .iter()
         .map(|c| Request::new(c.op.name, &c.args))
@@ -37,23 +56,79 @@ pub fn recompute(source: &mut dyn Subject, cases: &[&Case]) -> Vec<Change> {
     cases
         .iter()
         .zip(answers)
-        .map(
-            |(case, answer)| match judge(case, &answer, Strictness::Strict) {
-                // An expected exception without its message is filled in:
-                // messages are compared, never the class alone.
-                Outcome::Pass if !lacks_message(&case.expect, &answer) => Change::Same,
-                _ => match new_expect(&answer) {
-                    Ok(new_text) => Change::Update {
-                        old_text: expect_text(&case.expect),
-                        new_text,
-                    },
-                    Err(why) => Change::Problem(why),
-                },
-            },
-        )
+        .map(|(case, answer)| change(case, release, &answer))
         .collect()
 }
 
+/// What `answer`, the source's at `release`, changes in `case`.
+fn change(case: &Case, release: Release, answer: &Answer) -> Change {
+    let Some(current) = case.expect_at(release) else {
+        return Change::Problem(format!("the case does not hold at {release}"));
+    };
+    let as_expect = || {
+        judge_expect(
+            case,
+            &case.expect,
+            answer,
+            Strictness::Strict,
+            Reading::WithDefaults(release),
+        ) == Outcome::Pass
+            && !lacks_message(&case.expect, answer)
+    };
+    // An entry is kept only where the release answers otherwise than `expect`.
+    if release != case.newest() && case.releases.expect.contains_key(&release) && as_expect() {
+        return Change::Update {
+            place: Place::DropRelease(release),
+            old_text: expect_text(current),
+            new_text: expect_text(&case.expect),
+        };
+    }
+    // An expected exception without its message is filled in: messages
+    // are compared, never the class alone.
+    if judge_at(case, release, answer, Strictness::Strict) == Outcome::Pass
+        && !lacks_message(current, answer)
+    {
+        return Change::Same;
+    }
+    let new_text = match new_expect(answer) {
+        Ok(t) => t,
+        Err(why) => return Change::Problem(why),
+    };
+    let place = if release == case.newest() {
+        Place::Expect
+    } else if as_expect() {
+        Place::DropRelease(release)
+    } else {
+        Place::Release(release)
+    };
+    Change::Update {
+        place,
+        old_text: expect_text(current),
+        new_text,
+    }
+}
+
+/// `case`'s file text with `change` (one of [`recompute`]'s) applied.
+pub fn apply(case: &Case, place: Place, new_text: &str) -> Result<String, String> {
+    let mut by: BTreeMap<Release, String> = case
+        .releases
+        .expect
+        .iter()
+        .map(|(r, e)| (*r, expect_text(e)))
+        .collect();
+    match place {
+        Place::Expect => return replace_expect(&case.source, new_text),
+        Place::Release(r) => {
+            by.insert(r, new_text.to_owned());
+        }
+        Place::DropRelease(r) => {
+            by.remove(&r);
+        }
+    }
+    replace_by_release(&case.source, &by)
+}
+
+/// Whether `expect` is an exception without its message that `answer` can fill.
 fn lacks_message(expect: &Expect, answer: &Answer) -> bool {
     matches!(
         (expect, answer),
@@ -79,7 +154,8 @@ pub fn new_expect(answer: &Answer) -> Result<String, String> {
     })
 }
 
-fn expect_text(e: &Expect) -> String {
+/// An expectation as compact JSON, as a case file's `expect` holds it.
+pub fn expect_text(e: &Expect) -> String {
     match e {
         Expect::Ok(t) => format!("{{\"ok\":{}}}", tagged::encode(t)),
         Expect::Raised { class, message } => {
@@ -99,6 +175,101 @@ fn expect_text(e: &Expect) -> String {
 struct ExpectSpan<'a> {
     #[serde(borrow)]
     expect: &'a RawValue,
+    #[serde(borrow, default)]
+    expect_by_release: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct ReleasesSpan<'a> {
+    #[serde(borrow)]
+    expect: &'a RawValue,
+    #[serde(borrow, default)]
+    releases: Option<&'a RawValue>,
+}
+
+/// `case`'s file as it reads at `release` alone: `expect` is its answer
+/// there, `releases` names only it, no `expect_by_release`; `None` when the
+/// case does not hold there. What `export --release` writes, for a reader
+/// of `expect` alone.
+pub fn at_release(case: &Case, release: Release) -> Result<Option<String>, String> {
+    let Some(expect) = case.expect_at(release) else {
+        return Ok(None);
+    };
+    let text = replace_expect(&case.source, &expect_text(expect))?;
+    let text = replace_by_release(&text, &BTreeMap::new())?;
+    let spans: ReleasesSpan =
+        serde_json::from_str(&text).map_err(|e| format!("cannot find expect: {e}"))?;
+    let list = format!("[\"{release}\"]");
+    Ok(Some(match spans.releases {
+        Some(raw) => {
+            let (start, end) = span(&text, raw);
+            format!("{}{list}{}", &text[..start], &text[end..])
+        }
+        None => {
+            let (_, end) = span(&text, spans.expect);
+            format!("{},\n  \"releases\": {list}{}", &text[..end], &text[end..])
+        }
+    }))
+}
+
+/// Where `raw`, a slice of `text`, starts and ends in it.
+fn span(text: &str, raw: &RawValue) -> (usize, usize) {
+    let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
+    (start, start + raw.get().len())
+}
+
+/// `text` with its `expect_by_release` made `by` (compact `expect` values
+/// by release, oldest first): replaced where it is, added after `expect`
+/// when absent, removed (with its key) when `by` is empty. Every other byte
+/// stays.
+pub fn replace_by_release(text: &str, by: &BTreeMap<Release, String>) -> Result<String, String> {
+    let spans: ExpectSpan =
+        serde_json::from_str(text).map_err(|e| format!("cannot find expect: {e}"))?;
+    let mut compact = String::from("{");
+    for (i, (r, e)) in by.iter().enumerate() {
+        if i > 0 {
+            compact.push(',');
+        }
+        let _ = write!(compact, "\"{r}\":{e}");
+    }
+    compact.push('}');
+    let (e_start, e_end) = span(text, spans.expect);
+    let line_start = text[..e_start].rfind('\n').map_or(0, |i| i + 1);
+    let indent = text[line_start..].len() - text[line_start..].trim_start().len();
+    match spans.expect_by_release {
+        Some(raw) => {
+            let (start, end) = span(text, raw);
+            if by.is_empty() {
+                // The key, and the comma before it (or after it, when first).
+                let key = text[..start]
+                    .rfind("\"expect_by_release\"")
+                    .ok_or("cannot find the key expect_by_release")?;
+                let before = text[..key].trim_end();
+                if let Some(comma) = before.strip_suffix(',') {
+                    Ok(format!("{}{}", comma, &text[end..]))
+                } else {
+                    let after = text[end..].trim_start();
+                    let after = after.strip_prefix(',').unwrap_or(after).trim_start();
+                    Ok(format!("{}{}", &text[..key], after))
+                }
+            } else {
+                let pretty =
+                    pretty(&compact, indent).map_err(|e| format!("expect_by_release: {e}"))?;
+                Ok(format!("{}{}{}", &text[..start], pretty, &text[end..]))
+            }
+        }
+        None if by.is_empty() => Ok(text.to_owned()),
+        None => {
+            let pretty = pretty(&compact, indent).map_err(|e| format!("expect_by_release: {e}"))?;
+            Ok(format!(
+                "{},\n{}\"expect_by_release\": {}{}",
+                &text[..e_end],
+                " ".repeat(indent),
+                pretty,
+                &text[e_end..]
+            ))
+        }
+    }
 }
 
 /// `text` with its top-level `expect` value replaced by `new_compact`,
@@ -213,5 +384,46 @@ mod tests {
             "{\n  \"ok\": \"a,[\\\"]}\"\n}"
         );
         assert_eq!(pretty(r#"{"ok":[]}"#, 0).unwrap(), "{\n  \"ok\": []\n}");
+    }
+}
+
+#[cfg(test)]
+mod release_tests {
+    use super::*;
+
+    const CASE: &str =
+        "{\n  \"id\": \"a/b\",\n  \"expect\": {\n    \"ok\": 1\n  },\n  \"notes\": \"n\"\n}\n";
+
+    /// `expect_by_release` is added after `expect`, replaced in place, and
+    /// removed with its key; nothing else moves.
+    #[test]
+    fn per_release_expectations_are_added_replaced_and_removed() {
+        let one = BTreeMap::from([(Release::V0_12_0, r#"{"ok":2}"#.to_owned())]);
+        let added = replace_by_release(CASE, &one).unwrap();
+        assert_eq!(
+            added,
+            "{\n  \"id\": \"a/b\",\n  \"expect\": {\n    \"ok\": 1\n  },\n  \"expect_by_release\": {\n    \"0.12.0\": {\n      \"ok\": 2\n    }\n  },\n  \"notes\": \"n\"\n}\n"
+        );
+        let two = BTreeMap::from([
+            (Release::V0_12_0, r#"{"ok":2}"#.to_owned()),
+            (Release::V0_11_0, r#"{"ok":3}"#.to_owned()),
+        ]);
+        let replaced = replace_by_release(&added, &two).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&replaced).unwrap();
+        assert_eq!(v["expect_by_release"]["0.11.0"]["ok"], 3);
+        assert!(
+            replaced.find("0.11.0") < replaced.find("0.12.0"),
+            "oldest first"
+        );
+        assert_eq!(
+            replace_by_release(&replaced, &BTreeMap::new()).unwrap(),
+            CASE
+        );
+        // Last key: the comma before it goes.
+        let last = "{\n  \"expect\": {\n    \"ok\": 1\n  },\n  \"expect_by_release\": {\n    \"0.12.0\": {\n      \"ok\": 2\n    }\n  }\n}\n";
+        assert_eq!(
+            replace_by_release(last, &BTreeMap::new()).unwrap(),
+            "{\n  \"expect\": {\n    \"ok\": 1\n  }\n}\n"
+        );
     }
 }

@@ -92,6 +92,11 @@ pub trait Subject {
     fn faults(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The PtcRunner release it says it implements (an adapter's hello,
+    /// AP-18); `None` when it says nothing.
+    fn release(&self) -> Option<ptc_conformance::Release> {
+        None
+    }
     /// Answers one request.
     fn call(&mut self, request: Request<'_>) -> Answer {
         self.call_many(&[request])

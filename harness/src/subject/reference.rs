@@ -1,28 +1,46 @@
 //! The reference (the `ptc-conformance` crate, `src/`) as a subject, in
-//! process: every op of the registry, every feature.
+//! process, answering as one PtcRunner release: every op that release
+//! has, every feature.
 
 use super::{Answer, Flow, Request, Subject};
-use ptc_conformance::{ops, structs};
+use ptc_conformance::{ops, structs, Release};
 use std::collections::BTreeSet;
 
-/// The Rust reference, in process.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Reference;
+/// The Rust reference, in process, answering as release `release`
+/// (`spec/releases.md`); [`Reference::default`] is v0.13.0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reference {
+    /// The release it answers as.
+    pub release: Release,
+}
 
 impl Reference {
+    /// The reference answering as `release`.
+    pub fn at(release: Release) -> Reference {
+        Reference { release }
+    }
+
     /// Calls the reference for one request. Its arguments are completed
-    /// with v0.13.0's struct defaults first (TJ-7: a sender writes only the
-    /// fields it means); a field v0.13.0's struct lacks is declined, as
-    /// v0.13.0's adapter declines it.
-    pub fn answer(request: Request<'_>) -> Answer {
+    /// with the release's struct defaults first (TJ-7: a sender writes only
+    /// the fields it means); a field the release's struct lacks is
+    /// declined, as that release's adapter declines it (REL-1). An op the
+    /// release lacks is declined too (`tool.private?` before v0.13.0).
+    pub fn answer(&self, request: Request<'_>) -> Answer {
+        let rel = self.release;
         let Some(op) = ops::find(request.op) else {
             return Answer::Unsupported(format!("unknown op {:?}", request.op));
         };
-        let args = match structs::complete_args(request.args, "/args") {
+        if !op.exists_at(rel) {
+            return Answer::Unsupported(format!(
+                "{}: no {} at release {rel} (it came in {})",
+                request.op, op.elixir, op.since
+            ));
+        }
+        let args = match structs::complete_args_at(rel, request.args, "/args") {
             Ok(args) => args,
             Err(why) => return Answer::Unsupported(format!("cannot decode args: {why}")),
         };
-        match op.invoke(&args) {
+        match op.invoke(rel, &args) {
             Ok(t) => Answer::Ok(t),
             Err(r) if r.is_no_tagged_form() => {
                 Answer::Unsupported(format!("cannot encode result: {}", r.message))
@@ -34,10 +52,18 @@ impl Reference {
 
 impl Subject for Reference {
     fn name(&self) -> String {
-        format!("reference (ptc-conformance {})", env!("CARGO_PKG_VERSION"))
+        if self.release == Release::default() {
+            format!("reference (ptc-conformance {})", env!("CARGO_PKG_VERSION"))
+        } else {
+            format!(
+                "reference at {} (ptc-conformance {})",
+                self.release,
+                env!("CARGO_PKG_VERSION")
+            )
+        }
     }
     fn ops(&self) -> BTreeSet<String> {
-        ops::OPS.iter().map(|o| o.name.to_owned()).collect()
+        ops::at(self.release).map(|o| o.name.to_owned()).collect()
     }
     fn features(&self) -> BTreeSet<String> {
         ptc_conformance::features::ALL
@@ -51,7 +77,7 @@ impl Subject for Reference {
         on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
     ) {
         for (i, r) in requests.iter().enumerate() {
-            if on_answer(i, Reference::answer(*r)) == Flow::Stop {
+            if on_answer(i, self.answer(*r)) == Flow::Stop {
                 return;
             }
         }
@@ -66,7 +92,7 @@ mod tests {
 
     fn answer(op: &str, args: &str) -> Answer {
         let args = decode_args(args, "/args").expect("test args decode");
-        Reference::answer(Request::new(op, &args))
+        Reference::default().answer(Request::new(op, &args))
     }
 
     /// TJ-7, AP-17: the reference completes the structs it is given with
@@ -122,6 +148,10 @@ mod tests {
 pub trait Alteration {
     /// The subject's name.
     fn name(&self) -> String;
+    /// The release whose reference it alters; v0.13.0 unless given.
+    fn release(&self) -> Release {
+        Release::default()
+    }
     /// The ops it declares; the reference's unless given.
     fn ops(&self) -> Option<BTreeSet<String>> {
         None
@@ -139,18 +169,21 @@ impl<A: Alteration> Subject for Altered<A> {
         self.0.name()
     }
     fn ops(&self) -> BTreeSet<String> {
-        self.0.ops().unwrap_or_else(|| Reference.ops())
+        self.0
+            .ops()
+            .unwrap_or_else(|| Reference::at(self.0.release()).ops())
     }
     fn features(&self) -> BTreeSet<String> {
-        Reference.features()
+        Reference::at(self.0.release()).features()
     }
     fn run_batch(
         &mut self,
         requests: &[Request<'_>],
         on_answer: &mut dyn FnMut(usize, Answer) -> Flow,
     ) {
+        let reference = Reference::at(self.0.release());
         for (i, r) in requests.iter().enumerate() {
-            let answer = self.0.alter(*r, Reference::answer(*r));
+            let answer = self.0.alter(*r, reference.answer(*r));
             if on_answer(i, answer) == Flow::Stop {
                 return;
             }

@@ -1,11 +1,13 @@
 //! `ptc-conformance adapter`: the reference served over adapter protocol v1
-//! on stdin/stdout, so any harness can use it as the oracle.
+//! on stdin/stdout, so any harness can use it as the oracle, answering as
+//! one release (`--release`, v0.13.0 by default) and saying which in its
+//! `hello` (`"release"`, AP-2).
 
 use crate::subject::reference::Reference;
 use crate::subject::wire;
 use crate::subject::{Answer, Request};
 use ptc_conformance::tagged;
-use ptc_conformance::Term;
+use ptc_conformance::{Release, Term};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -51,8 +53,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for RequestLine<'a> {
     }
 }
 
-/// The `hello` answer of the reference.
-pub fn hello_answer() -> Answer {
+/// The `hello` answer of the reference at `rel`: the ops `rel` has, and
+/// `"release"` (an extra field, which protocol v1 readers ignore).
+pub fn hello_answer(rel: Release) -> Answer {
     let list = |items: Vec<String>| {
         ptc_conformance::Term::List(items.into_iter().map(ptc_conformance::Term::Str).collect())
     };
@@ -76,11 +79,14 @@ pub fn hello_answer() -> Answer {
         (
             ptc_conformance::Term::str("ops"),
             list(
-                ptc_conformance::ops::OPS
-                    .iter()
+                ptc_conformance::ops::at(rel)
                     .map(|o| o.name.to_owned())
                     .collect(),
             ),
+        ),
+        (
+            ptc_conformance::Term::str("release"),
+            ptc_conformance::Term::str(rel.version()),
         ),
         (
             ptc_conformance::Term::str("features"),
@@ -94,9 +100,10 @@ pub fn hello_answer() -> Answer {
     ]))
 }
 
-/// Answers one request line; `None` after `bye`. Lines it cannot read get
-/// an `unsupported` answer when their id is readable, else a note on stderr.
-pub fn answer_line(line: &[u8], out: &mut String) -> Option<()> {
+/// Answers one request line as `reference` does; `None` after `bye`.
+/// Lines it cannot read get an `unsupported` answer when their id is
+/// readable, else a note on stderr.
+pub fn answer_line(reference: &Reference, line: &[u8], out: &mut String) -> Option<()> {
     let text = match std::str::from_utf8(line) {
         Ok(t) => t,
         Err(_) => {
@@ -118,8 +125,8 @@ pub fn answer_line(line: &[u8], out: &mut String) -> Option<()> {
     let id = req.id.to_string();
     let answer = match (&*req.op, req.args) {
         ("bye", _) => return None,
-        ("hello", _) => hello_answer(),
-        (op, Some(Term::List(args))) => Reference::answer(Request::new(op, &args)),
+        ("hello", _) => hello_answer(reference.release),
+        (op, Some(Term::List(args))) => reference.answer(Request::new(op, &args)),
         (_, Some(_)) => {
             Answer::Unsupported("cannot decode request: \"args\" is not an array".into())
         }
@@ -136,8 +143,10 @@ fn reject(line: &[u8], why: &str, out: &mut String) {
     }
 }
 
-/// Serves requests from `input` to `output` until `bye` or end of input.
-pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
+/// Serves the reference at `rel` on requests from `input` to `output`
+/// until `bye` or end of input.
+pub fn serve(rel: Release, input: impl Read, output: impl Write) -> io::Result<()> {
+    let reference = Reference::at(rel);
     let mut reader = BufReader::with_capacity(1 << 16, input);
     let mut writer = BufWriter::with_capacity(1 << 16, output);
     let mut line = Vec::new();
@@ -157,7 +166,7 @@ pub fn serve(input: impl Read, output: impl Write) -> io::Result<()> {
             continue;
         }
         out.clear();
-        let go_on = answer_line(trimmed, &mut out);
+        let go_on = answer_line(&reference, trimmed, &mut out);
         writer.write_all(out.as_bytes())?;
         if go_on.is_none() {
             return writer.flush();
@@ -170,8 +179,12 @@ mod tests {
     use super::*;
 
     fn session(input: &str) -> String {
+        session_at(Release::default(), input)
+    }
+
+    fn session_at(rel: Release, input: &str) -> String {
         let mut out = Vec::new();
-        serve(input.as_bytes(), &mut out).unwrap();
+        serve(rel, input.as_bytes(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 
@@ -217,5 +230,48 @@ mod tests {
         let (_, answer) = wire::parse_answer(out.trim_end()).unwrap();
         let hello = wire::read_hello(&answer).unwrap();
         assert_eq!(hello.ops.len(), ptc_conformance::ops::OPS.len());
+        assert!(out.contains(r#""release":"0.13.0""#), "{out}");
+    }
+
+    /// AP-18, REL-3, REL-1: `adapter --release 0.12.0`: its `hello` says the release and leaves
+    /// out the op v0.12.0 lacks (TL-14); a v1 reader still reads it; a
+    /// struct field v0.12.0 lacks is declined, and `tool.new` answers
+    /// v0.12.0's struct (REL-1).
+    #[test]
+    fn serves_an_older_release() {
+        let out = session_at(
+            Release::V0_12_0,
+            concat!(
+                "{\"id\":0,\"op\":\"hello\",\"args\":[{\"protocol\":1}]}\n",
+                "{\"id\":1,\"op\":\"tool.private?\",\"args\":[",
+                "{\"$struct\":{\"module\":\"PtcRunner.Tool\",\"fields\":{}}}]}\n",
+                "{\"id\":2,\"op\":\"tool.new\",\"args\":[\"t\",",
+                "{\"$struct\":{\"module\":\"PtcRunner.Tool\",\"fields\":{\"visibility\":{\"$atom\":\"public\"}}}}]}\n",
+                "{\"id\":3,\"op\":\"tool.new\",\"args\":[\"t\",{\"$atom\":\"self\"}]}\n",
+            ),
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        let (_, answer) = wire::parse_answer(lines[0]).unwrap();
+        let hello = wire::read_hello(&answer).unwrap();
+        assert_eq!(hello.ops.len(), ptc_conformance::ops::OPS.len() - 1);
+        assert!(!hello.ops.contains("tool.private?"));
+        assert!(lines[0].contains(r#""release":"0.12.0""#), "{}", lines[0]);
+        assert!(
+            lines[1].starts_with(r#"{"id":1,"unsupported":"#),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].starts_with(r#"{"id":2,"unsupported":"cannot decode args: "#)
+                && lines[2].contains("visibility"),
+            "{}",
+            lines[2]
+        );
+        assert!(!lines[3].contains("visibility"), "{}", lines[3]);
+        assert!(
+            lines[3].contains(r#""type":{"$atom":"subagent"}"#),
+            "{}",
+            lines[3]
+        );
     }
 }

@@ -5,7 +5,7 @@
 use crate::quote;
 use crate::subject::Answer;
 use ptc_conformance::tagged::{self, push_json_str};
-use ptc_conformance::{Raised, Term};
+use ptc_conformance::{Raised, Release, Term};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -198,6 +198,10 @@ pub struct Hello {
     pub ops: BTreeSet<String>,
     /// Features it supports.
     pub features: BTreeSet<String>,
+    /// The PtcRunner release it implements, when its hello names one
+    /// (AP-18); `None`: it says nothing, and is judged at the release
+    /// asked for (0.13.0 by default).
+    pub release: Option<Release>,
 }
 
 /// Checks a `hello` answer.
@@ -247,12 +251,26 @@ pub fn read_hello(answer: &Answer) -> Result<Hello, String> {
             ))
         }
     }
+    let release = match m.get_str("release") {
+        None => None,
+        Some(Term::Str(s)) => Some(
+            s.parse::<Release>()
+                .map_err(|e| format!("hello names a release the kit does not know: {e}"))?,
+        ),
+        Some(other) => {
+            return Err(format!(
+                "hello \"release\" must be a string such as \"0.12.0\", got {}",
+                quote::line(&tagged::encode(other))
+            ))
+        }
+    };
     Ok(Hello {
         name: text("name")?,
         version: text("version")?,
         language: text("language")?,
         ops: list("ops")?,
         features: list("features")?,
+        release,
     })
 }
 

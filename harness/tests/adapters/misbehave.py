@@ -18,7 +18,8 @@ MISBEHAVE_HELLO=bad makes the handshake fail (protocol 99);
 MISBEHAVE_HELLO=unknown declares an op and a feature the kit does not know
 (protocol.to_json, atom) besides its own. MISBEHAVE_OPS and
 MISBEHAVE_FEATURES (comma-separated) replace the declared ops and features;
-every op is answered as normalize_key is.
+every op is answered as normalize_key is. MISBEHAVE_RELEASE names the
+release its hello says it implements (AP-18).
 """
 import json
 import os
@@ -52,8 +53,11 @@ def main():
             features = [f for f in os.environ.get("MISBEHAVE_FEATURES", "").split(",") if f]
             if mode == "unknown":
                 ops, features = ops + ["protocol.to_json"], ["atom"]
-            answer({"id": rid, "ok": {"name": "misbehave", "version": "0", "language": "python",
-                                      "protocol": proto, "ops": ops, "features": features}})
+            hello = {"name": "misbehave", "version": "0", "language": "python",
+                     "protocol": proto, "ops": ops, "features": features}
+            if "MISBEHAVE_RELEASE" in os.environ:
+                hello["release"] = os.environ["MISBEHAVE_RELEASE"]
+            answer({"id": rid, "ok": hello})
             continue
         arg = req["args"][0]
         if not isinstance(arg, str):

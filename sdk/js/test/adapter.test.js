@@ -42,6 +42,13 @@ test("hello declares name, version, language, protocol 1, ops and features, sort
   );
 });
 
+test("hello names the release only when the port chooses one (AP-18)", () => {
+  const hello = (release) => createAdapter({ ...PORT, release }).handleLine('{"id":0,"op":"hello","args":[{"protocol":1}]}').answer;
+  assert.doesNotMatch(hello(undefined), /release/);
+  assert.match(hello("0.12.0"), /"release":"0\.12\.0"/);
+  assert.throws(() => hello("0.12"), /unknown release "0\.12" \(did you mean "0\.12\.0"\?\)/);
+});
+
 test("answers carry the request's id, exactly, up to 2^64-1", () => {
   assert.equal(answer('{"id":18446744073709551615,"op":"test.echo","args":[{"$float":1.0}]}').answer, '{"id":18446744073709551615,"ok":{"$float":1.0}}');
   assert.equal(answer('{"op":"test.echo","args":[1],"id":9007199254740993}').answer, '{"id":9007199254740993,"ok":1}');

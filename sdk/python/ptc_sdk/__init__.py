@@ -26,7 +26,7 @@ package.
 """
 
 from . import data, elixir, ops, structs
-from .adapter import PROTOCOL, Adapter, serve
+from .adapter import PROTOCOL, RELEASES, Adapter, serve
 from .ops import MISSING
 from .elixir import inspect, jason_encode, to_string
 from .elixir.jason import escape_string as jason_str
@@ -58,6 +58,7 @@ from .terms import (
 __all__ = [
     "MISSING",
     "PROTOCOL",
+    "RELEASES",
     "Adapter",
     "Atom",
     "DecodeError",

@@ -70,6 +70,10 @@ from .terms import Map
 PROTOCOL = 1
 """The protocol version this SDK speaks."""
 
+RELEASES = ("0.11.0", "0.12.0", "0.13.0")
+"""The PtcRunner releases a port can implement (spec/releases.md); a port
+that names none is judged as 0.13.0 (AP-18)."""
+
 _ID_RE = re.compile(r'\s*\{\s*"id"\s*:\s*([0-9]+)')
 
 
@@ -146,8 +150,23 @@ class Adapter:
     """A port served over protocol v1: see the module's doc and `serve`."""
 
     def __init__(
-        self, name, version, ops, features=(), language="python", raises=None, arity=None, hook=None
+        self,
+        name,
+        version,
+        ops,
+        features=(),
+        language="python",
+        raises=None,
+        arity=None,
+        hook=None,
+        release=None,
     ):
+        if release is not None and release not in RELEASES:
+            close = difflib.get_close_matches(str(release), RELEASES, 1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(
+                f"unknown release {release!r}{hint}; the boundary's releases are {', '.join(RELEASES)}"
+            )
         for f in features:
             if f not in _features.ALL:
                 close = difflib.get_close_matches(f, _features.ALL, 1)
@@ -175,19 +194,22 @@ class Adapter:
                 if close:
                     print(f"{name}: op {op!r} is not an op of the kit (spec/data/ops.json); did you mean {close[0]!r}?", file=sys.stderr)
         self.hook = hook
+        self.release = release
 
     def hello(self):
-        """The ``hello`` answer's term."""
-        return Map.of(
-            {
-                "name": self.name,
-                "version": self.version,
-                "language": self.language,
-                "protocol": PROTOCOL,
-                "ops": sorted(self.ops),
-                "features": sorted(self.features),
-            }
-        )
+        """The ``hello`` answer's term; it names the release only when the
+        port chose one (AP-18)."""
+        body = {
+            "name": self.name,
+            "version": self.version,
+            "language": self.language,
+            "protocol": PROTOCOL,
+            "ops": sorted(self.ops),
+            "features": sorted(self.features),
+        }
+        if self.release is not None:
+            body["release"] = self.release
+        return Map.of(body)
 
     def call(self, op, args):
         """Answers `op` on decoded `args`: ``("ok", term)``,
@@ -356,6 +378,7 @@ def serve(
     stdout=None,
     arity=None,
     hook=None,
+    release=None,
 ) -> int:
     """Serves a port over protocol v1 until ``bye``; returns the exit status.
 
@@ -365,6 +388,9 @@ def serve(
     exception classes to the Elixir exception they stand for
     (``{KeyError: "KeyError"}``; the message is ``str(e)``); `arity` gives
     an op's argument count (n or (least, most)) where its signature cannot
-    (``*args``); `hook(op, args, kind, value)` sees every answer."""
-    adapter = Adapter(name, version, ops, features, language, raises, arity, hook)
+    (``*args``); `hook(op, args, kind, value)` sees every answer; `release`
+    is the PtcRunner release the port implements (one of `RELEASES`), said
+    in hello so that ``ptc-conformance run`` judges it at that release;
+    None (the default) says nothing, and the port is judged at 0.13.0."""
+    adapter = Adapter(name, version, ops, features, language, raises, arity, hook, release)
     return adapter.serve(stdin, stdout)

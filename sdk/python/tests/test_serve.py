@@ -93,6 +93,14 @@ class HelloTest(unittest.TestCase):
             ],
         )
 
+    def test_hello_names_the_release_only_when_the_port_chooses_one(self):
+        # AP-18: a port that says nothing is judged at 0.13.0.
+        self.assertIsNone(Adapter("p", "1", OPS, ["atoms"]).hello().get("release"))
+        hello = Adapter("p", "1", OPS, ["atoms"], release="0.12.0").hello()
+        self.assertEqual(hello.get("release"), "0.12.0")
+        with self.assertRaisesRegex(ValueError, "unknown release '0.12' \\(did you mean '0.12.0'\\?\\)"):
+            Adapter("p", "1", OPS, release="0.12")
+
     def test_an_unknown_feature_is_refused_at_start(self):
         with self.assertRaisesRegex(ValueError, "unknown feature 'tuple' \\(did you mean 'tuples'\\?\\)"):
             Adapter("p", "1", OPS, ["tuple"])

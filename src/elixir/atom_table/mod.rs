@@ -17,45 +17,85 @@ pub mod names;
 
 use crate::structs;
 use crate::term::{FunSpec, Term};
+use crate::Release;
 use std::collections::BTreeSet;
 
-/// Whether `name` is one of the guaranteed atoms (JH-5).
+/// Whether `name` is one of v0.13.0's guaranteed atoms (JH-5).
 pub fn guaranteed(name: &str) -> bool {
     names::NAMES.binary_search(&name).is_ok()
+}
+
+/// Guaranteed atoms of v0.13.0's table that an older release's table lacks
+/// (REL-2): each atom and the release that brought it. The modules an
+/// `atomize_value/2` call loads name them (the new struct fields of
+/// `PtcRunner.Step` and `PtcRunner.SubAgent.Definition`, v0.12.0's
+/// `render_success_from_step/2` options and helpers).
+pub const ATOMS_SINCE: &[(&str, Release)] = &[
+    ("Elixir.PtcRunner.SubAgent.Loop.Shared", Release::V0_12_0),
+    ("prelude_trace", Release::V0_13_0),
+    ("prior_memory", Release::V0_12_0),
+    ("render_agent", Release::V0_12_0),
+    ("runtime_prelude", Release::V0_13_0),
+];
+
+/// Guaranteed atoms of an older release's table that v0.13.0's lacks
+/// (REL-2): each atom and the release whose table no longer has it
+/// (v0.11.0's `JsonHandler` helpers and `render_success_from_step/2`'s
+/// agent, moved or renamed in v0.12.0).
+pub const ATOMS_UNTIL: &[(&str, Release)] = &[
+    ("collect_messages", Release::V0_12_0),
+    ("current_system_prompt", Release::V0_12_0),
+    ("mcp_render_agent", Release::V0_12_0),
+    ("schema_bytes", Release::V0_12_0),
+    ("schema_used", Release::V0_12_0),
+];
+
+/// Whether `name` is one of release `rel`'s guaranteed atoms (JH-5,
+/// REL-2): v0.13.0's table with [`ATOMS_SINCE`] and [`ATOMS_UNTIL`]
+/// applied.
+pub fn guaranteed_at(rel: Release, name: &str) -> bool {
+    if let Some((_, since)) = ATOMS_SINCE.iter().find(|(a, _)| *a == name) {
+        return rel.since(*since);
+    }
+    if let Some((_, until)) = ATOMS_UNTIL.iter().find(|(a, _)| *a == name) {
+        return !rel.since(*until);
+    }
+    guaranteed(name)
 }
 
 /// The names of the atoms `terms` hold, at any depth: atoms themselves,
 /// keyword keys, a struct's module and field names, a calendar struct's
 /// module, fields and calendar, the atoms a function's value holds and a
-/// named capture's module and function (JH-6).
-pub fn atoms_of(terms: &[&Term]) -> BTreeSet<String> {
+/// named capture's module and function (JH-6). A struct's field names
+/// are those of its module at release `rel` (TJ-7).
+pub fn atoms_of(rel: Release, terms: &[&Term]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for t in terms {
-        collect(t, &mut out);
+        collect(rel, t, &mut out);
     }
     out
 }
 
-fn collect(t: &Term, out: &mut BTreeSet<String>) {
+fn collect(rel: Release, t: &Term, out: &mut BTreeSet<String>) {
     if let Some(name) = t.as_atom() {
         out.insert(name.to_owned());
         return;
     }
     match t {
-        Term::List(items) | Term::Tuple(items) => items.iter().for_each(|i| collect(i, out)),
+        Term::List(items) | Term::Tuple(items) => items.iter().for_each(|i| collect(rel, i, out)),
         Term::Map(m) => m.iter().for_each(|(k, v)| {
-            collect(k, out);
-            collect(v, out);
+            collect(rel, k, out);
+            collect(rel, v, out);
         }),
         Term::Struct(s) => {
             out.insert(format!("Elixir.{}", s.module));
             out.insert("__struct__".to_owned());
-            for (name, _) in structs::fields_of(&s.module).unwrap_or(&[]) {
+            for (name, _) in structs::fields_at(rel, &s.module).into_iter().flatten() {
                 out.insert((*name).to_owned());
             }
             for (name, value) in &s.fields {
                 out.insert(name.clone());
-                collect(value, out);
+                collect(rel, value, out);
             }
         }
         Term::Temporal(tm) => {
@@ -63,11 +103,11 @@ fn collect(t: &Term, out: &mut BTreeSet<String>) {
             out.insert("__struct__".to_owned());
             for (name, value) in structs::temporal_fields(tm) {
                 out.insert(name);
-                collect(&value, out);
+                collect(rel, &value, out);
             }
         }
         Term::Fun(f) => match &**f {
-            FunSpec::Returns { returns, .. } => collect(returns, out),
+            FunSpec::Returns { returns, .. } => collect(rel, returns, out),
             FunSpec::Named(name) => {
                 let capture = name.strip_prefix('&').and_then(|c| c.rsplit_once('/'));
                 if let Some((module, function)) = capture.and_then(|(mf, _)| mf.rsplit_once('.')) {
@@ -84,12 +124,13 @@ fn collect(t: &Term, out: &mut BTreeSet<String>) {
     }
 }
 
-/// `String.to_existing_atom/1` as the reference answers it (JH-4 to
-/// JH-6): the atom when `bytes` names a guaranteed atom or one of
-/// `held` (the atoms the call's arguments hold), `None` otherwise.
-pub fn existing_atom(bytes: &[u8], held: &BTreeSet<String>) -> Option<Term> {
+/// `String.to_existing_atom/1` as the reference answers it at release
+/// `rel` (JH-4 to JH-6): the atom when `bytes` names one of `rel`'s
+/// guaranteed atoms or one of `held` (the atoms the call's arguments
+/// hold), `None` otherwise.
+pub fn existing_atom(rel: Release, bytes: &[u8], held: &BTreeSet<String>) -> Option<Term> {
     let name = std::str::from_utf8(bytes).ok()?;
-    (guaranteed(name) || held.contains(name)).then(|| Term::atom(name))
+    (guaranteed_at(rel, name) || held.contains(name)).then(|| Term::atom(name))
 }
 
 #[cfg(test)]
@@ -105,9 +146,44 @@ mod tests {
 
     #[test]
     fn atoms_held_by_the_arguments_exist() {
-        let held = atoms_of(&[&Term::map(vec![(Term::atom("zq"), Term::Nil)])]);
-        assert_eq!(existing_atom(b"zq", &held), Some(Term::atom("zq")));
-        assert_eq!(existing_atom(b"zq", &BTreeSet::new()), None);
-        assert_eq!(existing_atom(b"\xff", &held), None);
+        let rel = Release::default();
+        let held = atoms_of(rel, &[&Term::map(vec![(Term::atom("zq"), Term::Nil)])]);
+        assert_eq!(existing_atom(rel, b"zq", &held), Some(Term::atom("zq")));
+        assert_eq!(existing_atom(rel, b"zq", &BTreeSet::new()), None);
+        assert_eq!(existing_atom(rel, b"\xff", &held), None);
+    }
+
+    /// REL-2, measured on each build as `spec/data/atoms.json` says: the
+    /// fields v0.13.0 added are no atoms of v0.12.0's table; v0.11.0's
+    /// table lacks v0.12.0's `render_success_from_step/2` atoms and has
+    /// the `JsonHandler` helpers v0.12.0 moved out.
+    #[test]
+    fn each_release_has_its_own_table() {
+        use Release::*;
+        let has = |rel, name| existing_atom(rel, name, &BTreeSet::new()).is_some();
+        for name in [&b"prelude_trace"[..], b"runtime_prelude"] {
+            assert!(has(V0_13_0, name));
+            assert!(!has(V0_12_0, name));
+            assert!(!has(V0_11_0, name));
+        }
+        assert!(has(V0_12_0, b"prior_memory") && !has(V0_11_0, b"prior_memory"));
+        assert!(!has(V0_12_0, b"schema_used") && has(V0_11_0, b"schema_used"));
+        assert!(!has(V0_13_0, b"schema_used"));
+        for rel in Release::ALL {
+            assert!(has(rel, b"message"), "{rel}");
+        }
+        for (name, _) in ATOMS_SINCE {
+            assert!(guaranteed(name), "{name} is in v0.13.0's table");
+        }
+        for (name, _) in ATOMS_UNTIL {
+            assert!(!guaranteed(name), "{name} is not in v0.13.0's table");
+        }
+        // A struct argument proves the fields its module has at the release.
+        let step = Term::Struct(Box::new(crate::term::Struct {
+            module: "PtcRunner.Step".into(),
+            fields: vec![],
+        }));
+        assert!(atoms_of(V0_13_0, &[&step]).contains("prelude_trace"));
+        assert!(!atoms_of(V0_12_0, &[&step]).contains("prelude_trace"));
     }
 }

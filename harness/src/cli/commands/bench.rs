@@ -1,6 +1,6 @@
 //! `ptc-conformance bench`: cases per second through each path.
 
-use crate::cli::args::{load_clean, CorpusArgs};
+use crate::cli::args::{load_clean, CorpusArgs, ReleaseArg};
 use crate::cli::out::{out, outln};
 use crate::exit::Failure;
 use clap::Args;
@@ -14,6 +14,9 @@ pub struct BenchArgs {
     /// Run the corpus repeated to at least this many cases per path.
     #[arg(long, default_value = "100000")]
     pub cases: usize,
+    /// The release the reference answers as (in process and as `adapter --release`).
+    #[command(flatten)]
+    pub release: ReleaseArg,
     /// Requests in flight at once for the pipelined paths.
     #[arg(long, default_value = "64")]
     pub window: usize,
@@ -33,8 +36,9 @@ pub fn exec(args: BenchArgs) -> Result<(), Failure> {
         vec![args.command.clone()]
     };
     outln!(
-        "{}\nthe corpus repeated to at least {} cases per path, median of {} runs; {} cores",
+        "{}\nthe reference at {}; the corpus repeated to at least {} cases per path, median of {} runs; {} cores",
         corpus.describe(),
+        args.release.get(),
         args.cases,
         crate::review::bench::REPEATS,
         std::thread::available_parallelism()
@@ -47,6 +51,7 @@ pub fn exec(args: BenchArgs) -> Result<(), Failure> {
         args.window.max(1),
         &exe.display().to_string(),
         &others,
+        args.release.get(),
     )
     .map_err(|e| Failure::failed(format!("bench: {e}")))?;
     out!("{}", crate::review::bench::table(&measures));

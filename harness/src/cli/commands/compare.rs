@@ -1,6 +1,6 @@
 //! `ptc-conformance compare`: two builds held against each other.
 
-use super::fuzz::{fuzz_config, planned, print_fuzz_totals, progress_display, Budget};
+use super::fuzz::{fuzz_config, planned, progress_display, Budget};
 use crate::cli::args::{load_clean, seconds, start, CorpusArgs, Filter};
 use crate::cli::out::{out, outln};
 use crate::exit::Failure;
@@ -167,12 +167,114 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     }
 }
 
-/// Prints the fuzzing totals, each cause once (its kinds beneath) and
-/// the summary.
+/// Lines of refusals the two sides give differently listed; the rest counted.
+const DECLINES_SHOWN: usize = 12;
+
+/// Prints the fuzzing totals as a reviewer of two builds needs them: the
+/// inputs (one line when every op got as many), and of the requests
+/// declined only those the two sides decline differently (a refusal both
+/// give alike is counted, not listed: it is no difference).
+fn print_totals(report: &crate::review::fuzz::FuzzReport) {
+    let rate = report.checked as f64 / report.elapsed.as_secs_f64().max(1e-9);
+    outln!(
+        "{} inputs checked in {:.2}s ({rate:.0}/s), {} declined by head",
+        report.checked,
+        report.elapsed.as_secs_f64(),
+        report.declined
+    );
+    let per_op: std::collections::BTreeSet<usize> = report
+        .ops
+        .iter()
+        .map(|op| report.checked_per_op.get(op).copied().unwrap_or(0))
+        .collect();
+    match per_op.iter().next() {
+        Some(n) if per_op.len() == 1 => {
+            outln!(
+                "  {n} inputs for each of the {} ops both declare",
+                report.ops.len()
+            );
+        }
+        _ => {
+            let w = report.ops.iter().map(|o| o.len()).max().unwrap_or(2);
+            for op in &report.ops {
+                let n = report.checked_per_op.get(op).copied().unwrap_or(0);
+                outln!("  {op:<w$}  {n:>8} inputs");
+            }
+        }
+    }
+    let mut by_place: std::collections::BTreeMap<(&str, &str), (usize, usize)> =
+        std::collections::BTreeMap::new();
+    for ((side, op, reason), n) in &report.declines {
+        let e = by_place.entry((*op, reason.as_str())).or_default();
+        if *side == "base" {
+            e.0 += n;
+        } else {
+            e.1 += n;
+        }
+    }
+    let (alike, mut differ): (Vec<_>, Vec<_>) =
+        by_place.into_iter().partition(|(_, (b, h))| b == h);
+    if !alike.is_empty() {
+        let n: usize = alike.iter().map(|(_, (b, _))| b).sum();
+        outln!(
+            "{n} request(s) declined alike by both sides ({} op and reason(s); --format json lists them)",
+            alike.len()
+        );
+    }
+    if !differ.is_empty() {
+        differ.sort_by(|a, b| {
+            (b.1 .0.abs_diff(b.1 .1))
+                .cmp(&a.1 .0.abs_diff(a.1 .1))
+                .then(a.0.cmp(&b.0))
+        });
+        outln!("requests declined differently by the two sides, by op and reason (base, head):");
+        for ((op, reason), (b, h)) in differ.iter().take(DECLINES_SHOWN) {
+            outln!(
+                "  {b:>8} {h:>8}  {op}: {}",
+                crate::review::compare::cut(reason)
+            );
+        }
+        if differ.len() > DECLINES_SHOWN {
+            outln!(
+                "  (+{} more op and reason(s); --format json lists them)",
+                differ.len() - DECLINES_SHOWN
+            );
+        }
+    }
+    if report.retried > 0 {
+        outln!(
+            "{} input(s) declined for naming a struct field one side lacks, retried without it and compared",
+            report.retried
+        );
+    }
+    for (side, fields) in &report.lacking {
+        let names: Vec<String> = fields.iter().map(|(m, f)| format!("{m}.{f}")).collect();
+        outln!("struct fields {side}'s build lacks: {}", names.join(", "));
+    }
+    if !report.unknown_fields.is_empty() {
+        let names: Vec<String> = report
+            .unknown_fields
+            .iter()
+            .map(|(m, f)| format!("{m}.{f}"))
+            .collect();
+        outln!(
+            "struct fields neither build has, left out of every input ({} input(s) sent without them): {}",
+            report.stripped,
+            names.join(", ")
+        );
+    }
+}
+
+/// Prints the summary of the causes (one line each), the fuzzing totals,
+/// each cause once on its screen (its kinds beneath) and the totals.
 fn print_pretty(c: &Comparison<'_>) {
+    if !c.causes.is_empty() {
+        outln!("\nSUMMARY: one line per cause (each on its own screen below)");
+        out!("{}", c.summary_text());
+    }
     if let Some(f) = &c.fuzz {
         outln!();
-        print_fuzz_totals(f);
+        print_totals(f);
         if f.unanswered > 0 {
             outln!(
                 "  ({} inputs base could not answer: each counted under its cause, and retried without the field where it named one base's struct lacks)",

@@ -14,12 +14,44 @@ pub struct ExportArgs {
     /// The directory to write `golden/`, `spec/` (and `sdk/`) into; created if needed.
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
+    /// Write the corpus as it holds at this release alone: only its cases,
+    /// each with that release's answer as `expect` and `releases` naming
+    /// it (for a runner that reads `expect` alone). Default: the corpus
+    /// as it is, every release.
+    #[command(flatten)]
+    pub release: crate::cli::args::ReleaseArg,
 }
 
 /// Writes the embedded trees under DIR and names what was written.
 pub fn exec(args: ExportArgs) -> Result<(), Failure> {
     let written = embedded::export(&args.dir).map_err(Failure::failed)?;
-    outln!("{}", corpus::load(&Sources::embedded()).describe());
+    let loaded = corpus::load(&Sources::embedded());
+    outln!("{}", loaded.describe());
+    if let Some(at) = args.release.release {
+        let (mut kept, mut left) = (0usize, 0usize);
+        for case in &loaded.cases {
+            let path = case
+                .id
+                .split('/')
+                .fold(args.dir.join("golden"), |p, part| p.join(part))
+                .with_extension("json");
+            match crate::review::bless::at_release(case, at)
+                .map_err(|e| Failure::failed(format!("{}: {e}", case.file.display())))?
+            {
+                Some(text) => {
+                    kept += 1;
+                    std::fs::write(&path, text).map_err(|e| Failure::io(&path, "write", e))?;
+                }
+                None => {
+                    left += 1;
+                    std::fs::remove_file(&path).map_err(|e| Failure::io(&path, "remove", e))?;
+                }
+            }
+        }
+        outln!(
+            "golden/ as it holds at {at}: {kept} cases with {at}'s answer as expect, {left} that do not hold there left out"
+        );
+    }
     for (e, n) in &written {
         outln!(
             "wrote {}/ ({n} files)",

@@ -1,7 +1,7 @@
 //! `ptc-conformance fuzz`: differential fuzzing against the reference, and
 //! the fuzz printing `compare` shares.
 
-use crate::cli::args::{seconds, start, AdapterArgs, CorpusArgs};
+use crate::cli::args::{seconds, start, AdapterArgs, CorpusArgs, ReleaseArg};
 use crate::cli::out::{errln, outln};
 use crate::exit::Failure;
 use crate::subject::reference::Reference;
@@ -38,6 +38,9 @@ pub struct FuzzArgs {
     /// Write the smallest disagreement (of each kind) as a case file under DIR.
     #[arg(long, value_name = "DIR")]
     pub emit: Option<PathBuf>,
+    /// The release the reference answers as.
+    #[command(flatten)]
+    pub release: ReleaseArg,
     /// Fuzz the adapter given after `--` (default: the reference against itself).
     #[command(flatten)]
     pub adapter: AdapterArgs,
@@ -108,15 +111,27 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     let mut cfg = fuzz_config(&args.op, args.cases, &args.budget, seed, args.time, &corpus)?;
     cfg.emit = args.emit.clone();
     cfg.keep_going = args.keep_going;
+    cfg.release = args.release.get();
+    let reference = Reference::at(cfg.release);
     let mut adapter;
-    let subject: &mut dyn Subject = match args.adapter.config()? {
+    let mut itself = reference;
+    let config = args.adapter.config()?;
+    let self_check = config.is_none();
+    let subject: &mut dyn Subject = match config {
         Some(c) => {
             adapter = start(c)?;
             &mut adapter
         }
-        None => &mut Reference,
+        None => &mut itself,
     };
-    let declared = subject.ops();
+    // Only ops the release has are fuzzed: an op the subject declares that
+    // the release lacks (`tool.private?` before 0.13.0) has no reference
+    // answer to compare with.
+    let declared: std::collections::BTreeSet<String> = subject
+        .ops()
+        .intersection(&reference.ops())
+        .cloned()
+        .collect();
     cfg.ops = crate::corpus::select::expand_ops(&args.op, Some((&declared, "the subject")))
         .map_err(Failure::usage)?
         .into_iter()
@@ -124,9 +139,13 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
         .collect();
     let ops = crate::review::fuzz::plan(&cfg.ops, &declared).map_err(Failure::usage)?;
     let names: Vec<&str> = ops.iter().map(|o| o.name).collect();
+    if self_check {
+        errln!("fuzz: {SELF_CHECK}");
+    }
     errln!(
-        "fuzzing {} with seed {seed} (replay: --seed {seed})\n{}\nops ({}): {}",
+        "fuzzing {} against the reference at {} with seed {seed} (replay: --seed {seed})\n{}\nops ({}): {}",
         subject.name(),
+        cfg.release,
         corpus.describe(),
         names.len(),
         names.join(", ")
@@ -145,7 +164,11 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     }
     if report.findings.is_empty() {
         if faults.is_empty() {
-            outln!("no disagreement found (seed {seed})");
+            if self_check {
+                outln!("no disagreement found (seed {seed}): {SELF_CHECK}");
+            } else {
+                outln!("no disagreement found (seed {seed})");
+            }
             return Ok(());
         }
         return Err(Failure::reported());
@@ -164,6 +187,12 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     outln!("  (seed {seed})");
     Err(Failure::reported())
 }
+
+/// What `fuzz` without `--adapter` is, said at its start and its end: the
+/// reference answers both sides, so it checks the fuzzer and the generators,
+/// not a port.
+const SELF_CHECK: &str = "a self-check of the reference against itself (no --adapter given); \
+     to fuzz your port, add `--adapter -- ./my-port`";
 
 /// A progress display for `total` generated inputs: a bar on a terminal's
 /// stderr, nothing otherwise (a report redirected to a file or a pipe
@@ -198,10 +227,9 @@ const DECLINES_SHOWN: usize = 12;
 pub(super) fn print_fuzz_totals(report: &crate::review::fuzz::FuzzReport) {
     let rate = report.checked as f64 / report.elapsed.as_secs_f64().max(1e-9);
     outln!(
-        "{} inputs checked in {:.2}s ({rate:.0}/s), {} declined by the subject",
+        "{} inputs checked in {:.2}s ({rate:.0}/s)",
         report.checked,
         report.elapsed.as_secs_f64(),
-        report.declined
     );
     let w = report.ops.iter().map(|o| o.len()).max().unwrap_or(2);
     for op in &report.ops {
@@ -211,8 +239,20 @@ pub(super) fn print_fuzz_totals(report: &crate::review::fuzz::FuzzReport) {
     let mut declines: Vec<(&(&str, &str, String), &usize)> = report.declines.iter().collect();
     declines.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     if !declines.is_empty() {
-        let n: usize = declines.iter().map(|(_, n)| **n).sum();
-        outln!("{n} request(s) declined, by side, op and reason:");
+        // Each side is asked every input, so a refusal is counted once, by
+        // the side that made it; both sides' counts are said, zero included.
+        let mut by_side: std::collections::BTreeMap<&str, usize> = Default::default();
+        for ((side, _, _), n) in &declines {
+            *by_side.entry(side).or_default() += **n;
+        }
+        let sides: Vec<String> = [report.labels.0, report.labels.1]
+            .iter()
+            .map(|side| format!("{} by {side}", by_side.get(side).copied().unwrap_or(0)))
+            .collect();
+        outln!(
+            "requests declined (unsupported, not compared): {}; by side, op and reason:",
+            sides.join(", ")
+        );
     }
     for ((side, op, reason), n) in declines.iter().take(DECLINES_SHOWN) {
         outln!(

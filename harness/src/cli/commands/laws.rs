@@ -2,7 +2,7 @@
 //! checked on the reference or an adapter, with the subject's own answers.
 
 use super::fuzz::progress_display;
-use crate::cli::args::{seconds, start, AdapterArgs, CorpusArgs};
+use crate::cli::args::{seconds, start, AdapterArgs, CorpusArgs, ReleaseArg};
 use crate::cli::out::outln;
 use crate::exit::Failure;
 use crate::review::laws::{self, LawsConfig};
@@ -35,6 +35,9 @@ pub struct LawsArgs {
     /// Write each broken law's shrunk pair as two case files under DIR.
     #[arg(long, value_name = "DIR")]
     pub emit: Option<PathBuf>,
+    /// The release the reference answers as when no adapter is given.
+    #[command(flatten)]
+    pub release: ReleaseArg,
     /// Check the adapter given after `--` (default: the reference).
     #[command(flatten)]
     pub adapter: AdapterArgs,
@@ -69,12 +72,13 @@ pub fn exec(args: LawsArgs) -> Result<(), Failure> {
         emit: args.emit.clone(),
     };
     let mut adapter;
+    let mut reference = Reference::at(args.release.get());
     let subject: &mut dyn Subject = match args.adapter.config()? {
         Some(c) => {
             adapter = start(c)?;
             &mut adapter
         }
-        None => &mut Reference,
+        None => &mut reference,
     };
     outln!(
         "checking {} law(s) on {} with seed {seed} (replay: --seed {seed}), {} inputs per law\n{}",

@@ -1,7 +1,7 @@
 //! `ptc-conformance list`: the selected cases, one a line, or with
 //! `--counts` how many each op has.
 
-use crate::cli::args::{load_clean, CorpusArgs, Filter};
+use crate::cli::args::{load_clean, CorpusArgs, Filter, ReleaseArg};
 use crate::cli::out::{errln, outln};
 use crate::corpus::{Case, Level};
 use crate::exit::Failure;
@@ -16,6 +16,9 @@ pub struct ListArgs {
     /// Case selection.
     #[command(flatten)]
     pub filter: Filter,
+    /// Only the cases that hold at this release (default 0.13.0).
+    #[command(flatten)]
+    pub release: ReleaseArg,
     /// Print, per op, how many cases are selected (all, required, pinned)
     /// instead of the cases; ops with none are left out.
     #[arg(long)]
@@ -26,13 +29,22 @@ pub struct ListArgs {
 /// counts per op.
 pub fn exec(args: ListArgs) -> Result<(), Failure> {
     let corpus = load_clean(&args.corpus)?;
-    let cases = args
+    let at = args.release.get();
+    let cases: Vec<&Case> = args
         .filter
         .selection(None)
         .apply(&corpus)
-        .map_err(Failure::usage)?;
-    // Which corpus, on stderr: stdout is one case (or op) a line, for pipes.
-    errln!("{}", corpus.describe());
+        .map_err(Failure::usage)?
+        .into_iter()
+        .filter(|c| c.holds_at(at))
+        .collect();
+    // Which corpus and release, on stderr, and only for a reader at a
+    // terminal: stdout is one case (or op) a line, and `list | head -3`
+    // shows three of them.
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        errln!("{}
+release: {at}", corpus.describe());
+    }
     if args.counts {
         print_counts(&cases);
         return Ok(());

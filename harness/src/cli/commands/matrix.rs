@@ -15,9 +15,13 @@ pub struct MatrixArgs {
     /// Write the page here (default: standard output).
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Draw reports of different corpora side by side (warned about on the page).
+    /// Draw reports of different corpora, or judged at different
+    /// releases, side by side (warned about on the page).
     #[arg(long)]
     pub allow_mixed_corpora: bool,
+    /// Require every report to have judged this release.
+    #[command(flatten)]
+    pub release: crate::cli::args::ReleaseArg,
 }
 
 /// Reads the reports and writes the matrix page.
@@ -25,8 +29,12 @@ pub fn exec(args: MatrixArgs) -> Result<(), Failure> {
     for path in &args.reports {
         std::fs::metadata(path).map_err(|e| Failure::io(path, "read", e))?;
     }
-    let (columns, warnings) =
-        matrix::read(&args.reports, args.allow_mixed_corpora).map_err(Failure::usage)?;
+    let (columns, warnings) = matrix::read(
+        &args.reports,
+        args.allow_mixed_corpora,
+        args.release.release,
+    )
+    .map_err(Failure::usage)?;
     for w in &warnings {
         errln!("warning: {w}");
     }

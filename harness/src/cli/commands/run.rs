@@ -1,12 +1,13 @@
 //! `ptc-conformance run`: the corpus against a subject, with a report.
 
-use crate::cli::args::{load_clean, start, AdapterArgs, CorpusArgs, Filter};
+use crate::cli::args::{load_clean, start, AdapterArgs, CorpusArgs, Filter, ReleaseArg};
 use crate::cli::out::{errln, out, outln};
 use crate::corpus;
 use crate::corpus::select::Shard;
 use crate::exit::Failure;
 use crate::judging::known::{self, KnownFailures};
 use crate::judging::outcome::Strictness;
+use crate::judging::release;
 use crate::judging::report;
 use crate::judging::report::json::JsonReport;
 use crate::judging::report::pretty::PrettyOptions;
@@ -25,6 +26,9 @@ pub struct RunArgs {
     /// Case selection.
     #[command(flatten)]
     pub filter: Filter,
+    /// The release to judge against.
+    #[command(flatten)]
+    pub release: ReleaseArg,
     /// Report format.
     #[arg(long, value_enum, default_value = "pretty")]
     pub format: Format,
@@ -98,21 +102,28 @@ pub fn exec(args: RunArgs) -> Result<(), Failure> {
     if max_fail == Some(0) {
         return Err(Failure::usage("--max-fail must be at least 1"));
     }
-    let opts = RunOptions {
-        strictness: args.level,
-        max_fail,
-        known: known.as_ref(),
-    };
     let adapter_cfg = args.adapter.config()?;
     let mut adapter;
+    let mut reference = Reference::at(args.release.get());
     let subject: &mut dyn Subject = match &adapter_cfg {
-        None => &mut Reference,
+        None => &mut reference,
         Some(cfg) => {
             adapter = start(cfg.clone())?;
             &mut adapter
         }
     };
+    // AP-18: the release asked for, else the adapter's own, else 0.13.0;
+    // a mismatch is refused before a case runs.
+    let judged = release::resolve(args.release.release, subject.release())
+        .map_err(|e| Failure::usage(format!("adapter: {e}")))?;
+    let opts = RunOptions {
+        strictness: args.level,
+        max_fail,
+        known: known.as_ref(),
+        release: judged.release,
+    };
     let mut summary = runner::session(subject, &corpus, &cases, opts);
+    summary.release = judged;
     summary.allow_unexpected_pass = args.allow_unexpected_pass;
     summary.selection = selection.describe();
     let repro_cmd = adapter_cfg.map(|c| c.command);

@@ -206,6 +206,7 @@ pub fn render(report: &JsonReport) -> String {
         let _ = writeln!(b, "<dt>{k}</dt><dd id=\"{id}\">{}</dd>", escape(&v));
     };
     fact("subject", "subject", report.subject.clone());
+    fact("release", "release", report.release_line());
     fact("level", "level", report.level.clone());
     if let Some(c) = &report.corpus {
         fact(
@@ -261,8 +262,8 @@ pub fn render(report: &JsonReport) -> String {
     if bad.is_empty() {
         let _ = writeln!(
             b,
-            "<p id=\"rules-none\">None of the {} rules the cases cite has a failure, an error or an unexpected outcome.</p>",
-            by_rule.len()
+            "<p id=\"rules-none\">None of the {} rules cited by the cases that ran has a failure, an error or an unexpected outcome.</p>",
+            by_rule.values().filter(|t| t.executed() > 0).count()
         );
     } else {
         b.push_str("<table id=\"rules\">\n");

@@ -41,6 +41,13 @@ pub struct JsonReport {
     /// What was selected, as the command line said it (empty: everything).
     #[serde(default)]
     pub selection: String,
+    /// The release judged (`0.13.0`); absent in reports written before
+    /// releases were targets, which judged 0.13.0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release: Option<String>,
+    /// Who chose it: `the default`, `--release` or `named by the adapter's hello`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub release_from: Option<String>,
     /// Skipped cases grouped by reason ([`Summary::skip_groups`]).
     #[serde(default)]
     pub skips: Vec<SkipGroup>,
@@ -164,6 +171,8 @@ impl JsonReport {
             corpus: (s.corpus != CorpusInfo::default()).then(|| s.corpus.clone()),
             spec: s.spec.clone(),
             selection: s.selection.clone(),
+            release: Some(s.release.release.to_string()),
+            release_from: Some(s.release.from.as_str().to_owned()),
             skips: s.skip_groups(),
             cases,
         }
@@ -203,6 +212,19 @@ impl JsonReport {
             )));
         }
         Ok(report)
+    }
+
+    /// The release it judged: 0.13.0 for a report written before the field.
+    pub fn release(&self) -> &str {
+        self.release.as_deref().unwrap_or("0.13.0")
+    }
+
+    /// `release: 0.12.0 (--release)`, the header line every format shows.
+    pub fn release_line(&self) -> String {
+        match &self.release_from {
+            Some(from) => format!("{} ({from})", self.release()),
+            None => self.release().to_owned(),
+        }
     }
 
     /// Totals per op and per rule, counted from the cases.

@@ -57,6 +57,7 @@ pub fn render(report: &JsonReport) -> String {
             run.add_property(quick_junit::Property::new(name, value));
         }
     }
+    run.add_property(quick_junit::Property::new("release", report.release_line()));
     let mut tc = TestCase::new("verdict", status);
     tc.set_classname("run");
     run.add_test_case(tc);

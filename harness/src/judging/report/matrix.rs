@@ -31,6 +31,7 @@ pub struct Column {
 pub fn read(
     files: &[PathBuf],
     allow_mixed_corpora: bool,
+    release: Option<ptc_conformance::Release>,
 ) -> Result<(Vec<Column>, Vec<String>), String> {
     if files.is_empty() {
         return Err("give at least one JSON report (`run --format json` output)".to_owned());
@@ -44,6 +45,38 @@ pub fn read(
         });
     }
     let mut warnings = Vec::new();
+    // Reports judged at different releases held the answers to different
+    // expectations: refused like different corpora (AP-18).
+    if let Some(want) = release {
+        if let Some(col) = columns
+            .iter()
+            .find(|c| c.report.release() != want.version())
+        {
+            return Err(format!(
+                "{} judged release {}, not {want} (--release {want})",
+                col.file.display(),
+                col.report.release()
+            ));
+        }
+    }
+    if let Some(other) = columns
+        .iter()
+        .find(|c| c.report.release() != columns[0].report.release())
+    {
+        let msg = format!(
+            "{} judged release {} and {} release {}: their pass rates are against different expectations",
+            columns[0].file.display(),
+            columns[0].report.release(),
+            other.file.display(),
+            other.report.release()
+        );
+        if !allow_mixed_corpora {
+            return Err(format!(
+                "{msg} (--allow-mixed-corpora draws the matrix anyway)"
+            ));
+        }
+        warnings.push(msg);
+    }
     let mut first: Option<(&Column, &str)> = None;
     for col in &columns {
         let Some(corpus) = col.report.corpus.as_ref().filter(|c| !c.sha256.is_empty()) else {
@@ -99,16 +132,17 @@ pub fn render(columns: &[Column], warnings: &[String]) -> String {
         );
     }
     b.push_str("<p>Each cell: passed of the cases the implementation ran (skipped cases are counted apart). Green: all passed; light green: 90% or more; yellow: half or more; red: less; grey: none ran. A cell with failures links to them.</p>\n");
-    b.push_str("<h2>Implementations</h2>\n<table id=\"implementations\">\n<tr><th>column</th><th class=\"name\">subject</th><th class=\"name\">report</th><th>level</th><th>verdict</th><th>passed</th><th>failed</th><th>skipped</th><th>errors</th><th>total</th></tr>\n");
+    b.push_str("<h2>Implementations</h2>\n<table id=\"implementations\">\n<tr><th>column</th><th class=\"name\">subject</th><th class=\"name\">report</th><th>release</th><th>level</th><th>verdict</th><th>passed</th><th>failed</th><th>skipped</th><th>errors</th><th>total</th></tr>\n");
     for (i, col) in columns.iter().enumerate() {
         let r = &col.report;
         let t = &r.totals;
         let _ = writeln!(
             b,
-            "<tr id=\"impl-{i}\"><td>{}</td><td class=\"name subject\">{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td class=\"passed\">{}</td><td class=\"failed\">{}</td><td class=\"skipped\">{}</td><td class=\"errors\">{}</td><td class=\"total\">{}</td></tr>",
+            "<tr id=\"impl-{i}\"><td>{}</td><td class=\"name subject\">{}</td><td class=\"name\">{}</td><td class=\"release\">{}</td><td>{}</td><td>{}</td><td class=\"passed\">{}</td><td class=\"failed\">{}</td><td class=\"skipped\">{}</td><td class=\"errors\">{}</td><td class=\"total\">{}</td></tr>",
             i + 1,
             escape(&r.subject),
             escape(&col.file.display().to_string()),
+            escape(&r.release_line()),
             escape(&r.level),
             verdict_badge(&r.verdict, &format!("verdict-{i}"), true),
             t.passed,

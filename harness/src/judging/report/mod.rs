@@ -18,6 +18,7 @@ pub use crate::corpus::CorpusInfo;
 use crate::corpus::{Case, Provenance};
 use crate::exit::Exit;
 use crate::judging::outcome::{CaseResult, Outcome, Skip, Strictness};
+pub use crate::judging::release::{Judged, ReleaseFrom};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Counts of outcomes.
@@ -143,6 +144,8 @@ pub struct Summary<'c> {
     pub corpus: CorpusInfo,
     /// The spec the corpus was checked against (where from, files, hash).
     pub spec: Option<Provenance>,
+    /// The release judged and who chose it.
+    pub release: Judged,
 }
 
 /// How a run ended and why.
@@ -222,7 +225,8 @@ impl Summary<'_> {
     /// The skipped cases (expected or not) grouped by reason, most cases
     /// first: one group for every op the subject does not declare (listing
     /// them), one per set of undeclared features, one per `unsupported`
-    /// text, one for a run that stopped early.
+    /// text, one for a run that stopped early, one for the cases that do
+    /// not hold at the release judged.
     pub fn skip_groups(&self) -> Vec<SkipGroup> {
         let mut groups: BTreeMap<(&str, String), (usize, BTreeSet<&str>)> = BTreeMap::new();
         for r in &self.results {
@@ -234,6 +238,10 @@ impl Summary<'_> {
                 Skip::Features(_) => ("features", s.to_string()),
                 Skip::Unsupported(why) => ("unsupported", why.clone()),
                 Skip::Stopped => ("stopped", s.to_string()),
+                Skip::Release(at, _) => (
+                    "release",
+                    format!("not in release {at}: the case's `releases` leave it out"),
+                ),
             };
             let g = groups.entry(key).or_default();
             g.0 += 1;

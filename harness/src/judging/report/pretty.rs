@@ -74,6 +74,7 @@ pub fn render(report: &JsonReport, opts: PrettyOptions) -> String {
             );
         }
     }
+    let _ = writeln!(out, "release: {}", report.release_line());
     let _ = writeln!(out, "level: {}\n", report.level);
     let (ran, idle): (Vec<_>, Vec<_>) = by_op.iter().partition(|(_, t)| t.executed() > 0);
     table(&mut out, "op", &ran, Some(&totals));
@@ -149,22 +150,37 @@ pub fn render(report: &JsonReport, opts: PrettyOptions) -> String {
     out
 }
 
-/// The rule table: every rule, or those with problems and one line for the rest.
+/// The rule table: every rule, or those with problems and one line for the
+/// rest. The rest is counted over the cases that ran: a port that declares
+/// one op is told the rules of its cases, and the rules cited only by
+/// skipped cases are counted apart, so no rule reads as checked that was not.
 fn rules(out: &mut String, by_rule: &BTreeMap<String, Totals>, all: bool) {
     let shown: Vec<(&String, &Totals)> = by_rule
         .iter()
         .filter(|(_, t)| all || t.has_problems())
         .collect();
-    let rest = by_rule.len() - shown.len();
+    let quiet = |t: &Totals| !all && !t.has_problems();
+    let held = by_rule
+        .values()
+        .filter(|t| quiet(t) && t.executed() > 0)
+        .count();
+    let unchecked = by_rule
+        .values()
+        .filter(|t| quiet(t) && t.executed() == 0)
+        .count();
     if !shown.is_empty() {
         table(out, "rule", &shown, None);
     }
-    if rest > 0 {
+    if held + unchecked > 0 {
+        let lead = if shown.is_empty() { "rules: " } else { "and " };
+        let unchecked = match unchecked {
+            0 => String::new(),
+            n => format!("; {n} more cited only by skipped cases, not checked"),
+        };
         let _ = writeln!(
             out,
-            "{}{rest} rule(s) cited by the cases{} without a failure, an error or an unexpected outcome (--rules lists every rule)",
-            if shown.is_empty() { "rules: " } else { "and " },
-            if shown.is_empty() { "," } else { "" },
+            "{lead}{held} rule(s) cited by the cases that ran, without a failure, an error or an \
+             unexpected outcome{unchecked} (--rules lists every rule)",
         );
     }
 }

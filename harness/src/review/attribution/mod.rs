@@ -6,7 +6,7 @@
 //! build that lacks the field of an input that names it. `compare` reports
 //! the change once, as the struct's kind, and counts those echoes under it.
 //!
-//! The rule (README § Comparing two builds of PtcRunner): a difference is
+//! The rule (docs/reviewer.md § Attribution to a struct's change of shape): a difference is
 //! *explained* by the shape changes found when the two answers become equal
 //! after removing those fields from those structs everywhere in both
 //! answers (inside function specs, map keys and values, lists, tuples), and

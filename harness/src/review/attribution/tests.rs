@@ -195,7 +195,7 @@ fn echoes_of_a_struct_change_are_counted_under_it_and_a_real_change_stays_a_kind
         let mut base = Altered(WithoutVisibility { planted });
         let c = compare(
             &mut base,
-            &mut Reference,
+            &mut Reference::default(),
             &cases,
             &corpus.cases,
             &cfg,

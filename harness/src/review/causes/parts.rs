@@ -23,6 +23,10 @@ pub struct Candidate {
     /// The node the part was taken from, and its path (pairs of one map
     /// share them).
     pub from: (usize, String),
+    /// The text inside the part whose characters a search may take out
+    /// one at a time ([`text_at`]): a string or atom value, or the key of
+    /// a map pair (the pair's index).
+    pub text: Option<(usize, Option<usize>)>,
 }
 
 /// Where a node sits, for the path of a value trigger and for telling
@@ -98,13 +102,21 @@ fn walk(
 ) {
     let me = *n;
     *n += 1;
-    let mut push = |trigger: Trigger, how: &'static str, new: &Term, size: usize| {
+    // The text a search may take characters out of: a string or atom
+    // replaced whole, a map pair's key.
+    let text_of = |key: Option<(usize, &Term)>| match key {
+        Some((j, Term::Str(_) | Term::Atom(_))) => Some((me, Some(j))),
+        Some(_) => None,
+        None => matches!(t, Term::Str(_) | Term::Atom(_)).then_some((me, None)),
+    };
+    let mut push = |trigger: Trigger, how: &'static str, new: &Term, size: usize, text| {
         out.push(Candidate {
             trigger,
             how,
             args: mutate(args, me, new),
             size,
             from: (me, path.to_owned()),
+            text,
         });
     };
     match t {
@@ -123,16 +135,22 @@ fn walk(
                     module: s.module.clone(),
                     field: name.clone(),
                 };
-                push(trigger, "left out", &without, 1 + size(v));
+                push(trigger, "left out", &without, 1 + size(v), None);
             }
             let trigger = Trigger::Struct {
                 module: s.module.clone(),
             };
-            push(trigger, "replaced by nil", &Term::Nil, size(t));
+            push(trigger, "replaced by nil", &Term::Nil, size(t), None);
         }
         Term::List(items) => {
+            // A bare atom in a list is an option too (a flag, or an entry
+            // of a keyword list a build reads as malformed).
             for (j, item) in items.iter().enumerate() {
-                if let Some(key) = option_key(item) {
+                let bare = match item {
+                    Term::Atom(a) => Some(a.as_str()),
+                    _ => None,
+                };
+                if let Some(key) = option_key(item).or(bare) {
                     let mut rest = items.clone();
                     rest.remove(j);
                     let trigger = Trigger::Option {
@@ -140,7 +158,7 @@ fn walk(
                         path: path.to_owned(),
                         key: key.to_owned(),
                     };
-                    push(trigger, "left out", &Term::List(rest), size(item));
+                    push(trigger, "left out", &Term::List(rest), size(item), None);
                 }
             }
         }
@@ -154,7 +172,14 @@ fn walk(
                     .collect();
                 let class = KeyClass::of(k).map_or("non-text", KeyClass::name);
                 let trigger = Trigger::MapKey { class };
-                push(trigger, "left out", &Term::map(rest), size(k) + size(v));
+                let text = text_of(Some((j, k)));
+                push(
+                    trigger,
+                    "left out",
+                    &Term::map(rest),
+                    size(k) + size(v),
+                    text,
+                );
             }
         }
         _ => {}
@@ -181,10 +206,17 @@ fn walk(
                 "replaced by []",
                 &Term::List(Vec::new()),
                 size(t),
+                text_of(None),
             );
         }
         if !matches!(t, Term::Nil) {
-            push(trigger, "replaced by nil", &Term::Nil, size(t));
+            push(
+                trigger,
+                "replaced by nil",
+                &Term::Nil,
+                size(t),
+                text_of(None),
+            );
         }
     }
     // Children in the order `mutate` counts them.
@@ -232,11 +264,12 @@ fn walk(
 }
 
 /// The key of a keyword-like list element: a tuple whose first element is
-/// an atom (`{:visibility, :public}`, or a longer tuple a `Keyword`
-/// function meets all the same).
+/// an atom (`{:visibility, :public}`, or a shorter or longer tuple a
+/// `Keyword` function meets all the same: `{:visibility}`,
+/// `{:visibility, :public, :x}`), however well-formed.
 fn option_key(item: &Term) -> Option<&str> {
     match item {
-        Term::Tuple(xs) if xs.len() >= 2 => xs[0].as_atom(),
+        Term::Tuple(xs) if !xs.is_empty() => xs[0].as_atom(),
         _ => None,
     }
 }
@@ -279,4 +312,58 @@ pub fn without_structs(args: &[Term], module: &str) -> Option<Vec<Term>> {
     let mut hit = false;
     let out = args.iter().map(|a| go(a, module, &mut hit)).collect();
     hit.then_some(out)
+}
+
+/// The node `at` of `args`, counted as [`mutate`] counts them.
+fn node_at(args: &[Term], at: usize) -> Option<&Term> {
+    fn go<'a>(t: &'a Term, at: usize, n: &mut usize) -> Option<&'a Term> {
+        if *n == at {
+            return Some(t);
+        }
+        *n += 1;
+        children(t).into_iter().find_map(|c| go(c, at, n))
+    }
+    let mut n = 0;
+    args.iter().find_map(|a| go(a, at, &mut n))
+}
+
+/// The text a candidate's `text` names in `args` (a string, an atom's
+/// name, a map key), if it is one.
+pub fn text_at(args: &[Term], (node, key): (usize, Option<usize>)) -> Option<String> {
+    let t = node_at(args, node)?;
+    let t = match (t, key) {
+        (Term::Map(m), Some(j)) => &m.pairs().get(j)?.0,
+        (t, None) => t,
+        _ => return None,
+    };
+    match t {
+        Term::Str(s) | Term::Atom(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// `args` with the text a candidate's `text` names replaced by `new`, of
+/// the same type (a string stays a string, an atom an atom).
+pub fn with_text(
+    args: &[Term],
+    (node, key): (usize, Option<usize>),
+    new: &str,
+) -> Option<Vec<Term>> {
+    let t = node_at(args, node)?;
+    let like = |old: &Term| match old {
+        Term::Str(_) => Some(Term::str(new)),
+        Term::Atom(_) => Some(Term::atom(new)),
+        _ => None,
+    };
+    let replaced = match (t, key) {
+        (Term::Map(m), Some(j)) => {
+            let mut pairs = m.pairs().to_vec();
+            let pair = pairs.get_mut(j)?;
+            pair.0 = like(&pair.0)?;
+            Term::map(pairs)
+        }
+        (t, None) => like(t)?,
+        _ => return None,
+    };
+    Some(mutate(args, node, &replaced))
 }

@@ -4,10 +4,13 @@
 
 use super::*;
 use crate::corpus::{Case, Sources};
+use crate::judging::judge::Reading;
 use crate::review::attribution::tests::WithoutVisibility;
+use crate::review::attribution::Shapes;
 use crate::review::compare::{compare, CompareConfig, Comparison};
 use crate::review::fuzz::FuzzConfig;
 use crate::subject::reference::{Alteration, Altered, Reference};
+use crate::subject::{Request, Subject};
 use ptc_conformance::raised::Raised;
 use std::collections::BTreeSet;
 
@@ -66,7 +69,7 @@ impl Alteration for Planted {
     }
 }
 
-fn run(
+pub(super) fn run(
     base: &mut dyn Subject,
     head: &mut dyn Subject,
     ops: &[&str],
@@ -100,11 +103,16 @@ fn planted(
     ops: &[&str],
     per_op: usize,
 ) -> Vec<(Trigger, BTreeSet<&'static str>, usize)> {
-    run(&mut Reference, &mut Altered(Planted { bugs }), ops, per_op)
+    run(
+        &mut Reference::default(),
+        &mut Altered(Planted { bugs }),
+        ops,
+        per_op,
+    )
 }
 
 /// The causes' titles, sorted.
-fn titles(causes: &[(Trigger, BTreeSet<&'static str>, usize)]) -> Vec<String> {
+pub(super) fn titles(causes: &[(Trigger, BTreeSet<&'static str>, usize)]) -> Vec<String> {
     let mut out: Vec<String> = causes.iter().map(|c| c.0.title(("base", "head"))).collect();
     out.sort();
     out
@@ -158,7 +166,7 @@ fn a_struct_field_one_side_lacks_is_one_cause_whatever_ops_it_reaches() {
     ];
     let causes = run(
         &mut Altered(WithoutVisibility { planted: false }),
-        &mut Reference,
+        &mut Reference::default(),
         &ops,
         300,
     );
@@ -191,13 +199,13 @@ fn the_smallest_part_that_makes_both_answer_alike_is_the_trigger() {
         bugs: vec![("tool.validate", "description", raises)],
     });
     let (b, h) = (
-        Reference::answer(Request::new(op.name, &args)),
+        Reference::default().answer(Request::new(op.name, &args)),
         head.call(Request::new(op.name, &args)),
     );
     let kind = crate::review::kinds::classify(op, &args, &b, &h, Reading::AsAnswered);
     let shapes = Shapes::new();
     let mut search = Search {
-        base: &mut Reference,
+        base: &mut Reference::default(),
         head: &mut head,
         shapes: &shapes,
         reading: Reading::AsAnswered,
@@ -254,7 +262,7 @@ fn a_protocol_one_side_lacks_for_several_structs_is_one_cause_across_ops() {
     });
     let causes = run(
         &mut base,
-        &mut Reference,
+        &mut Reference::default(),
         &[
             "term.inspect",
             "lisp_formatter.format",

@@ -226,13 +226,38 @@ impl Cause {
                 | Trigger::Field { .. } => {}
                 // Values in no list of options are in `rest`, titled below.
                 Trigger::Struct { .. } => {}
-                other => phrases.push(other.title(labels)),
+                // One phrase for triggers that are one cause by what they
+                // name (a character, a rewording, an output difference).
+                other => {
+                    let named = matches!(
+                        other,
+                        Trigger::Char { .. } | Trigger::Message { .. } | Trigger::Output { .. }
+                    );
+                    let earlier = self
+                        .triggers
+                        .iter()
+                        .take_while(|t| !std::ptr::eq(*t, other));
+                    if named
+                        && earlier.into_iter().any(|e| {
+                            std::mem::discriminant(e) == std::mem::discriminant(other)
+                                && e.same_cause(other)
+                        })
+                    {
+                        continue;
+                    }
+                    phrases.push(other.title(labels));
+                }
             }
         }
         if let Some(v) = values_title(&rest) {
             phrases.push(v);
         }
-        phrases.dedup();
+        if let Some(o) = output_title(&self.triggers, labels) {
+            phrases.retain(|p| !p.starts_with("no part of the input"));
+            phrases.push(o);
+        }
+        let mut seen = BTreeSet::new();
+        phrases.retain(|p| seen.insert(p.clone()));
         phrases.join("; ")
     }
 }
@@ -285,6 +310,17 @@ fn options_title(triggers: &[Trigger]) -> (Vec<String>, Vec<Trigger>) {
         else {
             continue;
         };
+        // A bare atom naming an option (a malformed entry) is that option.
+        let known: BTreeSet<&str> = lists
+            .values()
+            .flat_map(|(k, _)| k.iter().copied())
+            .collect();
+        if known
+            .iter()
+            .any(|k| crate::review::causes::bare_option(path, value, k))
+        {
+            continue;
+        }
         let home = lists
             .iter_mut()
             .find(|((o, p), _)| o == op && (path == p || in_list(path, p)));
@@ -324,6 +360,25 @@ fn options_title(triggers: &[Trigger]) -> (Vec<String>, Vec<Trigger>) {
         })
         .collect();
     (phrases, rest)
+}
+
+/// The output differences among `triggers` met in more than one op,
+/// titled where they start: the op where the difference is shallowest
+/// (the shared function whose answer the other ops embed).
+fn output_title(triggers: &[Trigger], labels: crate::review::kinds::Labels) -> Option<String> {
+    let outputs: Vec<(&str, usize, &Trigger)> = triggers
+        .iter()
+        .filter_map(|t| match t {
+            Trigger::Output { op, depth, .. } => Some((*op, *depth, t)),
+            _ => None,
+        })
+        .collect();
+    let ops: BTreeSet<&str> = outputs.iter().map(|o| o.0).collect();
+    if ops.len() < 2 {
+        return None;
+    }
+    let (op, _, t) = outputs.iter().min_by_key(|o| (o.1, o.0))?;
+    Some(format!("{}, starting in {op}", t.title(labels)))
 }
 
 /// Values a title names at most (`--format json` has every trigger).

@@ -169,6 +169,19 @@ fn trigger_json(t: &Trigger, labels: crate::review::kinds::Labels) -> serde_json
             json!({"refusal": {"side": side(s), "reason": reason}})
         }
         Trigger::Ops { names, side: s } => json!({"ops": {"names": names, "declared_by": side(s)}}),
+        Trigger::Char { c, within } => json!({"character": {
+            "char": c.to_string(),
+            "within": trigger_json(within, labels),
+        }}),
+        Trigger::Message { class, parting } => json!({"message": {
+            "class": class,
+            "after": parting.after,
+            "base": parting.base,
+            "head": parting.head,
+        }}),
+        Trigger::Output { op, depth, what } => {
+            json!({"output": {"op": op, "depth": depth, "what": what}})
+        }
         Trigger::Alone(kind) => json!({"none": kind.title(labels)}),
         Trigger::Fault { side: s } => json!({"fault": side(s)}),
     }

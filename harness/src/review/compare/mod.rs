@@ -266,6 +266,59 @@ pub fn compare<'c>(
     cfg: &CompareConfig,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Comparison<'c>, String> {
+    let (mut out, runnable) = run_corpus(base, head, cases, cfg.strictness);
+    let mut shapes: Shapes = out
+        .differences
+        .iter()
+        .filter_map(|d| ShapeChange::of(&d.kind))
+        .collect();
+    if let Some(fcfg) = &cfg.fuzz {
+        let fcfg = FuzzConfig {
+            emit: None,
+            keep_going: true,
+            labels: ("base", "head"),
+            attribution: Some(shapes.clone()),
+            one_sided_refusals: true,
+            ..fcfg.clone()
+        };
+        out.fuzz = Some(fuzz::run_between(
+            base,
+            head,
+            &fcfg,
+            corpus,
+            Reading::AsAnswered,
+            progress,
+        )?);
+    }
+    if let Some(f) = &out.fuzz {
+        shapes.extend(f.shapes.iter().cloned());
+    }
+    for d in &mut out.differences {
+        if ShapeChange::of(&d.kind).is_none() {
+            d.explained = explain(d.case.op, &d.base, &d.head, &shapes, Reading::AsAnswered);
+        }
+    }
+    out.groups = group(&out.differences, out.fuzz.as_ref());
+    out.causes = causes((base, head), &out.groups, &out.one_sided_ops, &shapes);
+    if let Some(dir) = &cfg.emit {
+        emit_groups(&mut out, dir, cfg, &runnable)?;
+    }
+    for (side, s) in [("base", &*base), ("head", &*head)] {
+        let faults = subject::faults_of(s);
+        out.faults
+            .extend(faults.into_iter().map(|f| format!("{side}: {f}")));
+    }
+    Ok(out)
+}
+
+/// The corpus part: what each side declares, the cases both can run
+/// (returned), and each case's difference, if any, with its kind.
+fn run_corpus<'c>(
+    base: &mut dyn Subject,
+    head: &mut dyn Subject,
+    cases: &[&'c Case],
+    strictness: Strictness,
+) -> (Comparison<'c>, Vec<&'c Case>) {
     let (base_ops, head_ops) = (base.ops(), head.ops());
     let (base_features, head_features) = (base.features(), head.features());
     let one_sided_ops = one_sided(&base_ops, &head_ops, |op| {
@@ -314,7 +367,7 @@ pub fn compare<'c>(
         causes: Vec::new(),
     };
     for ((case, b), h) in runnable.iter().zip(base_answers).zip(head_answers) {
-        match difference(case, &b, &h, cfg.strictness) {
+        match difference(case, &b, &h, strictness) {
             None if matches!(b, Answer::Unsupported(_) | Answer::Error(_)) => {
                 out.unanswered += 1;
                 out.unanswered_cases.push((case, b));
@@ -333,86 +386,62 @@ pub fn compare<'c>(
             }
         }
     }
-    let mut shapes: Shapes = out
-        .differences
-        .iter()
-        .filter_map(|d| ShapeChange::of(&d.kind))
-        .collect();
-    if let Some(fcfg) = &cfg.fuzz {
-        let fcfg = FuzzConfig {
-            emit: None,
-            keep_going: true,
-            labels: ("base", "head"),
-            attribution: Some(shapes.clone()),
-            one_sided_refusals: true,
-            ..fcfg.clone()
-        };
-        out.fuzz = Some(fuzz::run_between(
-            base,
-            head,
-            &fcfg,
-            corpus,
-            Reading::AsAnswered,
-            progress,
-        )?);
+    (out, runnable)
+}
+
+/// Writes each kind's smallest example as a case file under `dir`: a
+/// corpus case with base's answer as its expectation, or the shrunk
+/// generated input citing the rules of the op's cases `runnable` holds.
+fn emit_groups(
+    out: &mut Comparison<'_>,
+    dir: &Path,
+    cfg: &CompareConfig,
+    runnable: &[&Case],
+) -> Result<(), String> {
+    let quirks = cfg
+        .fuzz
+        .as_ref()
+        .map(|f| f.quirks.clone())
+        .unwrap_or_default();
+    let findings = out.fuzz.as_ref().map_or(&[][..], |f| &f.findings[..]);
+    let mut emitted = Vec::with_capacity(out.groups.len());
+    for g in &out.groups {
+        emitted.push(match g.example.case.as_ref() {
+            Some(id) => match g.cases.iter().find(|c| &c.id == id) {
+                Some(case) => emit_case(dir, case, &g.example.base)?,
+                None => None,
+            },
+            None => match findings
+                .iter()
+                .find(|f| f.kind.cause() == g.kind && f.args == g.example.args)
+            {
+                Some(f) => {
+                    let evidence: Vec<(&Case, Option<Kind>)> = runnable
+                        .iter()
+                        .filter(|c| c.op.name == f.op.name)
+                        .map(|c| {
+                            let k = out.differences.iter().find(|d| d.case.id == c.id);
+                            (*c, k.map(|d| d.kind.clone()))
+                        })
+                        .collect();
+                    Some(fuzz::emit::emit(
+                        dir,
+                        f,
+                        seed_of(cfg),
+                        (&out.base, &out.head),
+                        ("base", "head"),
+                        &evidence,
+                        &quirks,
+                    )?)
+                }
+                None => None,
+            },
+        });
     }
-    if let Some(f) = &out.fuzz {
-        shapes.extend(f.shapes.iter().cloned());
+    for (g, e) in out.groups.iter_mut().zip(emitted) {
+        g.emitted = e;
     }
-    for d in &mut out.differences {
-        if ShapeChange::of(&d.kind).is_none() {
-            d.explained = explain(d.case.op, &d.base, &d.head, &shapes, Reading::AsAnswered);
-        }
-    }
-    out.groups = group(&out.differences, out.fuzz.as_ref());
-    out.causes = causes((base, head), &out.groups, &out.one_sided_ops, &shapes);
-    if let Some(dir) = &cfg.emit {
-        let quirks = cfg
-            .fuzz
-            .as_ref()
-            .map(|f| f.quirks.clone())
-            .unwrap_or_default();
-        let findings = out.fuzz.as_ref().map_or(&[][..], |f| &f.findings[..]);
-        for g in &mut out.groups {
-            g.emitted = match g.example.case.as_ref() {
-                Some(id) => match g.cases.iter().find(|c| &c.id == id) {
-                    Some(case) => emit_case(dir, case, &g.example.base)?,
-                    None => None,
-                },
-                None => match findings
-                    .iter()
-                    .find(|f| f.kind.cause() == g.kind && f.args == g.example.args)
-                {
-                    Some(f) => {
-                        let evidence: Vec<(&Case, Option<Kind>)> = runnable
-                            .iter()
-                            .filter(|c| c.op.name == f.op.name)
-                            .map(|c| {
-                                let k = out.differences.iter().find(|d| d.case.id == c.id);
-                                (*c, k.map(|d| d.kind.clone()))
-                            })
-                            .collect();
-                        Some(fuzz::emit::emit(
-                            dir,
-                            f,
-                            seed_of(cfg),
-                            (&out.base, &out.head),
-                            ("base", "head"),
-                            &evidence,
-                            &quirks,
-                        )?)
-                    }
-                    None => None,
-                },
-            };
-        }
-    }
-    for (side, s) in [("base", &*base), ("head", &*head)] {
-        let faults = subject::faults_of(s);
-        out.faults
-            .extend(faults.into_iter().map(|f| format!("{side}: {f}")));
-    }
-    Ok(out)
+    Ok(())
 }
 
 fn seed_of(cfg: &CompareConfig) -> u64 {

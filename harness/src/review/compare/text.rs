@@ -48,17 +48,65 @@ pub fn wrapped(out: &mut String, indent: &str, label: &str, items: &[String]) {
     let _ = writeln!(out, "{line}");
 }
 
-/// `line` cut to [`LINE_CHARS`] characters, with how many were cut.
+/// `line` cut to [`LINE_CHARS`] characters, its middle elided with how
+/// many were cut, so that both ends stay (where a key or a value that
+/// differs is, a line often ends).
 pub fn cut(line: &str) -> String {
     let n = line.chars().count();
     if n <= LINE_CHARS {
         return line.to_owned();
     }
-    let head: String = line.chars().take(LINE_CHARS).collect();
-    format!("{head}…(+{} chars)", n - LINE_CHARS)
+    let (head, tail) = (LINE_CHARS * 2 / 3, LINE_CHARS / 3);
+    let first: String = line.chars().take(head).collect();
+    let last: String = line.chars().skip(n - tail).collect();
+    format!("{first}…(+{} chars)…{last}", n - head - tail)
 }
 
 impl Comparison<'_> {
+    /// One line per cause, numbered as the screens below: its trigger, the
+    /// ops it reaches, its counts and kinds.
+    pub fn summary_text(&self) -> String {
+        let mut out = String::new();
+        let (faults, causes): (Vec<&Cause>, Vec<&Cause>) =
+            self.causes.iter().partition(|c| c.is_fault());
+        let numbered = causes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (format!("CAUSE {}", i + 1), c))
+            .chain(
+                faults
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (format!("NO VALID ANSWER {}", i + 1), c)),
+            );
+        for (label, c) in numbered {
+            let _ = writeln!(out, "  {label}. {}", c.title(("base", "head")));
+            if let Trigger::Ops { .. } = c.trigger {
+                let _ = writeln!(
+                    out,
+                    "      {} selected case(s) run on neither side",
+                    c.cases_not_run
+                );
+                continue;
+            }
+            let (cases, generated) = self.cause_counts(c);
+            let ops: Vec<&str> = self.cause_ops(c).into_iter().collect();
+            let shown = if ops.len() > 3 {
+                format!("{}, +{} more", ops[..3].join(", "), ops.len() - 3)
+            } else {
+                ops.join(", ")
+            };
+            let _ = writeln!(
+                out,
+                "      {}; {} kind(s); {} op(s): {shown}",
+                counts(cases, generated),
+                c.kinds.len(),
+                ops.len()
+            );
+        }
+        out
+    }
+
     /// Every cause, one screen each, numbered from 1.
     pub fn causes_text(&self) -> String {
         let mut out = String::new();

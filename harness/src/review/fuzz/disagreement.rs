@@ -143,7 +143,7 @@ mod tests {
         let expected = raised("invalid \"y\"");
         let actual = raised("invalid \"x\"");
         assert!(describe(&actual).contains("invalid \"x\""));
-        let read = Reading::WithDefaults;
+        let read = Reading::WithDefaults(ptc_conformance::Release::default());
         assert!(disagreement_of_kind(op, &[], &expected, &actual, &known, read).is_none());
         assert_eq!(known.counts()[0].1, 1);
         let other = raised("invalid \"z\"");

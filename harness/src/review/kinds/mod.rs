@@ -13,7 +13,7 @@ use crate::subject::Answer;
 use ptc_conformance::diff::{at, diff, plain_json_to_term, Difference, Segment};
 use ptc_conformance::loose::{self, mask_stacktraces_in};
 use ptc_conformance::ops::{Op, Output};
-use ptc_conformance::structs::with_defaults;
+use ptc_conformance::structs::with_defaults_at;
 use ptc_conformance::term::Term;
 use std::collections::BTreeSet;
 use std::fmt;
@@ -298,9 +298,9 @@ pub fn comparable(op: &Op, e: &Term, a: &Term, reading: Reading) -> (Term, Term)
             }
         }
         _ => match reading {
-            Reading::WithDefaults => (
-                mask_stacktraces_in(&with_defaults(e)),
-                mask_stacktraces_in(&with_defaults(a)),
+            Reading::WithDefaults(rel) => (
+                mask_stacktraces_in(&with_defaults_at(rel, e)),
+                mask_stacktraces_in(&with_defaults_at(rel, a)),
             ),
             Reading::AsAnswered => (mask_stacktraces_in(e), mask_stacktraces_in(a)),
         },

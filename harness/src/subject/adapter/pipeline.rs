@@ -26,6 +26,9 @@ impl Subject for Adapter {
             self.cfg.command.join(" ")
         )
     }
+    fn release(&self) -> Option<ptc_conformance::Release> {
+        self.hello().release
+    }
     fn ops(&self) -> BTreeSet<String> {
         self.hello.ops.clone()
     }

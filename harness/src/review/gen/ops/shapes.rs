@@ -20,19 +20,91 @@ pub(super) fn atoms(names: &[&'static str]) -> BoxedStrategy<Term> {
 }
 
 /// A keyword list of options: names from `names`, values from `value`,
-/// sometimes a name repeated (`Keyword.get/3` takes the first) or an entry
-/// that is not a 2-tuple.
+/// sometimes a name repeated (`Keyword.get/3` takes the first); unknown
+/// names ([`option_word`]: an option a build may newly read); and
+/// malformed entries naming either (`{:k}`, `{:k, a, b}`, a bare `:k`),
+/// so that an option one build newly reads is met both well-formed and
+/// malformed, more than once per default run.
 pub(super) fn options(names: &[&'static str], value: BoxedStrategy<Term>) -> BoxedStrategy<Term> {
+    let known = prop::sample::select(names.to_vec()).prop_map(str::to_owned);
+    let any_name = prop_oneof![3 => known.clone(), 2 => option_word()].boxed();
     let entry = prop_oneof![
-        8 => (prop::sample::select(names.to_vec()), value.clone())
-            .prop_map(|(k, v)| Term::tuple(vec![Term::atom(k), v])),
-        1 => (gen::key_name(), value.clone()).prop_map(|(k, v)| Term::tuple(vec![Term::atom(&k), v])),
-        1 => (prop::sample::select(names.to_vec()), value.clone(), value)
-            .prop_map(|(k, a, b)| Term::tuple(vec![Term::atom(k), a, b])),
+        8 => (known, value.clone()).prop_map(|(k, v)| Term::tuple(vec![Term::atom(&k), v])),
+        2 => (option_word(), value.clone()).prop_map(|(k, v)| Term::tuple(vec![Term::atom(&k), v])),
+        1 => (any_name.clone(), value.clone(), value)
+            .prop_map(|(k, a, b)| Term::tuple(vec![Term::atom(&k), a, b])),
+        1 => any_name.clone().prop_map(|k| Term::tuple(vec![Term::atom(&k)])),
+        1 => any_name.prop_map(|k| Term::atom(&k)),
     ];
     prop::collection::vec(entry, 0..4)
         .prop_map(Term::List)
         .boxed()
+}
+
+/// Option names no op of the registry is known to read: every option any
+/// op's generator names (one op's option is often another's next), the
+/// words Elixir libraries name options with, and any key name.
+pub(super) const OPTION_WORDS: &[&str] = &[
+    // Options of the ops of the registry.
+    "expose",
+    "cache",
+    "native_result",
+    "visibility",
+    "signature",
+    "description",
+    "timeout",
+    "execution",
+    "validated",
+    "include_memory",
+    "format_options",
+    "prior_memory",
+    "feedback_max_chars",
+    "preview_max_chars",
+    "feedback_limit",
+    "result_max_chars",
+    "max_print_length",
+    "preview",
+    "limit",
+    "feedback",
+    "result",
+    // Words options are named with.
+    "mode",
+    "format",
+    "strict",
+    "pretty",
+    "max",
+    "max_chars",
+    "max_length",
+    "depth",
+    "width",
+    "default",
+    "name",
+    "type",
+    "keys",
+    "sort",
+    "escape",
+    "trim",
+    "style",
+    "label",
+    "prefix",
+    "truncate",
+    "verbose",
+    "meta",
+    "tags",
+    "level",
+    "on_error",
+    "fallback",
+    "encoding",
+    "private",
+];
+
+/// An option name from [`OPTION_WORDS`], or any key name.
+pub(super) fn option_word() -> BoxedStrategy<String> {
+    prop_oneof![
+        3 => prop::sample::select(OPTION_WORDS.to_vec()).prop_map(str::to_owned),
+        1 => gen::key_name(),
+    ]
+    .boxed()
 }
 
 pub(super) fn tool_name() -> BoxedStrategy<Term> {

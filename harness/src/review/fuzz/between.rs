@@ -1,0 +1,406 @@
+//! The fuzzing loop between two sides: generator threads make each op's
+//! batches from its own seed, this thread sends them to both sides in
+//! order and counts each kind of difference ([`check_batch`]); once every
+//! struct shape change is known the differences they explain are set
+//! apart ([`settle`]), and each kind's smallest instance is shrunk
+//! ([`shrink_kinds`]).
+
+use super::emit::{self, emit};
+use super::refusal::{self, learn_fields, needs_undeclared, retry_refused};
+use super::shrink::{generate, op_seed, shrink};
+use super::{args_for, plan, FuzzConfig, FuzzReport};
+use crate::corpus::Case;
+use crate::judging::judge::Reading;
+use crate::review::attribution::{explain, ShapeChange, Shapes};
+use crate::review::kinds::{weight, Kind, Side};
+use crate::subject::{Answer, Request, Subject};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use ptc_conformance::ops::Op;
+use ptc_conformance::term::Term;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A kind's smallest instance so far: its weight, batch and index there,
+/// and whether it was met retried without the fields a side lacks.
+type Smallest = ((usize, usize), usize, usize, bool);
+
+/// A batch of generated inputs, or why the generator failed.
+type Batch = (usize, Result<Vec<Vec<Term>>, String>);
+
+/// What the loop counts as it goes.
+#[derive(Default)]
+struct Tally {
+    /// Each kind, its count and smallest instance.
+    kinds: Vec<(Kind, usize, Smallest)>,
+    /// With attribution: differences that are not shape changes, with both
+    /// answers, until every shape change is known.
+    pending: Vec<(Kind, Smallest, Answer, Answer)>,
+    /// With attribution: the shape changes known so far.
+    shapes: Option<Shapes>,
+}
+
+/// The schedule: batch `b` is op `b % ops`, its `b / ops`-th batch,
+/// generated from the op's own seed ([`op_seed`]), so runs replay exactly
+/// whatever the number of threads, a total cap only cuts the schedule
+/// short, and an op's inputs do not depend on the other ops fuzzed.
+struct Schedule<'a> {
+    ops: Vec<&'static Op>,
+    names: Vec<&'static str>,
+    batch: usize,
+    per_op: usize,
+    batches: usize,
+    cfg: &'a FuzzConfig,
+}
+
+/// Runs the fuzzer with `expected`'s answers as the expectation (the
+/// reference, or the first of two builds being compared, whose answers are
+/// compared as answered: `reading`); only ops both declare are fuzzed.
+/// Both sides get the same input, its structs as the generator wrote them;
+/// the reference completes them itself.
+pub fn run_between(
+    expected: &mut dyn Subject,
+    subject: &mut dyn Subject,
+    cfg: &FuzzConfig,
+    corpus: &[Case],
+    reading: Reading,
+    progress: &mut dyn FnMut(usize),
+) -> Result<FuzzReport, String> {
+    let expected_ops = expected.ops();
+    let declared: BTreeSet<String> = subject
+        .ops()
+        .into_iter()
+        .filter(|o| expected_ops.contains(o))
+        .collect();
+    let ops = plan(&cfg.ops, &declared)?;
+    let names: Vec<&'static str> = ops.iter().map(|o| o.name).collect();
+    let batch = cfg.batch.max(1);
+    let per_op = cfg.cases_per_op;
+    let schedule = Schedule {
+        batches: names.len() * per_op.div_ceil(batch),
+        ops,
+        names,
+        batch,
+        per_op,
+        cfg,
+    };
+    let started = Instant::now();
+    let mut report = FuzzReport {
+        ops: schedule.names.clone(),
+        labels: cfg.labels,
+        ..FuzzReport::default()
+    };
+    learn_fields(
+        expected,
+        subject,
+        schedule.names[0],
+        cfg.labels,
+        &mut report,
+    );
+    let mut tally = Tally {
+        shapes: shapes_with_lacking(cfg, &report),
+        ..Tally::default()
+    };
+    let stop = AtomicBool::new(false);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4);
+    // Workers generate, this thread checks in order.
+    let outcome: Result<(), String> = std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(workers * 2);
+        for w in 0..workers {
+            let tx = tx.clone();
+            let (schedule, stop) = (&schedule, &stop);
+            scope.spawn(move || generate_batches(schedule, corpus, (w, workers), stop, &tx));
+        }
+        drop(tx);
+        let result = check_all(
+            (&mut *expected, &mut *subject),
+            &schedule,
+            &rx,
+            (started, reading),
+            (&mut report, &mut tally),
+            progress,
+        );
+        stop.store(true, Ordering::Relaxed);
+        drop(rx);
+        result
+    });
+    outcome?;
+    let shapes = settle(&schedule.ops, &mut tally, reading, &mut report);
+    shrink_kinds(
+        (expected, subject),
+        &schedule,
+        corpus,
+        tally.kinds,
+        (&shapes, reading),
+        &mut report,
+    )?;
+    for (pattern, n) in cfg.known.counts() {
+        eprintln!("known disagreement stepped over {n} times: {pattern}");
+    }
+    report.elapsed = started.elapsed();
+    report.shapes = shapes;
+    Ok(report)
+}
+
+/// The shape changes given, and each field one side's build lacks
+/// (learned by the probe): a shape change whether or not an answer shows
+/// the struct. `None` without attribution.
+fn shapes_with_lacking(cfg: &FuzzConfig, report: &FuzzReport) -> Option<Shapes> {
+    let mut shapes = cfg.attribution.clone()?;
+    for (label, fields) in &report.lacking {
+        let side = if *label == cfg.labels.0 {
+            Side::Actual
+        } else {
+            Side::Expected
+        };
+        shapes.extend(fields.iter().map(|(module, field)| ShapeChange {
+            module: module.clone(),
+            field: field.clone(),
+            side,
+        }));
+    }
+    Some(shapes)
+}
+
+/// A generator thread's part of the schedule: batches `w`, `w + workers`,
+/// ... each sent as it is made, until the receiver is gone or `stop`.
+fn generate_batches(
+    s: &Schedule<'_>,
+    corpus: &[Case],
+    (w, workers): (usize, usize),
+    stop: &AtomicBool,
+    tx: &std::sync::mpsc::SyncSender<Batch>,
+) {
+    let strategies: Vec<BoxedStrategy<Vec<Term>>> =
+        s.names.iter().filter_map(|n| args_for(n, corpus)).collect();
+    for b in (w..s.batches).step_by(workers) {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let (op, chunk) = (b % s.names.len(), b / s.names.len());
+        let n = s.batch.min(s.per_op - chunk * s.batch);
+        let inputs = generate(&strategies[op], op_seed(s.cfg.seed, s.names[op]), chunk, n)
+            .map(|trees| trees.iter().map(ValueTree::current).collect());
+        if tx.send((b, inputs)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Takes the batches in schedule order (reordering what the threads
+/// send) and checks each, until the schedule, the total cap or the time
+/// is spent, or (not keeping going) the first difference.
+fn check_all(
+    sides: (&mut dyn Subject, &mut dyn Subject),
+    s: &Schedule<'_>,
+    rx: &std::sync::mpsc::Receiver<Batch>,
+    (started, reading): (Instant, Reading),
+    (report, tally): (&mut FuzzReport, &mut Tally),
+    progress: &mut dyn FnMut(usize),
+) -> Result<(), String> {
+    let (expected, subject) = sides;
+    let cfg = s.cfg;
+    let cap = cfg.cases.unwrap_or(usize::MAX);
+    let features = (expected.features(), subject.features());
+    let mut waiting: BTreeMap<usize, Result<Vec<Vec<Term>>, String>> = BTreeMap::new();
+    let mut done: BTreeSet<&'static str> = BTreeSet::new();
+    let mut spent: BTreeMap<&'static str, Duration> = BTreeMap::new();
+    let mut next = 0usize;
+    while next < s.batches && report.checked < cap {
+        if cfg.time_limit.is_some_and(|t| started.elapsed() >= t) {
+            return Ok(());
+        }
+        let mut inputs = match waiting.remove(&next) {
+            Some(i) => i,
+            None => match rx.recv() {
+                Ok((b, i)) => {
+                    waiting.insert(b, i);
+                    continue;
+                }
+                Err(_) => return Err("the generator threads stopped".to_owned()),
+            },
+        }?;
+        let b = next;
+        let op = s.ops[b % s.ops.len()];
+        next += 1;
+        if done.contains(op.name) {
+            continue;
+        }
+        inputs.truncate(cap - report.checked);
+        let op_started = Instant::now();
+        let stopped = check_batch(
+            (&mut *expected, &mut *subject),
+            (op, b, &mut inputs),
+            (cfg, &features, reading),
+            (&mut *report, &mut *tally),
+            progress,
+        );
+        if stopped {
+            return Ok(());
+        }
+        let t = spent.entry(op.name).or_default();
+        *t += op_started.elapsed();
+        if cfg.time_per_op.is_some_and(|limit| *t >= limit) {
+            done.insert(op.name);
+        }
+    }
+    Ok(())
+}
+
+/// Sends batch `b` of `op` to both sides (inputs naming a field neither
+/// build has sent without it, refusals for a field one side lacks retried
+/// without it) and counts each difference by kind; whether the run stops
+/// here (a difference, not keeping going).
+fn check_batch(
+    (expected, subject): (&mut dyn Subject, &mut dyn Subject),
+    (op, b, inputs): (&'static Op, usize, &mut [Vec<Term>]),
+    (cfg, features, reading): (&FuzzConfig, &(BTreeSet<String>, BTreeSet<String>), Reading),
+    (report, tally): (&mut FuzzReport, &mut Tally),
+    progress: &mut dyn FnMut(usize),
+) -> bool {
+    for a in inputs.iter_mut() {
+        if let Some(s) = refusal::stripped(a, &report.unknown_fields) {
+            *a = s;
+            report.stripped += 1;
+        }
+    }
+    let requests: Vec<Request<'_>> = inputs.iter().map(|a| Request::new(op.name, a)).collect();
+    let expected_answers = expected.call_many(&requests);
+    let actual = subject.call_many(&requests);
+    report.checked += inputs.len();
+    *report.checked_per_op.entry(op.name).or_default() += inputs.len();
+    report.declined += actual
+        .iter()
+        .filter(|a| matches!(a, Answer::Unsupported(_)))
+        .count();
+    report.unanswered += expected_answers
+        .iter()
+        .filter(|a| matches!(a, Answer::Unsupported(_) | Answer::Error(_)))
+        .count();
+    progress(report.checked);
+    let retries = retry_refused(
+        (expected, subject),
+        op,
+        inputs,
+        (&expected_answers, &actual),
+        cfg.labels,
+        report,
+    );
+    let checks = (0..inputs.len())
+        .map(|i| (&inputs[i], &expected_answers[i], &actual[i], i, false))
+        .chain(retries.iter().map(|(i, args, e, a)| (args, e, a, *i, true)));
+    for (args, e, a, i, retried) in checks {
+        let refusals = cfg.one_sided_refusals && !needs_undeclared(args, (e, a), features);
+        let Some((_, kind)) =
+            super::disagreement::difference_of_kind(op, args, e, a, &cfg.known, reading, refusals)
+        else {
+            continue;
+        };
+        let at = (weight(args), b, i, retried);
+        if let Some(shapes) = &mut tally.shapes {
+            // A shape change is counted as itself; what it may explain is
+            // decided once all of them are known.
+            if let Some(change) = ShapeChange::of(&kind) {
+                shapes.insert(change);
+            } else {
+                tally.pending.push((kind, at, e.clone(), a.clone()));
+                continue;
+            }
+        }
+        count_kind(&mut tally.kinds, kind, at);
+        if !cfg.keep_going {
+            return true;
+        }
+    }
+    false
+}
+
+/// Every shape change now known: each pending difference is either
+/// explained by them (counted by op and explanation) or a kind of its
+/// own. The shape changes.
+fn settle(
+    ops: &[&'static Op],
+    tally: &mut Tally,
+    reading: Reading,
+    report: &mut FuzzReport,
+) -> Shapes {
+    let shapes = tally.shapes.take().unwrap_or_default();
+    for (kind, at, e, a) in std::mem::take(&mut tally.pending) {
+        let op = ops[at.1 % ops.len()];
+        match explain(op, &e, &a, &shapes, reading) {
+            Some(why) => *report.explained.entry((op.name, why)).or_default() += 1,
+            None => count_kind(&mut tally.kinds, kind, at),
+        }
+    }
+    shapes
+}
+
+/// Shrinks the smallest instance of each kind, regenerated from its
+/// batch's seed, into a finding (written as a case with `--emit`).
+fn shrink_kinds(
+    (expected, subject): (&mut dyn Subject, &mut dyn Subject),
+    s: &Schedule<'_>,
+    corpus: &[Case],
+    kinds: Vec<(Kind, usize, Smallest)>,
+    (shapes, reading): (&Shapes, Reading),
+    report: &mut FuzzReport,
+) -> Result<(), String> {
+    let cfg = s.cfg;
+    let retry_fields: BTreeSet<refusal::Field> =
+        report.lacking.values().flatten().cloned().collect();
+    for (kind, count, (_, b, i, retried)) in kinds {
+        let op = s.ops[b % s.ops.len()];
+        let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
+        let tree = generate(
+            &strategy,
+            op_seed(cfg.seed, op.name),
+            b / s.ops.len(),
+            i + 1,
+        )?
+        .swap_remove(i);
+        let mut leave_out = report.unknown_fields.clone();
+        if retried {
+            leave_out.extend(retry_fields.iter().cloned());
+        }
+        let mut finding = shrink(
+            expected,
+            subject,
+            op,
+            (&kind, shapes),
+            (&cfg.known, cfg.one_sided_refusals, &leave_out),
+            tree,
+            reading,
+        );
+        finding.count = count;
+        if let Some(dir) = &cfg.emit {
+            let evidence = emit::evidence(expected, subject, op, corpus, &cfg.known, reading);
+            finding.emitted = Some(emit(
+                dir,
+                &finding,
+                cfg.seed,
+                (&expected.name(), &subject.name()),
+                cfg.labels,
+                &evidence,
+                &cfg.quirks,
+            )?);
+        }
+        report.findings.push(finding);
+    }
+    Ok(())
+}
+
+/// Counts an instance of `kind` at `at`, keeping the smallest.
+fn count_kind(kinds: &mut Vec<(Kind, usize, Smallest)>, kind: Kind, at: Smallest) {
+    match kinds.iter_mut().find(|(k, _, _)| *k == kind) {
+        Some((_, n, best)) => {
+            *n += 1;
+            if at.0 < best.0 {
+                *best = at;
+            }
+        }
+        None => kinds.push((kind, 1, at)),
+    }
+}
