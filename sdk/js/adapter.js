@@ -246,7 +246,7 @@ export function createAdapter(port) {
     }
     let request;
     try {
-      request = parse(text);
+      request = parse(text, "", { outer: 1 });
     } catch (e) {
       if (e instanceof JsonError) return reject(text, undefined, `cannot decode request: ${e.message}`);
       throw e;

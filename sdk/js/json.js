@@ -15,10 +15,15 @@
 //                       an error naming its JSON pointer
 //
 // Nesting deeper than MAX_DEPTH arrays and objects is an error, as in
-// serde_json (the Rust harness's reader), never a stack overflow.
+// serde_json (the Rust harness's reader), never a stack overflow. Tagged
+// term JSON nests less (TERM_MAX_DEPTH, TJ-10): `parse` takes the limit and
+// where its count starts, and names the path of the container past it.
 
 /** Arrays and objects nested deeper than this are an error (serde_json's limit). */
 export const MAX_DEPTH = 127;
+
+/** How many arrays and objects a tagged term may nest, its own outermost one counted (TJ-10). */
+export const TERM_MAX_DEPTH = 120;
 
 /** A JSON number literal with a fraction or an exponent, kept as written. */
 export class JsonNumber {
@@ -37,7 +42,8 @@ export class JsonNumber {
 
 /**
  * A JSON syntax error (`message` ends with its line and column), or a
- * duplicated key (`pointer` is the object's JSON pointer, `why` the rest).
+ * duplicated key or a tagged term nested too deeply (`pointer` is the
+ * JSON pointer, `why` the rest).
  */
 export class JsonError extends Error {
   constructor(message, pointer, why) {
@@ -57,11 +63,16 @@ export function pointerSegment(key) {
  * Parses one JSON text losslessly (see the module comment for the value
  * model). Throws JsonError with a line and column, or a JSON pointer for a
  * duplicated key; `root` prefixes the pointers (e.g. "/args").
+ * With `terms`, the text holds tagged terms (TJ-10): a container that is
+ * the (TERM_MAX_DEPTH + 1)th counted from `terms.outer` containers deep
+ * (0: the value itself is the first counted; 1 for a request line, whose
+ * `args` is) is refused, naming its pointer.
  * @param {string} text
  * @param {string} [root]
+ * @param {{outer: number}} [terms]
  */
-export function parse(text, root = "") {
-  const p = new Parser(text);
+export function parse(text, root = "", terms = undefined) {
+  const p = new Parser(text, terms === undefined ? undefined : TERM_MAX_DEPTH + terms.outer);
   p.ws();
   const value = p.value(root, 0);
   p.ws();
@@ -70,9 +81,10 @@ export function parse(text, root = "") {
 }
 
 class Parser {
-  constructor(text) {
+  constructor(text, termLimit) {
     this.s = text;
     this.i = 0;
+    this.termLimit = termLimit;
   }
 
   fail(why) {
@@ -244,12 +256,16 @@ class Parser {
     return parseInt(h, 16);
   }
 
-  enter(depth) {
+  enter(depth, path) {
+    if (this.termLimit !== undefined && depth > this.termLimit) {
+      const why = `nested deeper than ${TERM_MAX_DEPTH} arrays and objects (TJ-10)`;
+      throw new JsonError(`${path || "/"}: ${why}`, path, why);
+    }
     if (depth > MAX_DEPTH) this.fail(`recursion limit exceeded (more than ${MAX_DEPTH} nested arrays and objects)`);
   }
 
   array(path, depth) {
-    this.enter(depth);
+    this.enter(depth, path);
     this.i++;
     const out = [];
     this.ws();
@@ -271,7 +287,7 @@ class Parser {
   }
 
   object(path, depth) {
-    this.enter(depth);
+    this.enter(depth, path);
     this.i++;
     const out = new Map();
     this.ws();
@@ -289,7 +305,9 @@ class Parser {
       }
       this.ws();
       if (out.has(key)) {
-        const why = `duplicated key ${quote(key)}`;
+        // Tagged term JSON names it as the Rust harness's reader does (TJ-4).
+        const term = this.termLimit !== undefined && depth > this.termLimit - TERM_MAX_DEPTH;
+        const why = `duplicated ${term ? "map " : ""}key ${quote(key)}`;
         throw new JsonError(`${path || "/"}: ${why}`, path, why);
       }
       out.set(key, this.value(`${path}/${pointerSegment(key)}`, depth));

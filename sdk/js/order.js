@@ -11,6 +11,7 @@
 // case depends on it).
 
 import { Atom, Bytes, Float, Fun, Opaque, Struct, Temporal, TermMap, Tuple, atom, atomName, binaryBytes } from "./terms.js";
+import { parseIso } from "./temporal.js";
 
 const OPAQUE_RANK = { ref: 2, port: 4, pid: 5 };
 
@@ -192,39 +193,15 @@ export function mapView(t) {
  * and abbreviation (TJ-6, TJ-11).
  */
 export function temporalFields(t) {
-  const iso = t.iso;
-  const num = (s) => {
-    const n = /^\d+$/.test(s) ? Number(s) : 0;
-    return n;
-  };
+  const p = parseIso(t.kind, t.iso);
   const fields = [["calendar", atom("Elixir.Calendar.ISO")]];
-  let date;
-  let time;
-  if (t.kind === "date") date = iso;
-  else if (t.kind === "time") time = iso;
-  else {
-    date = iso.slice(0, 10);
-    time = iso.slice(11);
-  }
-  if (date !== undefined) {
-    fields.push(["year", num(date.slice(0, 4))], ["month", num(date.slice(5, 7))], ["day", num(date.slice(8, 10))]);
-  }
-  if (time !== undefined) {
-    fields.push(["hour", num(time.slice(0, 2))], ["minute", num(time.slice(3, 5))], ["second", num(time.slice(6, 8))]);
-    const m = /^\.(\d*)/.exec(time.slice(8));
-    const digits = m ? m[1].slice(0, 6) : "";
-    fields.push(["microsecond", new Tuple([num(digits.padEnd(6, "0")), digits.length])]);
+  if (t.kind !== "time") fields.push(["year", p.year], ["month", p.month], ["day", p.day]);
+  if (t.kind !== "date") {
+    fields.push(["hour", p.hour], ["minute", p.minute], ["second", p.second]);
+    fields.push(["microsecond", new Tuple([p.microsecond, p.precision])]);
     if (t.kind === "datetime") {
-      let zone = "Etc/UTC";
-      let abbr = "UTC";
-      let offset = 0;
-      if (!iso.endsWith("Z")) {
-        const text = iso.slice(-6);
-        const s = text.startsWith("-") ? -1 : 1;
-        offset = s * (num(text.slice(1, 3)) * 3600 + num(text.slice(4, 6)) * 60);
-        zone = text;
-        abbr = text;
-      }
+      const [offset, zone] = p.offset ?? [0, "Etc/UTC"];
+      const abbr = p.offset ? zone : "UTC";
       fields.push(["std_offset", 0], ["time_zone", zone], ["utc_offset", offset], ["zone_abbr", abbr]);
     }
   }

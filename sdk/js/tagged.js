@@ -4,6 +4,7 @@
 // encoder (src/model/tagged.rs `encode`) writes for the same term.
 
 import { JsonError, JsonNumber, parse, pointerSegment, quote } from "./json.js";
+import { IsoError, parseIso } from "./temporal.js";
 import { compareCodePoints } from "./order.js";
 import {
   Atom,
@@ -48,7 +49,7 @@ export class EncodeError extends TypeError {
 export function decode(text, root = "") {
   let value;
   try {
-    value = parse(text, root);
+    value = parse(text, root, { outer: 0 });
   } catch (e) {
     if (e instanceof JsonError) throw new TermDecodeError(e.pointer ?? root, e.why);
     throw e;
@@ -57,7 +58,46 @@ export function decode(text, root = "") {
 }
 
 const U64_MAX = (1n << 64n) - 1n;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const I64_MIN = -(1n << 63n);
+
+/** The longest atom name, in characters (TJ-1): String.to_atom/1 raises SystemLimitError beyond it. */
+export const MAX_ATOM_CHARS = 255;
+
+/**
+ * A double as Rust's `{}` writes it (the Rust harness names a bare number
+ * so): its shortest digits, never an exponent, no `.0` for a whole number
+ * (`1`, `0.0001`, `100000000000000000000`, `-0`).
+ */
+export function rustFloat(x) {
+  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : x < 0 ? "-inf" : "inf";
+  const [mant, e = "0"] = String(Math.abs(x)).split("e");
+  const [whole, frac = ""] = mant.split(".");
+  let digits = whole + frac;
+  let point = whole.length + Number(e);
+  const lead = digits.match(/^0*/)[0].length;
+  digits = digits.slice(lead).replace(/0+$/, "");
+  point -= lead;
+  const sign = x < 0 ? "-" : "";
+  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${"0".repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
+function bareNumber(path, shown) {
+  return new TermDecodeError(
+    path,
+    `bare number ${shown} is not a term: floats are written {"$float": ${shown}} and integers beyond 2^53-1 {"$int": "..."} (TJ-3)`,
+  );
+}
+
+/** `name` when it can name an atom (TJ-1). */
+function atomName(name, path) {
+  const n = [...name].length;
+  if (n > MAX_ATOM_CHARS) throw new TermDecodeError(path, `an atom has at most ${MAX_ATOM_CHARS} characters, this name has ${n} (TJ-1)`);
+  return name;
+}
 
 function kindOfJson(v) {
   if (v === null) return "null";
@@ -88,17 +128,12 @@ function kindOfTerm(t) {
 export function decodeValue(v, path = "") {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
   if (typeof v === "bigint") {
-    if (v > U64_MAX || v < I64_MIN) {
-      throw new TermDecodeError(path, `bare number ${v} is not a term: integers beyond 64 bits are written {"$int": "..."}`);
-    }
-    return int(v);
+    if (v <= MAX_SAFE && v >= -MAX_SAFE) return int(v);
+    // Past 64 bits the Rust reader has a double: name it as one.
+    if (v > U64_MAX || v < I64_MIN) throw bareNumber(path, rustFloat(Number(v)));
+    throw new TermDecodeError(path, `bare integer ${v} is beyond 2^53-1: it is written {"$int": "${v}"} (TJ-3)`);
   }
-  if (v instanceof JsonNumber) {
-    throw new TermDecodeError(
-      path,
-      `bare number ${v.text} is not a term: floats are written {"$float": ${v.text}} and integers beyond 64 bits {"$int": "..."}`,
-    );
-  }
+  if (v instanceof JsonNumber) throw bareNumber(path, rustFloat(v.toNumber()));
   if (Array.isArray(v)) return v.map((item, i) => decodeValue(item, `${path}/${i}`));
   if (!(v instanceof Map)) throw new TypeError(`decodeValue: not a parsed JSON value: ${String(v)}`);
   if (v.size === 0) return new TermMap([]);
@@ -153,7 +188,7 @@ function decodeTag(tag, v, parent) {
     case "$bytes":
       return binary(decodeBase64(str(v, path, "a base64 string"), path));
     case "$atom":
-      return atom(str(v, path, "an atom name string"));
+      return atom(atomName(str(v, path, "an atom name string"), path));
     case "$tuple": {
       const items = decodeValue(v, path);
       if (!Array.isArray(items)) throw new TermDecodeError(path, `expected an array, got ${kindOfTerm(items)}`);
@@ -169,8 +204,13 @@ function decodeTag(tag, v, parent) {
     case "$naive_datetime": {
       const kind = tag.slice(1);
       const iso = str(v, path, "an ISO 8601 string");
-      const why = checkIso(kind, iso);
-      if (why) throw new TermDecodeError(path, `${quote(iso)}: ${why}`);
+      try {
+        parseIso(kind, iso);
+      } catch (e) {
+        if (!(e instanceof IsoError)) throw e;
+        const what = kind.replace("_", " ");
+        throw new TermDecodeError(path, `${quote(iso)}: not an ISO 8601 ${what} as Elixir writes it: ${e.message} (TJ-6)`);
+      }
       return new Temporal(kind, iso);
     }
     case "$struct":
@@ -206,15 +246,20 @@ function decodePairs(v, path, kw) {
     const got = v instanceof Map ? "an object" : kindOfJson(v).startsWith("the string") ? "a string" : kindOfJson(v);
     throw new TermDecodeError(path, `expected an array of [key, value] pairs, got ${got}`);
   }
+  // A pair is a JSON array of two, read as written (TJ-1): not a term that
+  // decodes to a list of two; a $kw key is a JSON string.
   return v.map((item, i) => {
     const at = `${path}/${i}`;
-    const pair = decodeValue(item, at);
-    if (!Array.isArray(pair) || pair.length !== 2) throw new TermDecodeError(at, "expected a [key, value] pair");
-    let [k, x] = pair;
-    if (kw) {
-      if (typeof k !== "string") throw new TermDecodeError(`${at}/0`, "a $kw key must be a string (the atom's name)");
-      k = atom(k);
+    if (!Array.isArray(item)) throw new TermDecodeError(at, "expected a [key, value] pair");
+    let k;
+    let x;
+    if (item.length >= 1) {
+      if (!kw) k = decodeValue(item[0], `${at}/0`);
+      else if (typeof item[0] === "string") k = atom(atomName(item[0], `${at}/0`));
+      else throw new TermDecodeError(`${at}/0`, "a $kw key must be a string (the atom's name)");
     }
+    if (item.length >= 2) x = decodeValue(item[1], `${at}/1`);
+    if (item.length !== 2) throw new TermDecodeError(at, "expected a [key, value] pair");
     return [k, x];
   });
 }
@@ -240,6 +285,28 @@ function decodeStruct(v, path) {
   }
 }
 
+const CAPTURE_SHAPE = "M not empty, f not empty and without . or /, n from 0 to 255 without a leading zero";
+
+/**
+ * Whether `name` is a capture's text `&M.f/n` as TJ-8 reads it: M not
+ * empty, f (after the last `.` before the last `/`) not empty and without
+ * `.` or `/`, n from 0 to 255 without a leading zero (the text is the term:
+ * `&M.f/01` is not one).
+ */
+export function isCapture(name) {
+  if (!name.startsWith("&")) return false;
+  const slash = name.lastIndexOf("/");
+  if (slash < 0) return false;
+  const mf = name.slice(1, slash);
+  const arity = name.slice(slash + 1);
+  const dot = mf.lastIndexOf(".");
+  if (dot < 0) return false;
+  const module = mf.slice(0, dot);
+  const fun = mf.slice(dot + 1);
+  if (!module || !fun || fun.includes("/")) return false;
+  return /^(0|[1-9][0-9]{0,2})$/.test(arity) && Number(arity) <= 255;
+}
+
 function decodeFun(v, path) {
   if (!(v instanceof Map)) throw new TermDecodeError(path, `expected a function spec object, got ${kindOfJson(v)}`);
   const spec = {};
@@ -260,6 +327,7 @@ function decodeFun(v, path) {
         break;
       case "name":
         spec.name = str(x, at, "a function name");
+        if (!isCapture(spec.name)) throw new TermDecodeError(at, `${quote(spec.name)} is not a capture &M.f/n (${CAPTURE_SHAPE}) (TJ-8)`);
         break;
       default:
         throw new TermDecodeError(at, 'unknown key: a $fn has "arity" with "returns" or "raises", or "name"');
@@ -274,21 +342,6 @@ function decodeFun(v, path) {
     throw new TermDecodeError(path, 'a $fn is {"arity": n, "returns": t}, {"arity": n, "raises": "msg"} or {"name": "&M.f/1"}');
   }
   return new Fun(spec);
-}
-
-const DATE = "\\d{4}-\\d{2}-\\d{2}";
-const TIME = "\\d{2}:\\d{2}:\\d{2}(?:\\.\\d*)?";
-const ISO = {
-  date: [new RegExp(`^${DATE}$`), "not an ISO 8601 date (YYYY-MM-DD)"],
-  time: [new RegExp(`^${TIME}$`), "not an ISO 8601 time (HH:MM:SS[.ffffff])"],
-  naive_datetime: [new RegExp(`^${DATE}T${TIME}$`), "not an ISO 8601 naive datetime (YYYY-MM-DDTHH:MM:SS[.ffffff])"],
-  datetime: [new RegExp(`^${DATE}T${TIME}(?:Z|[+-]\\d{2}:\\d{2})$`), "not an ISO 8601 datetime with Z or ±HH:MM"],
-};
-
-/** The shape check of TJ-6 (digits and separators, as the Rust decoder checks): undefined when fine, else why not. */
-function checkIso(kind, iso) {
-  const [re, why] = ISO[kind];
-  return /^[\x00-\x7f]*$/.test(iso) && re.test(iso) ? undefined : why;
 }
 
 /**
@@ -319,8 +372,6 @@ export function shortFloat(x) {
   else return exponentForm;
   return plain.length <= exponentForm.length ? plain : exponentForm;
 }
-
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** The canonical tagged term JSON of `term` (TJ-5): the same term always gives the same bytes. */
 export function encode(term) {

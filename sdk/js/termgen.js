@@ -12,6 +12,7 @@
 import { dataFile } from "./elixir/data.js";
 import { knownStructs, makeStruct } from "./structs.js";
 import { Float, Fun, Opaque, Temporal, TermMap, Tuple, atom, binary, int } from "./terms.js";
+import { yearText } from "./temporal.js";
 
 /** A seeded generator of terms; the same seed gives the same terms. */
 export function termGen(seed = 1) {
@@ -200,8 +201,17 @@ export function termGen(seed = 1) {
     return s;
   };
   const two = (lo, hi) => String(range(lo, hi)).padStart(2, "0");
-  const date = () => `${String(range(0, 9999)).padStart(4, "0")}-${two(1, 12)}-${two(1, 28)}`;
-  const time = () => `${two(0, 23)}:${two(0, 59)}:${two(0, 59)}${chance(0.5) ? `.${String(range(0, 999999)).padStart(6, "0").slice(0, range(0, 6))}` : ""}`;
+  // Years as Calendar.ISO writes them (TJ-6): mostly four digits, some
+  // negative or wider; a fraction of one to six digits; no -00:00 offset.
+  const year = () => (chance(0.9) ? range(0, 9999) : pick([-1, -2024, -9999, -10000, 10000, 12345, -123456789, 999999999]));
+  const date = () => `${yearText(year())}-${two(1, 12)}-${two(1, 28)}`;
+  const time = () => `${two(0, 23)}:${two(0, 59)}:${two(0, 59)}${chance(0.5) ? `.${String(range(0, 999999)).padStart(6, "0").slice(0, range(1, 6))}` : ""}`;
+  const offset = () => {
+    const hours = two(0, 14);
+    const minutes = pick(["00", "30", "45"]);
+    const sign = hours === "00" && minutes === "00" ? "+" : pick(["+", "-"]);
+    return `${sign}${hours}:${minutes}`;
+  };
   const temporal = () => {
     switch (below(4)) {
       case 0:
@@ -211,7 +221,7 @@ export function termGen(seed = 1) {
       case 2:
         return new Temporal("naive_datetime", `${date()}T${time()}`);
       default:
-        return new Temporal("datetime", `${date()}T${time()}${chance(0.5) ? "Z" : `${pick(["+", "-"])}${two(0, 14)}:${pick(["00", "30", "45"])}`}`);
+        return new Temporal("datetime", `${date()}T${time()}${chance(0.5) ? "Z" : offset()}`);
     }
   };
   // A named capture's text `&M.f/n` (TJ-8): known ones, or odd modules and

@@ -96,7 +96,7 @@ fn display_root(root: &str) -> &str {
 
 /// Removes serde_json's position suffix where the message already names a
 /// path, keeping it for syntax errors that carry no path.
-fn clean(e: serde_json::Error) -> String {
+pub fn clean(e: serde_json::Error) -> String {
     let msg = e.to_string();
     if e.is_syntax() || e.is_eof() || !msg.starts_with('/') {
         return msg;
@@ -232,7 +232,9 @@ impl<'de> Visitor<'de> for TermSeed<'_> {
             let term = decode_tag(&first, &path, &mut map)?;
             if let Some(extra) = map.next_key::<String>()? {
                 return Err(self.path.err(format_args!(
-                    "tag object {first:?} has a second key {extra:?}: a tag is a one-key object"
+                    "tag object {} has a second key {}: a tag is a one-key object",
+                    quoted(&first),
+                    quoted(&extra)
                 )));
             }
             return Ok(term);
@@ -247,7 +249,8 @@ impl<'de> Visitor<'de> for TermSeed<'_> {
                 None => break,
                 Some(k) if k.starts_with('$') => {
                     return Err(self.path.err(format_args!(
-                        "object key {k:?} starts with '$': a map with such a key is written {{\"$map\": [[k, v], ...]}}"
+                        "object key {} starts with '$': a map with such a key is written {{\"$map\": [[k, v], ...]}}",
+                        quoted(&k)
                     )))
                 }
                 Some(k) => key = k,
@@ -287,8 +290,9 @@ fn decode_tag<'de, A: MapAccess<'de>>(
         "$int" => {
             let s = string(map, "a decimal integer string")?;
             Term::Int(
-                parse_int(&s)
-                    .ok_or_else(|| path.err(format_args!("{s:?} is not a decimal integer")))?,
+                parse_int(&s).ok_or_else(|| {
+                    path.err(format_args!("{} is not a decimal integer", quoted(&s)))
+                })?,
             )
         }
         "$float" => Term::Float(map.next_value_seed(FloatSeed { path })?),
@@ -332,7 +336,8 @@ fn decode_tag<'de, A: MapAccess<'de>>(
                     TemporalKind::DateTime => "datetime",
                 };
                 path.err(format_args!(
-                    "{iso:?}: not an ISO 8601 {what} as Elixir writes it: {why} (TJ-6)"
+                    "{}: not an ISO 8601 {what} as Elixir writes it: {why} (TJ-6)",
+                    quoted(&iso)
                 ))
             })?;
             Term::Temporal(Temporal { kind, iso })
@@ -365,8 +370,8 @@ fn atom_name<E: de::Error>(path: &Path<'_>, name: String) -> Result<String, E> {
 
 fn path_parent_err<E: de::Error>(path: &Path<'_>, tag: &str) -> E {
     match path {
-        Path::Key(parent, _) => parent.err(format_args!("unknown tag {tag:?}")),
-        _ => path.err(format_args!("unknown tag {tag:?}")),
+        Path::Key(parent, _) => parent.err(format_args!("unknown tag {}", quoted(tag))),
+        _ => path.err(format_args!("unknown tag {}", quoted(tag))),
     }
 }
 
@@ -473,7 +478,8 @@ impl<'de> Visitor<'de> for FloatSeed<'_> {
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<f64, E> {
         Err(self.path.err(format_args!(
-            "$float must be a JSON number, got the string {s:?}"
+            "$float must be a JSON number, got the string {}",
+            quoted(s)
         )))
     }
     fn visit_unit<E: de::Error>(self) -> Result<f64, E> {
@@ -513,25 +519,12 @@ impl<'de> Visitor<'de> for PairsSeed<'_> {
         let mut out = Vec::new();
         loop {
             let path = Path::Index(self.path, out.len());
-            match seq.next_element_seed(TermSeed { path: &path })? {
+            match seq.next_element_seed(PairSeed {
+                path: &path,
+                kw: self.kw,
+            })? {
                 None => break,
-                Some(Term::List(mut kv)) if kv.len() == 2 => {
-                    let v = kv.pop().unwrap_or(Term::Nil);
-                    let k = kv.pop().unwrap_or(Term::Nil);
-                    let k = if self.kw {
-                        match k {
-                            Term::Str(s) => Term::atom(&atom_name(&Path::Index(&path, 0), s)?),
-                            _ => {
-                                return Err(Path::Index(&path, 0)
-                                    .err("a $kw key must be a string (the atom's name)"))
-                            }
-                        }
-                    } else {
-                        k
-                    };
-                    out.push((k, v));
-                }
-                Some(_) => return Err(path.err("expected a [key, value] pair")),
+                Some(pair) => out.push(pair),
             }
         }
         Ok(out)
@@ -560,6 +553,123 @@ impl<'de> Visitor<'de> for PairsSeed<'_> {
         Err(self
             .path
             .err("expected an array of [key, value] pairs, got null"))
+    }
+}
+
+/// One `[key, value]` of a `$map` or `$kw`: a JSON array of two, read as
+/// written (not a term that decodes to a list of two, such as a `$kw` of
+/// two pairs); a `$kw` key is a JSON string, the atom's name (TJ-1).
+struct PairSeed<'a> {
+    path: &'a Path<'a>,
+    kw: bool,
+}
+
+impl PairSeed<'_> {
+    fn not_a_pair<E: de::Error>(&self) -> E {
+        self.path.err("expected a [key, value] pair")
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for PairSeed<'_> {
+    type Value = (Term, Term);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PairSeed<'_> {
+    type Value = (Term, Term);
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a [key, value] pair")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        self.path.enter()?;
+        let key_path = Path::Index(self.path, 0);
+        let key = if self.kw {
+            seq.next_element_seed(KwKeySeed { path: &key_path })?
+        } else {
+            seq.next_element_seed(TermSeed { path: &key_path })?
+        };
+        let value_path = Path::Index(self.path, 1);
+        let value = match key {
+            Some(_) => seq.next_element_seed(TermSeed { path: &value_path })?,
+            None => None,
+        };
+        match (key, value) {
+            (Some(k), Some(v)) if seq.next_element::<de::IgnoredAny>()?.is_none() => Ok((k, v)),
+            _ => Err(self.not_a_pair()),
+        }
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(self.not_a_pair())
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Err(self.not_a_pair())
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Err(self.not_a_pair())
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Err(self.not_a_pair())
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Err(self.not_a_pair())
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Err(self.not_a_pair())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Err(self.not_a_pair())
+    }
+}
+
+/// A `$kw` key: a JSON string naming an atom (TJ-1).
+struct KwKeySeed<'a> {
+    path: &'a Path<'a>,
+}
+
+impl KwKeySeed<'_> {
+    fn not_a_name<E: de::Error>(&self) -> E {
+        self.path
+            .err("a $kw key must be a string (the atom's name)")
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for KwKeySeed<'_> {
+    type Value = Term;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Term, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KwKeySeed<'_> {
+    type Value = Term;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an atom name string")
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<Term, E> {
+        Ok(Term::atom(&atom_name(self.path, s.to_owned())?))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Term, A::Error> {
+        Err(self.not_a_name())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Term, A::Error> {
+        Err(self.not_a_name())
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Term, E> {
+        Err(self.not_a_name())
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Term, E> {
+        Err(self.not_a_name())
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Term, E> {
+        Err(self.not_a_name())
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Term, E> {
+        Err(self.not_a_name())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Term, E> {
+        Err(self.not_a_name())
     }
 }
 
@@ -690,10 +800,17 @@ impl<'de> Visitor<'de> for FunSeed<'_> {
                     })?)
                 }
                 "name" if name.is_none() => {
-                    name = Some(map.next_value_seed(StrSeed {
+                    let text = map.next_value_seed(StrSeed {
                         path: &path,
                         what: "a function name",
-                    })?)
+                    })?;
+                    if !is_capture(&text) {
+                        return Err(path.err(format_args!(
+                            "{} is not a capture &M.f/n ({CAPTURE_SHAPE}) (TJ-8)",
+                            quoted(&text)
+                        )));
+                    }
+                    name = Some(text)
                 }
                 "arity" | "returns" | "raises" | "name" => return Err(path.err("duplicated key")),
                 _ => return Err(path.err(
@@ -710,6 +827,29 @@ impl<'de> Visitor<'de> for FunSeed<'_> {
             )),
         }
     }
+}
+
+/// What a `$fn` name must be, as its refusal says it (TJ-8).
+const CAPTURE_SHAPE: &str =
+    "M not empty, f not empty and without . or /, n from 0 to 255 without a leading zero";
+
+/// Whether `name` is a capture's text `&M.f/n` as TJ-8 reads it: `M` not
+/// empty, `f` (after the last `.` before the last `/`) not empty and
+/// without `.` or `/`, `n` from 0 to 255 in decimal without a leading zero.
+/// The text is the term (a function answered back is written as it came),
+/// so `&M.f/01`, which Elixir reads as `&M.f/1`, is not one.
+fn is_capture(name: &str) -> bool {
+    let Some((mf, arity)) = name.strip_prefix('&').and_then(|r| r.rsplit_once('/')) else {
+        return false;
+    };
+    let Some((module, function)) = mf.rsplit_once('.') else {
+        return false;
+    };
+    let arity_ok = !arity.is_empty()
+        && arity.bytes().all(|b| b.is_ascii_digit())
+        && (arity == "0" || !arity.starts_with('0'))
+        && arity.parse::<u32>().is_ok_and(|n| n <= 255);
+    !module.is_empty() && !function.is_empty() && !function.contains('/') && arity_ok
 }
 
 /// Short name of a term's kind, for decoding errors.
@@ -885,6 +1025,14 @@ fn encode_seq(items: &[Term], out: &mut String) {
     out.push(']');
 }
 
+/// `s` as a JSON string literal: how a decoding error quotes what it
+/// names, the same in every codec of the kit (not Rust's `{:?}`).
+pub fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    push_json_str(s, &mut out);
+    out
+}
+
 /// Appends `s` as a JSON string literal (serde_json's escaping:
 /// lower-case hex; the escaping itself is Jason's, `crate::jason`).
 pub fn push_json_str(s: &str, out: &mut String) {
@@ -899,6 +1047,52 @@ mod tests {
         match decode_str(json, "/args") {
             Err(e) => e.0,
             Ok(t) => panic!("expected an error for {json}, got {t:?}"),
+        }
+    }
+
+    /// The edge terms every codec of the kit reads (`spec/data/tagged_edges.json`,
+    /// also read by both SDKs' tests and the Elixir adapter's): each
+    /// accepted text decodes and encodes back byte for byte, each
+    /// `accepted_args` decodes, and each refused `args` gives exactly the
+    /// error the file states (TJ-1, TJ-3, TJ-4, TJ-6, TJ-10).
+    #[test]
+    fn shared_edge_terms() {
+        let doc: serde_json::Value =
+            serde_json::from_str(include_str!("../../spec/data/tagged_edges.json"))
+                .unwrap_or_else(|e| panic!("spec/data/tagged_edges.json: {e}"));
+        let texts = |key: &str| -> Vec<String> {
+            doc[key]
+                .as_array()
+                .unwrap_or_else(|| panic!("no {key} array"))
+                .iter()
+                .map(|v| match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other["args"].as_str().unwrap_or_default().to_owned(),
+                })
+                .collect()
+        };
+        let accepted = texts("accepted");
+        assert!(accepted.len() > 50, "{} accepted texts", accepted.len());
+        for text in &accepted {
+            match decode_str(text, "") {
+                Ok(t) => assert_eq!(&encode(&t), text),
+                Err(e) => panic!("{text}: {e}"),
+            }
+        }
+        for text in texts("accepted_args") {
+            if let Err(e) = decode_args(&text, "/args") {
+                panic!("{}: {e}", &text[..text.len().min(80)]);
+            }
+        }
+        let refused = doc["refused"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        assert!(refused.len() > 50, "{} refused texts", refused.len());
+        for entry in refused {
+            let args = entry["args"].as_str().unwrap_or_default();
+            let want = entry["error"].as_str().unwrap_or_default();
+            assert_eq!(err(args), want, "{}", &args[..args.len().min(80)]);
         }
     }
 

@@ -184,8 +184,8 @@ fn rest_empty(b: &[u8], at: usize) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{:?} after the value",
-            String::from_utf8_lossy(&b[at..])
+            "{} after the value",
+            crate::tagged::quoted(&String::from_utf8_lossy(&b[at..]))
         ))
     }
 }

@@ -279,6 +279,27 @@ defmodule PtcAdapter.Codec do
   defp make_fun(2, body), do: fn _, _ -> body.() end
   defp make_fun(3, body), do: fn _, _, _ -> body.() end
   defp make_fun(4, body), do: fn _, _, _, _ -> body.() end
+
+  # TJ-8: the other arities the BEAM can hold with the closure's one
+  # captured value (arity + captured values <= 255, so at most 254), each
+  # from a module compiled once (erl_eval's closures stop at 20 arguments).
+  defp make_fun(arity, body) when is_integer(arity) and arity in 5..254 do
+    mod = Module.concat(PtcConformanceAdapterFun, "Arity#{arity}")
+
+    unless Code.ensure_loaded?(mod) do
+      b = Macro.var(:body, nil)
+      args = List.duplicate(Macro.var(:_, nil), arity)
+
+      Module.create(
+        mod,
+        quote(do: def(make(unquote(b)), do: fn unquote_splicing(args) -> unquote(b).() end)),
+        Macro.Env.location(__ENV__)
+      )
+    end
+
+    mod.make(body)
+  end
+
   defp make_fun(arity, _), do: bad!("unsupported $fn arity #{inspect(arity)}")
 
   defp remember(fun, spec) do
@@ -287,12 +308,14 @@ defmodule PtcAdapter.Codec do
   end
 
   defp capture!(name) do
-    case Regex.run(~r{^&(.+)\.([^./]+)/(\d+)$}, to_string(name)) do
-      [_, mod, fun, arity] ->
+    # TJ-8: M not empty, f without . or /, n from 0 to 255 without a
+    # leading zero (the text is the term: &M.f/01 would come back &M.f/1).
+    case Regex.run(~r<\A&(.+)\.([^./]+)/(0|[1-9][0-9]?[0-9]?)\z>s, to_string(name)) do
+      [_, mod, fun, arity] when byte_size(arity) < 3 or arity <= "255" ->
         Function.capture(module!(mod), String.to_atom(fun), String.to_integer(arity))
 
-      nil ->
-        bad!("bad $fn name #{inspect(name)}")
+      _ ->
+        bad!("bad $fn name #{inspect(name)} (TJ-8)")
     end
   end
 

@@ -158,7 +158,7 @@ class CacheHintTest(unittest.TestCase):
             ("[-1]", "UnicodeConversionError", "invalid code point -1", None),
             ('[55296,{"$atom":"a"}]', "ArgumentError", "got:\n\n[55296, :a]\n", None),
             (
-                '[576460752303423488,{"$atom":"a"}]',
+                '[{"$int":"576460752303423488"},{"$atom":"a"}]',
                 "UnicodeConversionError",
                 "invalid code point 576460752303423488",
                 None,

@@ -114,7 +114,11 @@ pub fn answer_line(reference: &Reference, line: &[u8], out: &mut String) -> Opti
     let req: RequestLine = match serde_json::from_str(text) {
         Ok(r) => r,
         Err(e) => {
-            reject(line, &format!("cannot decode request: {e}"), out);
+            reject(
+                line,
+                &format!("cannot decode request: {}", tagged::clean(e)),
+                out,
+            );
             return Some(());
         }
     };

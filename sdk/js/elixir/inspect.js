@@ -17,6 +17,7 @@ import { displayStruct, displayStructFrames, displayStructNotChardataMessage, di
 import { inspectErrorRaw } from "./errors.js";
 import { tokenize } from "./identifier.js";
 import { inspectFloat } from "./num.js";
+import { parseIso } from "../temporal.js";
 import { binaryOfRaw, charAt, integer, raw, rawOf, textOfRaw } from "./raw.js";
 
 /** `Inspect.Opts` defaults. */
@@ -456,17 +457,24 @@ function failedStruct(s, raised, opts) {
 }
 
 // ~D[...], ~T[...], ~N[...], ~U[...], or #DateTime<...> at a fixed offset.
+// A year outside -9999..9999 has no sigil (Elixir 1.18.4's Inspect for
+// Calendar.ISO): a Date or NaiveDateTime prints as the new!/n call that
+// builds it, a UTC DateTime as #DateTime<...Z>.
 function temporal(t) {
   const spaced = t.iso.replace("T", " ");
+  const p = t.kind === "time" ? undefined : parseIso(t.kind, t.iso);
+  const wide = p !== undefined && (p.year < -9999 || p.year > 9999);
   switch (t.kind) {
     case "date":
-      return `~D[${t.iso}]`;
+      return wide ? `Date.new!(${p.year}, ${p.month}, ${p.day})` : `~D[${t.iso}]`;
     case "time":
       return `~T[${t.iso}]`;
     case "naive_datetime":
-      return `~N[${spaced}]`;
+      return wide
+        ? `NaiveDateTime.new!(${p.year}, ${p.month}, ${p.day}, ${p.hour}, ${p.minute}, ${p.second}, {${p.microsecond}, ${p.precision}})`
+        : `~N[${spaced}]`;
     default: {
-      if (spaced.endsWith("Z")) return `~U[${spaced}]`;
+      if (spaced.endsWith("Z")) return wide ? `#DateTime<${spaced}>` : `~U[${spaced}]`;
       const offset = spaced.slice(-6);
       return `#DateTime<${spaced} ${offset} ${offset}>`;
     }

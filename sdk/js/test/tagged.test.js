@@ -21,7 +21,7 @@ test("TJ-2, TJ-10: an unknown tag names its path", () => {
 });
 
 test("TJ-4: duplicated keys are errors", () => {
-  assert.equal(err('[{"a": 1, "a": 2}]'), '/args/0: duplicated key "a"');
+  assert.equal(err('[{"a": 1, "a": 2}]'), '/args/0: duplicated map key "a"');
   assert.equal(err('[{"$map": [[1, "x"], [2, "y"], [1, "z"]]}]'), "/args/0/$map: duplicated map key 1");
   assert.equal(err('[{"$map": [[{"$atom": "a"}, 1], [{"$atom": "a"}, 2]]}]'), '/args/0/$map: duplicated map key {"$atom":"a"}');
   assert.equal(err('{"$map": [[{"$float": 0.0}, 1], [{"$float": -0.0}, 2]]}'), '/args/$map: duplicated map key {"$float":0.0}');
@@ -36,8 +36,10 @@ test("TJ-3: $int needs a decimal string, $float a JSON number, bare floats are e
   assert.equal(err('[{"$float": null}]'), "/args/0/$float: $float must be a JSON number, got null");
   assert.equal(err('{"$float": 1e400}'), "/args/$float: $float is out of the finite range");
   assert.match(err("[1.5]"), /^\/args\/0: bare number 1.5 is not a term/);
-  assert.match(err("[18446744073709551616]"), /^\/args\/0: bare number 18446744073709551616 is not a term/);
-  assert.equal(decode("18446744073709551615"), 18446744073709551615n);
+  assert.match(err("[18446744073709551616]"), /^\/args\/0: bare number 18446744073709552000 is not a term/);
+  assert.equal(err("[18446744073709551615]"), '/args/0: bare integer 18446744073709551615 is beyond 2^53-1: it is written {"$int": "18446744073709551615"} (TJ-3)');
+  assert.equal(decode("9007199254740991"), 9007199254740991);
+  assert.equal(decode('{"$int": "18446744073709551615"}'), 18446744073709551615n);
   assert.equal(decode('{"$int": "-9007199254740991"}'), -9007199254740991);
   assert.ok(decode('{"$float": 1}') instanceof Float);
   assert.ok(Object.is(decode('{"$float": -0.0}').value, -0));
@@ -95,7 +97,7 @@ test("TJ-6, TJ-8, TJ-9: temporal text, function specs and opaque labels survive 
     assert.equal(encode(decode(json)), json);
   }
   assert.match(err('{"$date": "2026-5-7"}'), /not an ISO 8601 date/);
-  assert.match(err('{"$datetime": "2026-05-07T12:00:00"}'), /not an ISO 8601 datetime with Z/);
+  assert.match(err('{"$datetime": "2026-05-07T12:00:00"}'), /not an ISO 8601 datetime as Elixir writes it: no offset/);
   assert.match(err('{"$fn": {"arity": 1}}'), /^\/args\/\$fn: a \$fn is/);
   assert.equal(err('{"$fn": {"arity": 256, "returns": 1}}'), "/args/$fn/arity: arity must be an integer from 0 to 255");
   assert.match(err('{"$ref": 1}'), /expected a label string/);

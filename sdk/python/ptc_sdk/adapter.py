@@ -64,7 +64,7 @@ from . import features as _features
 from . import ops as _ops
 from .ops import MISSING
 from .errors import DecodeError, Raised, Unsupported
-from .tagged import JObj, decode, encode, json_str, parse, pointer
+from .tagged import JObj, decode, encode, json_str, parse, pointer, too_deep
 from .terms import Map
 
 PROTOCOL = 1
@@ -300,7 +300,8 @@ class Adapter:
         try:
             request = parse(text)
         except RecursionError:
-            raise _BadRequest("cannot decode request: nested too deeply") from None
+            why = f"cannot decode request: {too_deep(text, '', 1)}"
+            raise _BadRequest(why, sniff_id(line)) from None
         except ValueError as e:
             raise _BadRequest(f"cannot decode request: {e}") from None
         if type(request) is not JObj:
@@ -318,7 +319,7 @@ class Adapter:
             raise _BadRequest('cannot decode request: "op" must be a string')
         if type(args) is list:
             try:
-                args = [decode(a, pointer("/args", i), 2) for i, a in enumerate(args)]
+                args = [decode(a, pointer("/args", i), 1) for i, a in enumerate(args)]
             except DecodeError as e:
                 raise _BadRequest(f"cannot decode request: {e}", id_, op) from None
             except RecursionError:

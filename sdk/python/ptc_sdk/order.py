@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 
 from .terms import Atom, Fun, Map, Opaque, Struct, Temporal, Tuple, atom, atom_name, to_bytes
+from . import temporal
 
 _OPAQUE_RANK = {"ref": 2, "port": 4, "pid": 5}
 
@@ -130,33 +131,19 @@ def temporal_fields(t: Temporal):
     ``from_iso8601/1`` makes them from `t`'s text: ``calendar``, the date and
     time parts, ``microsecond: {value, digits}``, and for a ``DateTime`` its
     zone: ``Etc/UTC``/``UTC`` for ``Z``, else the offset text (TJ-6, TJ-11)."""
-    iso = t.iso
+    p = temporal.parse(t.kind, t.iso)
     fields = [("calendar", Atom("Elixir.Calendar.ISO"))]
-    if t.kind == "date":
-        date, time = iso, None
-    elif t.kind == "time":
-        date, time = None, iso
-    else:
-        date, time = iso[:10], iso[11:]
-    if date is not None:
-        fields += [("year", int(date[:4])), ("month", int(date[5:7])), ("day", int(date[8:10]))]
-    if time is not None:
-        fields += [("hour", int(time[:2])), ("minute", int(time[3:5])), ("second", int(time[6:8]))]
-        digits = ""
-        if time[8:9] == ".":
-            for c in time[9:]:
-                if not c.isdigit() or len(digits) == 6:
-                    break
-                digits += c
-        fields.append(("microsecond", Tuple((int(digits.ljust(6, "0")), len(digits)))))
+    if t.kind != "time":
+        fields += [("year", p.year), ("month", p.month), ("day", p.day)]
+    if t.kind != "date":
+        fields += [("hour", p.hour), ("minute", p.minute), ("second", p.second)]
+        fields.append(("microsecond", Tuple((p.microsecond, p.precision))))
         if t.kind == "datetime":
-            if iso.endswith("Z"):
+            if p.offset is None:
                 zone, abbr, offset = "Etc/UTC", "UTC", 0
             else:
-                text = iso[-6:]
-                sign = -1 if text[0] == "-" else 1
-                zone = abbr = text
-                offset = sign * (int(text[1:3]) * 3600 + int(text[4:6]) * 60)
+                offset, zone = p.offset
+                abbr = zone
             fields += [
                 ("std_offset", 0),
                 ("time_zone", zone),

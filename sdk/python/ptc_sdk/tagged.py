@@ -22,6 +22,7 @@ import json
 import math
 import re
 
+from . import temporal
 from .errors import DecodeError
 from .terms import (
     TEMPORAL_KINDS,
@@ -41,9 +42,17 @@ from .terms import (
 MAX_SAFE_INT = (1 << 53) - 1
 """Largest integer written as a plain JSON number (2^53 − 1)."""
 
-MAX_DEPTH = 128
-"""Arrays and objects nest at most this deep, the whole line counted (as
-serde_json's recursion limit in the Rust harness: 127 levels pass)."""
+MAX_DEPTH = 120
+"""How many JSON arrays and objects a decoded value may nest, its own
+outermost one counted (TJ-10): the ``args`` array of a request is the
+first."""
+
+MAX_ATOM_CHARS = 255
+"""The longest atom name, in characters (TJ-1): ``String.to_atom/1`` raises
+``SystemLimitError`` beyond it, so no such atom exists."""
+
+_I64_MIN = -(1 << 63)
+_U64_MAX = (1 << 64) - 1
 
 
 # ---------------------------------------------------------------------------
@@ -94,11 +103,73 @@ def decode_text(text: str, root: str = ""):
     try:
         value = parse(text)
     except RecursionError:
-        why = f"nested deeper than {MAX_DEPTH - 1} arrays and objects"
-        raise DecodeError(f"{_show(root)}: {why}") from None
+        raise DecodeError(too_deep(text, root, 0)) from None
     except ValueError as e:
         raise DecodeError(f"{_show(root)}: not JSON: {e}") from None
     return decode(value, root)
+
+
+def too_deep(text: str, root: str = "", outer: int = 0) -> str:
+    """The TJ-10 refusal of JSON text nested too deeply for Python's
+    parser to read: the path of the first container, in the order written,
+    that is the (MAX_DEPTH + 1)th counted from the value the count starts
+    at, `outer` containers deep in `text` (1 for a request line, whose
+    ``args`` is the first counted; `root` is then ""). Reads the text
+    without recursion."""
+    dec = json.JSONDecoder()
+    stack = []  # [kind, index or key] per open container
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "[{":
+            if len(stack) - outer + 1 > MAX_DEPTH:
+                path = root + "".join(
+                    "/" + str(seg).replace("~", "~0").replace("/", "~1") for _, seg in stack
+                )
+                return f"{_show(path)}: {_too_deep_why()}"
+            stack.append(["a" if c == "[" else "o", 0 if c == "[" else None])
+            i += 1
+        elif c in "]}":
+            stack.pop()
+            i += 1
+        elif c == '"':
+            s, i = json.decoder.scanstring(text, i + 1)
+            top = stack[-1] if stack else None
+            if top and top[0] == "o" and _next_is_colon(text, i):
+                top[1] = s
+        elif c == "," and stack and stack[-1][0] == "a":
+            stack[-1][1] += 1
+            i += 1
+        else:
+            i += 1
+    return f"{_show(root)}: {_too_deep_why()}"
+
+
+def _next_is_colon(text, i):
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return text[i : i + 1] == ":"
+
+
+def _too_deep_why():
+    return f"nested deeper than {MAX_DEPTH} arrays and objects (TJ-10)"
+
+
+def rust_float(x: float) -> str:
+    """A double as Rust's ``{}`` writes it (the Rust harness names a bare
+    number so): its shortest digits, never an exponent, no ``.0`` for a
+    whole number (``1``, ``0.0001``, ``100000000000000000000``, ``-0``)."""
+    if x == 0.0:
+        return "-0" if math.copysign(1.0, x) < 0 else "0"
+    if math.isinf(x):
+        return "-inf" if x < 0 else "inf"
+    digits, place = _shortest_digits(x)
+    sign = "-" if x < 0 else ""
+    if place <= 0:
+        return f"{sign}0.{'0' * -place}{digits}"
+    if place >= len(digits):
+        return f"{sign}{digits}{'0' * (place - len(digits))}"
+    return f"{sign}{digits[:place]}.{digits[place:]}"
 
 
 # ---------------------------------------------------------------------------
@@ -107,20 +178,6 @@ def decode_text(text: str, root: str = ""):
 
 _INT_RE = re.compile(r"-?[0-9]+\Z")
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
-_DATE = r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
-_TIME = r"[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]*)?"
-_ISO = {
-    "date": (re.compile(_DATE + r"\Z"), "not an ISO 8601 date (YYYY-MM-DD)"),
-    "time": (re.compile(_TIME + r"\Z"), "not an ISO 8601 time (HH:MM:SS[.ffffff])"),
-    "naive_datetime": (
-        re.compile(_DATE + "T" + _TIME + r"\Z"),
-        "not an ISO 8601 naive datetime (YYYY-MM-DDTHH:MM:SS[.ffffff])",
-    ),
-    "datetime": (
-        re.compile(_DATE + "T" + _TIME + r"(Z|[+-][0-9]{2}:[0-9]{2})\Z"),
-        "not an ISO 8601 datetime with Z or ±HH:MM",
-    ),
-}
 _OPAQUE_TAGS = {"$ref": "ref", "$pid": "pid", "$port": "port"}
 
 
@@ -152,6 +209,17 @@ def _kind(v) -> str:
     return "an object"
 
 
+def _term_kind(t) -> str:
+    """What a decoded term is, for errors (the Rust harness's names)."""
+    if t is None or t is True or t is False or type(t) is Atom:
+        return "atom"
+    kinds = {int: "integer", float: "float", str: "binary", bytes: "binary", list: "list"}
+    kinds.update({Tuple: "tuple", Map: "map", Struct: "struct", Temporal: "struct", Fun: "function"})
+    if type(t) is Opaque:
+        return {"ref": "reference", "pid": "pid", "port": "port"}[t.kind]
+    return kinds.get(type(t), "term")
+
+
 def _string(v, path, what):
     if type(v) is not str:
         raise _err(path, f"expected {what}, got {_kind(v)}")
@@ -165,8 +233,20 @@ def _text(s, path):
 
 
 def _container(path, depth):
-    if depth + 1 >= MAX_DEPTH:
-        raise _err(path, f"nested deeper than {MAX_DEPTH - 1} arrays and objects")
+    """A TJ-10 refusal when the container at `path`, inside `depth`
+    others, is one too many."""
+    if depth + 1 > MAX_DEPTH:
+        raise _err(path, _too_deep_why())
+
+
+def _atom_name(name, path):
+    """`name` when it can name an atom (TJ-1)."""
+    if len(name) > MAX_ATOM_CHARS:
+        raise _err(
+            path,
+            f"an atom has at most {MAX_ATOM_CHARS} characters, this name has {len(name)} (TJ-1)",
+        )
+    return name
 
 
 def decode(v, path: str = "", depth: int = 0):
@@ -176,14 +256,27 @@ def decode(v, path: str = "", depth: int = 0):
         return v
     ty = type(v)
     if ty is int:
-        return v
+        if -MAX_SAFE_INT <= v <= MAX_SAFE_INT:
+            return v
+        if _I64_MIN <= v <= _U64_MAX:
+            raise _err(
+                path,
+                f'bare integer {v} is beyond 2^53-1: it is written {{"$int": "{v}"}} (TJ-3)',
+            )
+        # Past 64 bits the Rust reader has a double: name it as one.
+        try:
+            shown = rust_float(float(v))
+        except OverflowError:
+            shown = "inf" if v > 0 else "-inf"
+        raise _bare_number(path, shown)
     if ty is str:
         return _text(v, path)
     if ty is RawFloat:
-        raise _err(
-            path,
-            f'bare number {v.text} is not a term: floats are written {{"$float": {v.text}}}',
-        )
+        try:
+            x = float(v.text)
+        except ValueError:
+            x = math.nan
+        raise _bare_number(path, rust_float(x))
     _container(path, depth)
     if ty is list:
         return [decode(x, pointer(path, i), depth + 1) for i, x in enumerate(v)]
@@ -211,6 +304,14 @@ def decode(v, path: str = "", depth: int = 0):
             )
         out.append((k, decode(value, pointer(path, k), depth + 1)))
     return _build_map(out, path)
+
+
+def _bare_number(path, shown):
+    return _err(
+        path,
+        f'bare number {shown} is not a term: floats are written {{"$float": {shown}}} '
+        'and integers beyond 2^53-1 {"$int": "..."} (TJ-3)',
+    )
 
 
 def _build_map(pairs, path):
@@ -256,15 +357,12 @@ def _decode_tag(tag, value, parent, depth):
             raise _err(path, "bad base64: not the padded standard form of its bytes")
         return binary(data)
     if tag == "$atom":
-        name = _string(value, path, "an atom name string")
-        if len(name) > 255:
-            # String.to_atom/1 raises SystemLimitError: no such term exists.
-            raise _err(path, "an atom has at most 255 characters")
-        return atom(name)
+        return atom(_atom_name(_string(value, path, "an atom name string"), path))
     if tag == "$tuple":
-        if ty is not list:
-            raise _err(path, f"expected an array, got {_kind(value)}")
-        return Tuple(decode(value, path, depth))
+        items = decode(value, path, depth)
+        if type(items) is not list:
+            raise _err(path, f"expected an array, got {_term_kind(items)}")
+        return Tuple(items)
     if tag == "$map":
         return _build_map(_pairs(value, path, depth, False), path)
     if tag == "$kw":
@@ -272,9 +370,14 @@ def _decode_tag(tag, value, parent, depth):
     kind = tag[1:]
     if kind in TEMPORAL_KINDS:
         iso = _string(value, path, "an ISO 8601 string")
-        pattern, why = _ISO[kind]
-        if not pattern.match(iso):
-            raise _err(path, f"{json_str(iso)}: {why}")
+        try:
+            temporal.parse(kind, iso)
+        except ValueError as e:
+            what = kind.replace("_", " ")
+            raise _err(
+                path,
+                f"{json_str(iso)}: not an ISO 8601 {what} as Elixir writes it: {e} (TJ-6)",
+            ) from None
         return Temporal(kind, iso)
     if tag == "$struct":
         return _decode_struct(value, path, depth)
@@ -294,19 +397,23 @@ def _pairs(value, path, depth, kw):
     out = []
     for i, entry in enumerate(value):
         p = pointer(path, i)
-        if type(entry) is not list or len(entry) != 2:
+        if type(entry) is not list:
             raise _err(p, "expected a [key, value] pair")
         _container(p, depth + 1)
-        k, v = entry
-        if kw:
-            if type(k) is not str:
+        k = v = None
+        if len(entry) >= 1:
+            k = entry[0]
+            if not kw:
+                k = decode(k, pointer(p, 0), depth + 2)
+            elif type(k) is str:
+                k = atom(_atom_name(_text(k, pointer(p, 0)), pointer(p, 0)))
+            else:
                 raise _err(pointer(p, 0), "a $kw key must be a string (the atom's name)")
-            if len(k) > 255:
-                raise _err(pointer(p, 0), "an atom has at most 255 characters")
-            k = atom(_text(k, pointer(p, 0)))
-        else:
-            k = decode(k, pointer(p, 0), depth + 2)
-        out.append((k, decode(v, pointer(p, 1), depth + 2)))
+        if len(entry) >= 2:
+            v = decode(entry[1], pointer(p, 1), depth + 2)
+        if len(entry) != 2:
+            raise _err(p, "expected a [key, value] pair")
+        out.append((k, v))
     return out
 
 
@@ -351,6 +458,24 @@ _FUN_SHAPE = (
 )
 
 
+_CAPTURE_SHAPE = "M not empty, f not empty and without . or /, n from 0 to 255 without a leading zero"
+_ARITY_RE = re.compile(r"(0|[1-9][0-9]{0,2})\Z")
+
+
+def is_capture(name: str) -> bool:
+    """Whether `name` is a capture's text ``&M.f/n`` as TJ-8 reads it: `M`
+    not empty, `f` (after the last ``.`` before the last ``/``) not empty
+    and without ``.`` or ``/``, `n` from 0 to 255 without a leading zero
+    (the text is the term: ``&M.f/01`` is not one)."""
+    if not name.startswith("&") or "/" not in name:
+        return False
+    mf, _, arity = name[1:].rpartition("/")
+    module, dot, function = mf.rpartition(".")
+    if not dot or not module or not function or "/" in function:
+        return False
+    return _ARITY_RE.match(arity) is not None and int(arity) <= 255
+
+
 def _decode_fun(value, path, depth):
     _container(path, depth)
     spec = {}
@@ -366,6 +491,8 @@ def _decode_fun(value, path, depth):
             spec[k] = _string(v, p, "a message string")
         elif k == "name":
             spec[k] = _string(v, p, "a function name")
+            if not is_capture(spec[k]):
+                raise _err(p, f"{json_str(spec[k])} is not a capture &M.f/n ({_CAPTURE_SHAPE}) (TJ-8)")
         else:
             raise _err(p, 'unknown key: a $fn has "arity" with "returns" or "raises", or "name"')
     if set(spec) not in ({"arity", "returns"}, {"arity", "raises"}, {"name"}):

@@ -163,15 +163,21 @@ class Map(_Term):
 
     @classmethod
     def strict(cls, pairs):
-        """The map of `pairs`; a repeated key raises `DuplicateKey`."""
-        from .order import key
+        """The map of `pairs`; a repeated key raises `DuplicateKey`, naming
+        the least repeated key in map key order (as the Rust harness's
+        reader names it)."""
+        from .order import key, key_sort
 
         entries = {}
+        repeated = []
         for k, v in pairs:
             ek = key(k)
             if ek in entries:
-                raise DuplicateKey(k)
-            entries[ek] = (k, v)
+                repeated.append(entries[ek][0])
+            else:
+                entries[ek] = (k, v)
+        if repeated:
+            raise DuplicateKey(key_sort(repeated)[0])
         return cls(entries)
 
     @classmethod

@@ -10,6 +10,7 @@ import random
 import struct as _struct
 
 from ptc_sdk import Fun, Map, Opaque, Temporal, Tuple, atom, structs
+from ptc_sdk.temporal import year_text
 
 _SCRIPTS = [
     "abcxyz", "ABCXYZ", "éèçñøßÿ", "ÉÇÑØ", "ĀăĿŉſĳ", "αβγδωάΐ", "ΑΒΓΩ", "абвгдяё", "АБВЯ", "աբգ",
@@ -163,7 +164,8 @@ class Gen:
 
     def temporal(self):
         r = self.r
-        d = f"{r.randint(1, 9999):04d}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}"
+        year = r.randint(1, 9999) if r.random() < 0.9 else r.choice((-1, -2024, -10000, 10000, 123456789))
+        d = f"{year_text(year)}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}"
         t = f"{r.randint(0, 23):02d}:{r.randint(0, 59):02d}:{r.randint(0, 59):02d}"
         t += r.choice(("", ".0", ".123", ".000001", ".123456"))
         kind = r.choice(("date", "time", "naive_datetime", "datetime"))

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import sys
 
+from .. import temporal as temporal_parts
 from ..errors import Raised
 from ..order import equal
 from ..terms import Atom, Fun, Map, Opaque, Struct, Temporal, Tuple, atom_name, binary
@@ -519,16 +520,26 @@ def _failed_struct(s, raised, limit, o):
 def temporal(t) -> str:
     """``~D[...]``, ``~T[...]``, ``~N[...]``, ``~U[...]``, or
     ``#DateTime<...>`` for a datetime at a fixed offset (zone name and
-    abbreviation are the offset text)."""
+    abbreviation are the offset text). A year outside -9999..9999 has no
+    sigil (Elixir 1.18.4's ``Inspect`` for ``Calendar.ISO``): a ``Date`` or
+    ``NaiveDateTime`` prints as the ``new!/n`` call that builds it, a UTC
+    ``DateTime`` as ``#DateTime<...Z>``."""
+    p = None if t.kind == "time" else temporal_parts.parse(t.kind, t.iso)
+    wide = p is not None and not -9999 <= p.year <= 9999
     if t.kind == "date":
-        return f"~D[{t.iso}]"
+        return f"Date.new!({p.year}, {p.month}, {p.day})" if wide else f"~D[{t.iso}]"
     if t.kind == "time":
         return f"~T[{t.iso}]"
     spaced = t.iso.replace("T", " ", 1)
     if t.kind == "naive_datetime":
+        if wide:
+            return (
+                f"NaiveDateTime.new!({p.year}, {p.month}, {p.day}, {p.hour}, {p.minute}, "
+                f"{p.second}, {{{p.microsecond}, {p.precision}}})"
+            )
         return f"~N[{spaced}]"
     if spaced.endswith("Z"):
-        return f"~U[{spaced}]"
+        return f"#DateTime<{spaced}>" if wide else f"~U[{spaced}]"
     offset = spaced[-6:]
     return f"#DateTime<{spaced} {offset} {offset}>"
 
