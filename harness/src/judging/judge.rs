@@ -12,7 +12,8 @@ use crate::quote;
 use crate::subject::Answer;
 use ptc_conformance::diff::{diff, first_difference, plain_json_to_term, render, shown};
 pub use ptc_conformance::loose::{
-    cut_by_vm_text, mask_stacktraces, mask_stacktraces_in, mask_term, messages_match, vm_atom_keys_at,
+    cut_by_vm_text, mask_stacktraces, mask_stacktraces_in, mask_term, messages_match,
+    vm_atom_keys_at,
 };
 use ptc_conformance::ops::{Op, Output};
 use ptc_conformance::structs::with_defaults_at;
@@ -41,7 +42,13 @@ pub fn judge(case: &Case, answer: &Answer, strictness: Strictness) -> Outcome {
 /// hold at `release` is skipped, saying for which releases it holds.
 pub fn judge_at(case: &Case, release: Release, answer: &Answer, strictness: Strictness) -> Outcome {
     match case.expect_at(release) {
-        Some(expect) => judge_expect(case, expect, answer, strictness, Reading::WithDefaults(release)),
+        Some(expect) => judge_expect(
+            case,
+            expect,
+            answer,
+            strictness,
+            Reading::WithDefaults(release),
+        ),
         None => Outcome::Skip(Skip::Release(release, case.holds_for())),
     }
 }

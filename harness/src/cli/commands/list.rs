@@ -42,8 +42,11 @@ pub fn exec(args: ListArgs) -> Result<(), Failure> {
     // terminal: stdout is one case (or op) a line, and `list | head -3`
     // shows three of them.
     if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-        errln!("{}
-release: {at}", corpus.describe());
+        errln!(
+            "{}
+release: {at}",
+            corpus.describe()
+        );
     }
     if args.counts {
         print_counts(&cases);
