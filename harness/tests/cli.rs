@@ -1343,3 +1343,38 @@ fn export_at_a_release_writes_that_release_s_answers() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// AP-18 in `fuzz` as in `run`: the reference answers as the release the
+/// adapter's hello names when no `--release` is given (so the reference at
+/// 0.12.0 fuzzed against itself at 0.12.0 agrees, where 0.13.0's answers
+/// would differ), and a `--release` the hello contradicts is refused
+/// before anything is generated.
+#[test]
+fn fuzz_answers_as_the_release_the_adapter_names() {
+    let me = env!("CARGO_BIN_EXE_ptc-conformance");
+    let fuzz = |more: &[&str]| {
+        let mut c = bin();
+        c.args([
+            "fuzz",
+            "--op",
+            "tool.new",
+            "--cases-per-op",
+            "200",
+            "--seed",
+            "3",
+        ])
+        .args(more)
+        .args(["--adapter", "--", me, "adapter", "--release", "0.12.0"]);
+        c.output().expect("fuzz runs")
+    };
+    let out = fuzz(&[]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(0), "{t}");
+    assert!(t.contains("0.12.0 (named by the adapter's hello)"), "{t}");
+    assert!(t.contains("no disagreement found"), "{t}");
+    let out = fuzz(&["--release", "0.13.0"]);
+    let t = text(&out);
+    assert_eq!(out.status.code(), Some(2), "{t}");
+    assert!(t.contains("implements release 0.12.0"), "{t}");
+    assert!(!t.contains("inputs checked"), "nothing may be fuzzed: {t}");
+}

@@ -111,17 +111,28 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     let mut cfg = fuzz_config(&args.op, args.cases, &args.budget, seed, args.time, &corpus)?;
     cfg.emit = args.emit.clone();
     cfg.keep_going = args.keep_going;
-    cfg.release = args.release.get();
-    let reference = Reference::at(cfg.release);
     let mut adapter;
-    let mut itself = reference;
     let config = args.adapter.config()?;
     let self_check = config.is_none();
-    let subject: &mut dyn Subject = match config {
+    let named = match config {
         Some(c) => {
-            adapter = start(c)?;
-            &mut adapter
+            adapter = Some(start(c)?);
+            adapter.as_ref().and_then(|a| a.release())
         }
+        None => {
+            adapter = None;
+            None
+        }
+    };
+    // AP-18, as `run` judges: the release asked for, else the one the
+    // adapter's hello names, else 0.13.0; a mismatch is refused.
+    let judged = crate::judging::release::resolve(args.release.release, named)
+        .map_err(|e| Failure::usage(format!("adapter: {e}")))?;
+    cfg.release = judged.release;
+    let reference = Reference::at(cfg.release);
+    let mut itself = reference;
+    let subject: &mut dyn Subject = match &mut adapter {
+        Some(a) => a,
         None => &mut itself,
     };
     // Only ops the release has are fuzzed: an op the subject declares that
@@ -145,7 +156,7 @@ pub fn exec(args: FuzzArgs) -> Result<(), Failure> {
     errln!(
         "fuzzing {} against the reference at {} with seed {seed} (replay: --seed {seed})\n{}\nops ({}): {}",
         subject.name(),
-        cfg.release,
+        judged.describe(),
         corpus.describe(),
         names.len(),
         names.join(", ")
