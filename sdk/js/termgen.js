@@ -13,6 +13,7 @@ import { dataFile } from "./elixir/data.js";
 import { knownStructs, makeStruct } from "./structs.js";
 import { Float, Fun, Opaque, Temporal, TermMap, Tuple, atom, binary, int } from "./terms.js";
 import { yearText } from "./temporal.js";
+import { isCapture } from "./tagged.js";
 
 /** A seeded generator of terms; the same seed gives the same terms. */
 export function termGen(seed = 1) {
@@ -232,7 +233,9 @@ export function termGen(seed = 1) {
     if (chance(0.3)) return pick(["&String.upcase/1", "&Enum.map/2", "&:lists.foldl/3", "&Kernel.is_atom/1", "&Foo.bar/2", "&:foo.bar/2"]);
     const module = chance(0.7) ? pick(CAPTURE_MODULES) : (chance(0.5) ? ":" : "") + atomName();
     const fun = chance(0.7) ? pick(CAPTURE_FUNCTIONS) : atomName();
-    return `&${module}.${fun}/${range(0, 3)}`;
+    const name = `&${module}.${fun}/${range(0, 3)}`;
+    // Only texts TJ-8 reads as a capture are terms (no empty M, no . or / in f).
+    return isCapture(name) ? name : `&${isCapture(`&${module}.f/1`) ? module : "Foo"}.f/1`;
   };
   const fun = (depth) => {
     const r = below(4);

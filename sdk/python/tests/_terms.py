@@ -10,6 +10,7 @@ import random
 import struct as _struct
 
 from ptc_sdk import Fun, Map, Opaque, Temporal, Tuple, atom, structs
+from ptc_sdk.tagged import is_capture
 from ptc_sdk.temporal import year_text
 
 _SCRIPTS = [
@@ -195,7 +196,11 @@ class Gen:
             return r.choice(("&String.upcase/1", "&Enum.map/2", "&:lists.reverse/1", "&Foo.bar/0", "&:erlang.+/2"))
         module = r.choice(_CAPTURE_MODULES) if r.random() < 0.7 else r.choice(("", ":")) + self.atom_name()
         function = r.choice(_CAPTURE_FUNCTIONS) if r.random() < 0.7 else self.atom_name()
-        return f"&{module}.{function}/{r.randint(0, 3)}"
+        name = f"&{module}.{function}/{r.randint(0, 3)}"
+        # Only texts TJ-8 reads as a capture are terms (no empty M, no . or / in f).
+        if is_capture(name):
+            return name
+        return f"&{module if is_capture(f'&{module}.f/1') else 'Foo'}.f/1"
 
     def opaque(self):
         r = self.r
