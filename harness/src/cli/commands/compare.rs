@@ -1,6 +1,6 @@
 //! `ptc-conformance compare`: two builds held against each other.
 
-use super::fuzz::{fuzz_config, planned, progress_display, Budget};
+use super::fuzz::{fuzz_config, planned, print_struct_field_notes, progress_display, Budget};
 use crate::cli::args::{load_clean, seconds, start, CorpusArgs, Filter};
 use crate::cli::out::{out, outln};
 use crate::exit::Failure;
@@ -241,28 +241,7 @@ fn print_totals(report: &crate::review::fuzz::FuzzReport) {
             );
         }
     }
-    if report.retried > 0 {
-        outln!(
-            "{} input(s) declined for naming a struct field one side lacks, retried without it and compared",
-            report.retried
-        );
-    }
-    for (side, fields) in &report.lacking {
-        let names: Vec<String> = fields.iter().map(|(m, f)| format!("{m}.{f}")).collect();
-        outln!("struct fields {side}'s build lacks: {}", names.join(", "));
-    }
-    if !report.unknown_fields.is_empty() {
-        let names: Vec<String> = report
-            .unknown_fields
-            .iter()
-            .map(|(m, f)| format!("{m}.{f}"))
-            .collect();
-        outln!(
-            "struct fields neither build has, left out of every input ({} input(s) sent without them): {}",
-            report.stripped,
-            names.join(", ")
-        );
-    }
+    print_struct_field_notes(report);
 }
 
 /// Prints the summary of the causes (one line each), the fuzzing totals,

@@ -278,6 +278,14 @@ pub(super) fn print_fuzz_totals(report: &crate::review::fuzz::FuzzReport) {
             declines.len() - DECLINES_SHOWN
         );
     }
+    print_struct_field_notes(report);
+}
+
+/// Prints what the fuzzer learned of the two sides' structs: inputs
+/// retried without a field one side lacks, the fields each side's build
+/// lacks, and the fields neither has (left out of every input). `fuzz` and
+/// `compare` print it alike.
+pub(super) fn print_struct_field_notes(report: &crate::review::fuzz::FuzzReport) {
     if report.retried > 0 {
         outln!(
             "{} input(s) declined for naming a struct field one side lacks, retried without it and compared",
