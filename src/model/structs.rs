@@ -661,17 +661,7 @@ fn fill(rel: Release, t: &Term, mode: Fill, path: &mut String) -> Result<Option<
 pub fn temporal_fields(t: &Temporal) -> Vec<(String, Term)> {
     // A decoded term's text was checked; one the reference built is
     // canonical. Anything else reads as zeros rather than panicking.
-    let p = crate::temporal::parse(t.kind, &t.iso).unwrap_or(crate::temporal::Parts {
-        year: 0,
-        month: 0,
-        day: 0,
-        hour: 0,
-        minute: 0,
-        second: 0,
-        microsecond: 0,
-        precision: 0,
-        offset: None,
-    });
+    let p = crate::temporal::parse(t.kind, &t.iso).unwrap_or_default();
     let mut fields: Vec<(String, Term)> =
         vec![("calendar".to_owned(), Term::atom("Elixir.Calendar.ISO"))];
     let mut put = |k: &str, v: Term| fields.push((k.to_owned(), v));

@@ -12,7 +12,7 @@ use crate::term::TemporalKind;
 pub const MAX_YEAR: i64 = 999_999_999;
 
 /// The parts of a calendar struct's text; those its kind lacks are zero.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Parts {
     /// The year (proleptic Gregorian, year 0 = 1 BC).
     pub year: i64,
@@ -65,17 +65,7 @@ pub fn days_in_month(year: i64, month: i64) -> i64 {
 /// `Z`; `-00:00` is not written).
 pub fn parse(kind: TemporalKind, iso: &str) -> Result<Parts, String> {
     let b = iso.as_bytes();
-    let mut p = Parts {
-        year: 0,
-        month: 0,
-        day: 0,
-        hour: 0,
-        minute: 0,
-        second: 0,
-        microsecond: 0,
-        precision: 0,
-        offset: None,
-    };
+    let mut p = Parts::default();
     let mut at = 0;
     if kind != TemporalKind::Time {
         let (year, next) = year(b)?;
