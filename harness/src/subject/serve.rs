@@ -244,7 +244,10 @@ mod tests {
         let hello = wire::read_hello(&answer).unwrap();
         assert_eq!(hello.ops.len(), ptc_conformance::ops::OPS.len());
         assert!(out.contains(r#""release":"0.13.0""#), "{out}");
-        assert_eq!(hello.extensions, std::collections::BTreeSet::from(["atoms".to_owned()]));
+        assert_eq!(
+            hello.extensions,
+            std::collections::BTreeSet::from(["atoms".to_owned()])
+        );
     }
 
     /// AP-19: `atoms` answers the release's atom table, which differs

@@ -318,3 +318,33 @@ fn a_change_in_a_function_several_ops_share_is_one_cause() {
     let title = &titles(&causes)[0];
     assert!(title.contains("\"schema\""), "{title}");
 }
+
+#[test]
+fn a_separator_changed_in_an_error_text_is_one_cause_titled_as_a_message_change() {
+    // Head writes the path in `to_json_value`'s `{:error, text}` with `/`
+    // before a struct's tag: the struct (any struct) is what makes the op
+    // fail, not what changed; every such input is one rewording.
+    let change = Change {
+        atoms: &[],
+        ops: &["protocol.to_json_value"],
+        alter: |_, a| match a {
+            Answer::Ok(Term::Tuple(xs)) if matches!(&xs[..], [e, Term::Str(t)] if e.as_atom() == Some("error") && t.contains(".<")) =>
+            {
+                let Term::Str(t) = &xs[1] else { unreachable!() };
+                Answer::Ok(Term::tuple(vec![
+                    xs[0].clone(),
+                    Term::Str(t.replace(".<", "/<")),
+                ]))
+            }
+            other => other,
+        },
+    };
+    let causes = causes_of(change, 2000);
+    assert_eq!(causes.len(), 1, "{causes:?}");
+    let Trigger::Message { class, parting } = &causes[0].0 else {
+        panic!("{causes:?}")
+    };
+    assert_eq!(class, "{:error, _}");
+    assert_eq!((parting.base.as_str(), parting.head.as_str()), (".", "/"));
+    assert_eq!(parting.after, "non-JSON-encodable value at");
+}

@@ -54,10 +54,25 @@ pub fn parting(base: &str, head: &str) -> Option<Parting> {
         .zip(hc[p..].iter().rev())
         .take_while(|(x, y)| x == y)
         .count();
+    // A separator changed inside a word (`a.b` written `a/b`): the word
+    // holds what the message quotes (a path, a key), so the parting is
+    // the separator itself, after the words before that word.
+    let punct = |c: &[char]| c.len() <= 3 && c.iter().all(|x| x.is_ascii_punctuation());
+    let (bf, hf) = (&bc[p..bc.len() - s], &hc[p..hc.len() - s]);
+    let separator = punct(bf) && punct(hf);
     // Whole words: back to the start of the word the parting is in, on to
     // the end of the word where they meet again.
     while p > 0 && !bc[p - 1].is_whitespace() {
         p -= 1;
+    }
+    if separator {
+        let before: String = bc[..p].iter().collect();
+        let words: Vec<&str> = before.split_whitespace().collect();
+        return Some(Parting {
+            after: words[words.len().saturating_sub(CONTEXT_WORDS)..].join(" "),
+            base: bf.iter().collect(),
+            head: hf.iter().collect(),
+        });
     }
     let word_before = |c: &[char], s: usize| {
         c.len() > s && c.len() - s > p && !c[c.len() - s - 1].is_whitespace()
@@ -138,6 +153,30 @@ mod tests {
             "no function clause matching in Keyword.get/3",
         )
         .unwrap();
+        assert!(names_code(&f), "{f:?}");
+    }
+
+    #[test]
+    fn a_separator_changed_inside_a_word_is_the_parting() {
+        // The path a message quotes differs from input to input; the
+        // separator written between its parts is what changed.
+        let one = parting(
+            "non-JSON-encodable value at [0].<PtcRunner.Tool>",
+            "non-JSON-encodable value at [0]/<PtcRunner.Tool>",
+        )
+        .unwrap();
+        let two = parting(
+            "non-JSON-encodable value at \u{fffd}.<NaiveDateTime>",
+            "non-JSON-encodable value at \u{fffd}/<NaiveDateTime>",
+        )
+        .unwrap();
+        assert_eq!(one, two);
+        assert_eq!(
+            (one.after.as_str(), one.base.as_str(), one.head.as_str()),
+            ("non-JSON-encodable value at", ".", "/")
+        );
+        // Letters changed inside a word stay a change of the whole word.
+        let f = parting("in Keyword.take/2", "in Keyword.get/3").unwrap();
         assert!(names_code(&f), "{f:?}");
     }
 

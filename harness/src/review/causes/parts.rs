@@ -24,8 +24,9 @@ pub struct Candidate {
     /// share them).
     pub from: (usize, String),
     /// The text inside the part whose characters a search may take out
-    /// one at a time ([`text_at`]): a string or atom value, or the key of
-    /// a map pair (the pair's index).
+    /// one at a time ([`text_at`]): a string or atom value, the key of
+    /// a map pair (the pair's index), or an option's key (the index of
+    /// the option in its list).
     pub text: Option<(usize, Option<usize>)>,
 }
 
@@ -158,7 +159,16 @@ fn walk(
                         path: path.to_owned(),
                         key: key.to_owned(),
                     };
-                    push(trigger, "left out", &Term::List(rest), size(item), None);
+                    // Its key's characters, so that a character a key
+                    // rule newly reads is found inside an option's key
+                    // as it is inside a map key or a string.
+                    push(
+                        trigger,
+                        "left out",
+                        &Term::List(rest),
+                        size(item),
+                        Some((me, Some(j))),
+                    );
                 }
             }
         }
@@ -333,6 +343,7 @@ pub fn text_at(args: &[Term], (node, key): (usize, Option<usize>)) -> Option<Str
     let t = node_at(args, node)?;
     let t = match (t, key) {
         (Term::Map(m), Some(j)) => &m.pairs().get(j)?.0,
+        (Term::List(items), Some(j)) => option_key_term(items.get(j)?)?,
         (t, None) => t,
         _ => return None,
     };
@@ -362,8 +373,26 @@ pub fn with_text(
             pair.0 = like(&pair.0)?;
             Term::map(pairs)
         }
+        (Term::List(items), Some(j)) => {
+            let mut items = items.clone();
+            match items.get_mut(j)? {
+                Term::Tuple(kv) if !kv.is_empty() => kv[0] = like(&kv[0])?,
+                bare @ Term::Atom(_) => *bare = like(bare)?,
+                _ => return None,
+            }
+            Term::List(items)
+        }
         (t, None) => like(t)?,
         _ => return None,
     };
     Some(mutate(args, node, &replaced))
+}
+
+/// The key of an option entry: the atom first in a tuple, or a bare atom.
+fn option_key_term(item: &Term) -> Option<&Term> {
+    match item {
+        Term::Tuple(kv) => kv.first().filter(|k| matches!(k, Term::Atom(_))),
+        Term::Atom(_) => Some(item),
+        _ => None,
+    }
 }

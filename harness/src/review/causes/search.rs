@@ -79,7 +79,7 @@ impl Search<'_> {
             .iter()
             .zip(&b2)
             .zip(&h2)
-            .map(|((c, b), h)| self.accept(kind, op, &c.args, (base, head), (b, h)))
+            .map(|((c, b), h)| self.accept(op, &c.args, (base, head), (b, h)))
             .collect();
         // An option one side ignores (its answer stays as it was) is what
         // the other side newly reads: preferred to a part both sides read
@@ -122,12 +122,12 @@ impl Search<'_> {
                 };
             }
             let how = format!("{}, both answer {kept}", c.how);
-            return self.narrowed(kind, op, args, c, how, (base, head));
+            return self.narrowed(op, args, c, how, (base, head));
         }
         if let Some(found) = echo {
             return found;
         }
-        self.char_in_texts(kind, op, args, &candidates, (base, head))
+        self.char_in_texts(op, args, &candidates, (base, head))
             .or_else(|| self.unpartitioned(kind, op, (base, head)))
             .unwrap_or(alone)
     }
@@ -137,7 +137,6 @@ impl Search<'_> {
     /// character in it that makes the builds differ, if one does.
     fn narrowed(
         &mut self,
-        kind: &Kind,
         op: &'static Op,
         args: &[Term],
         c: &parts::Candidate,
@@ -152,7 +151,7 @@ impl Search<'_> {
         }
         if let Some(found) = c
             .text
-            .and_then(|at| self.one_char(kind, op, args, at, (base, head)))
+            .and_then(|at| self.one_char(op, args, at, (base, head)))
             .map(|(ch, shown)| in_text(c, ch, format!("{how}; within it, {shown}")))
         {
             return found;
@@ -163,7 +162,7 @@ impl Search<'_> {
         // signature whose tag, taken out, skips the key).
         if matches!(&c.trigger, Trigger::Value { path, .. } if !path.contains("/[")) {
             let candidates = parts::candidates(op.name, args, MAX_CANDIDATES);
-            if let Some(found) = self.char_in_texts(kind, op, args, &candidates, (base, head)) {
+            if let Some(found) = self.char_in_texts(op, args, &candidates, (base, head)) {
                 return found;
             }
         }
@@ -179,7 +178,6 @@ impl Search<'_> {
     /// cuts the op short (a tool's name, a signature) may still hold it.
     fn char_in_texts(
         &mut self,
-        kind: &Kind,
         op: &'static Op,
         args: &[Term],
         candidates: &[parts::Candidate],
@@ -194,7 +192,7 @@ impl Search<'_> {
                 break;
             }
             tried.push(at);
-            if let Some((ch, shown)) = self.one_char(kind, op, args, at, (base, head)) {
+            if let Some((ch, shown)) = self.one_char(op, args, at, (base, head)) {
                 let what = match &c.trigger {
                     Trigger::MapKey { .. } => "map key",
                     _ => "text",
@@ -218,15 +216,10 @@ impl Search<'_> {
         op: &'static Op,
         (base, head): (&Answer, &Answer),
     ) -> Option<Found> {
-        if let (How::Message { class }, Answer::Raised(b), Answer::Raised(h)) =
-            (&kind.how, base, head)
-        {
-            if let Some(parting) = super::message::parting(&b.message, &h.message) {
+        if let Some((b, h, class)) = failure_messages(base, head) {
+            if let Some(parting) = super::message::parting(&b, &h) {
                 return Some(Found {
-                    trigger: Trigger::Message {
-                        class: class.clone(),
-                        parting,
-                    },
+                    trigger: Trigger::Message { class, parting },
                     how: "no part of the input is what one message quotes (taken out, neither \
                           side raises as before): the message is reworded"
                         .into(),
@@ -254,7 +247,6 @@ impl Search<'_> {
     /// matters). With how it was found, in words.
     fn one_char(
         &mut self,
-        kind: &Kind,
         op: &'static Op,
         args: &[Term],
         at: (usize, Option<usize>),
@@ -291,15 +283,7 @@ impl Search<'_> {
             self.head.call_many(&requests),
         );
         let fixes: Vec<Option<String>> = (0..chars.len())
-            .map(|i| {
-                self.accept(
-                    kind,
-                    op,
-                    &variants[i].0,
-                    (base, head),
-                    (&b2[2 * i], &h2[2 * i]),
-                )
-            })
+            .map(|i| self.accept(op, &variants[i].0, (base, head), (&b2[2 * i], &h2[2 * i])))
             .collect();
         let shows: Vec<bool> = (0..chars.len())
             .map(|i| {
@@ -332,7 +316,6 @@ impl Search<'_> {
     /// `(base, head)`: how both answer then, if they do.
     fn accept(
         &self,
-        kind: &Kind,
         op: &'static Op,
         args: &[Term],
         (base, head): (&Answer, &Answer),
@@ -363,7 +346,7 @@ impl Search<'_> {
                 // one side raises as before: the part is what the message
                 // is about. Both raising or returning something else says
                 // nothing of the wording.
-                if matches!(kind.how, How::Message { .. }) && reworded(base, head) {
+                if reworded(base, head) {
                     return None;
                 }
                 "alike".to_owned()
@@ -511,16 +494,35 @@ fn in_text(c: &parts::Candidate, ch: char, how: String) -> Found {
     }
 }
 
-/// Whether two raised answers' messages part in prose (a rewording), not
-/// only in what they quote nor in the function they name, nor because one
-/// names a struct a protocol is missing for (the protocol's change, which
-/// the search names by that struct).
+/// The messages of two answers that fail alike (the same exception, or
+/// both `{:error, text}` returned), with how they fail ([`failure`]).
+pub(super) fn failure_messages(base: &Answer, head: &Answer) -> Option<(String, String, String)> {
+    let text = |a: &Answer| match a {
+        Answer::Raised(r) => Some(r.message.clone()),
+        Answer::Ok(Term::Tuple(xs)) if xs.len() == 2 => match &xs[1] {
+            Term::Str(s) => Some(s.clone()),
+            Term::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let how = failure(base)?;
+    (failure(head)? == how).then_some(())?;
+    Some((text(base)?, text(head)?, how))
+}
+
+/// Whether two answers that fail alike part in prose where their
+/// messages differ (a rewording), not only in what they quote nor in the
+/// function they name, nor because one names a struct a protocol is
+/// missing for (the protocol's change, which the search names by that
+/// struct). An exception's message and an `{:error, text}`'s text alike:
+/// a function several ops share may word either.
 fn reworded(base: &Answer, head: &Answer) -> bool {
-    let (Answer::Raised(b), Answer::Raised(h)) = (base, head) else {
+    let Some((b, h, _)) = failure_messages(base, head) else {
         return false;
     };
     if protocols::missing(base).is_some() || protocols::missing(head).is_some() {
         return false;
     }
-    super::message::parting(&b.message, &h.message).is_some_and(|p| !super::message::names_code(&p))
+    super::message::parting(&b, &h).is_some_and(|p| !super::message::names_code(&p))
 }
