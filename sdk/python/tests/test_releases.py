@@ -24,6 +24,7 @@ there; an op no case of a release runs is no op of it.
 
 import json
 import re
+import shutil
 import subprocess
 import unittest
 
@@ -371,6 +372,53 @@ class AtomsAtEachRelease(unittest.TestCase):
                 key = json.loads(line)["ok"]
                 atomized = key != {name: 1}
                 self.assertEqual(exists(name, release=rel), atomized, f"{name} at {rel}: {line}")
+
+
+class TheJavaScriptSdkAgrees(unittest.TestCase):
+    """Both SDKs read one source, ``spec/data`` (their copies are held to it
+    byte for byte); what each derives from it per release is the same."""
+
+    SCRIPT = """
+    import { RELEASES, knownStructs, opNames, structFields, structDefault, encode } from "./index.js";
+    import { atomTable, implementations, message } from "./elixir/index.js";
+    const out = {};
+    for (const rel of RELEASES) {
+      out[rel] = {
+        structs: Object.fromEntries(knownStructs().map((m) => [m, structFields(m, rel).map((f) => [f, encode(structDefault(m, f, rel))])])),
+        implementations: Object.fromEntries(["String.Chars", "Jason.Encoder", "Enumerable"].map((p) => [p, implementations(p, rel)])),
+        atoms: [...atomTable(rel)].sort(),
+        ops: opNames(rel),
+        undefined_template: message("protocol_undefined", rel).id,
+      };
+    }
+    console.log(JSON.stringify(out));
+    """
+
+    def test_the_same_tables_at_every_release(self):
+        node = shutil.which("node")
+        if node is None:
+            self.skipTest("no node on PATH (CI runs this with Node 20)")
+        done = subprocess.run(
+            [node, "--input-type=module", "-e", self.SCRIPT],
+            cwd=REPO / "sdk" / "js",
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        theirs = json.loads(done.stdout)
+        from ptc_sdk.elixir import atoms, messages
+
+        for rel in RELEASES:
+            mine = {
+                "structs": {m: [[f, encode(d)] for f, d in structs.fields_of(m, rel)] for m in structs.modules()},
+                "implementations": {p: errors.implementations(p, rel) for p in errors.PROTOCOLS},
+                "atoms": sorted(atoms.table(rel)),
+                "ops": ptc_sdk.ops.names(rel),
+                "undefined_template": messages.get("protocol_undefined", rel).id,
+            }
+            for part in mine:
+                self.assertEqual(theirs[rel][part], mine[part], f"{part} at {rel}")
 
 
 def _structs_in(v):
