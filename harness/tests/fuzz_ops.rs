@@ -19,7 +19,7 @@ fn every_op_has_a_generator_and_fuzzes_clean() {
     assert!(corpus.errors.is_empty(), "{:?}", corpus.errors);
     for op in OPS {
         assert!(
-            fuzz::args_for(op.name, &corpus.cases).is_some(),
+            fuzz::args_for(op.name, &corpus.cases, &[]).is_some(),
             "{}: no generator",
             op.name
         );
@@ -41,7 +41,7 @@ fn every_op_has_a_generator_and_fuzzes_clean() {
 }
 
 fn sample(corpus: &corpus::Corpus, op: &str, n: usize) -> Vec<Vec<Term>> {
-    let strategy = fuzz::args_for(op, &corpus.cases).unwrap();
+    let strategy = fuzz::args_for(op, &corpus.cases, &[]).unwrap();
     let mut runner = TestRunner::new_with_rng(Config::default(), fuzz::rng(5));
     (0..n)
         .map(|_| strategy.new_tree(&mut runner).unwrap().current())

@@ -631,13 +631,22 @@ defmodule PtcAdapter do
       "language" => "elixir",
       "protocol" => 1,
       "ops" => Ops.names(),
-      "features" => @features
+      "features" => @features,
+      "extensions" => ["atoms"]
     }
 
     %{"ok" => if(version in @releases, do: Map.put(hello, "release", version), else: hello)}
   end
 
   defp answer("bye", _args), do: %{"ok" => nil}
+
+  # AP-19: the names of the atoms the build's own code holds, sorted: the
+  # literal atoms of every module of the :ptc_runner application (what its
+  # instructions and literals name; function names, which func_info and
+  # __info__/1 hold, left out). What two builds' lists differ by is where
+  # `compare` looks for option names no word list of the kit holds.
+  defp answer("atoms", []), do: %{"ok" => build_atoms()}
+  defp answer("atoms", _args), do: %{"unsupported" => "atoms takes no arguments"}
 
   defp answer(op, args) do
     with {:ok, {module, fun}} <- Map.fetch(Ops.table(), op),
@@ -685,6 +694,43 @@ defmodule PtcAdapter do
     :throw, value -> raised("throw", inspect(value))
     :exit, value -> raised("exit", inspect(value))
   end
+
+  defp build_atoms do
+    _ = Application.load(:ptc_runner)
+    {:ok, modules} = :application.get_key(:ptc_runner, :modules)
+
+    modules
+    |> Enum.flat_map(&module_atoms/1)
+    |> Enum.map(&Atom.to_string/1)
+    |> Enum.uniq()
+    |> Enum.sort()
+  end
+
+  defp module_atoms(module) do
+    with path when is_list(path) <- :code.which(module),
+         {:beam_file, _, _, _, _, code} <- :beam_disasm.file(path) do
+      Enum.flat_map(code, fn
+        {:function, name, _, _, _} when name in [:__info__, :module_info] -> []
+        {:function, _, _, _, instructions} -> operand_atoms(instructions, [])
+      end)
+    else
+      _ -> []
+    end
+  end
+
+  defp operand_atoms({:atom, atom}, acc) when is_atom(atom), do: [atom | acc]
+  defp operand_atoms({:literal, term}, acc), do: literal_atoms(term, acc)
+  defp operand_atoms({:func_info, _, _, _}, acc), do: acc
+  defp operand_atoms({:extfunc, _, _, _}, acc), do: acc
+  defp operand_atoms(t, acc) when is_tuple(t), do: operand_atoms(Tuple.to_list(t), acc)
+  defp operand_atoms([h | t], acc), do: operand_atoms(t, operand_atoms(h, acc))
+  defp operand_atoms(_, acc), do: acc
+
+  defp literal_atoms(atom, acc) when is_atom(atom), do: [atom | acc]
+  defp literal_atoms(t, acc) when is_tuple(t), do: literal_atoms(Tuple.to_list(t), acc)
+  defp literal_atoms([h | t], acc), do: literal_atoms(t, literal_atoms(h, acc))
+  defp literal_atoms(m, acc) when is_map(m), do: literal_atoms(Map.to_list(m), acc)
+  defp literal_atoms(_, acc), do: acc
 
   defp raised(class, message), do: %{"raised" => %{"class" => class, "message" => message}}
 

@@ -97,6 +97,16 @@ pub trait Subject {
     fn release(&self) -> Option<ptc_conformance::Release> {
         None
     }
+    /// The protocol extensions its hello lists (AP-19); none by default.
+    fn extensions(&self) -> BTreeSet<String> {
+        BTreeSet::new()
+    }
+    /// The names of the atoms its implementation's code holds, when it
+    /// lists the `atoms` extension (AP-19): `None` when it does not, an
+    /// error when its answer is not a list of strings.
+    fn atoms(&mut self) -> Option<Result<Vec<String>, String>> {
+        None
+    }
     /// Answers one request.
     fn call(&mut self, request: Request<'_>) -> Answer {
         self.call_many(&[request])
@@ -132,12 +142,61 @@ pub fn unknown_declarations(ops: &BTreeSet<String>, features: &BTreeSet<String>)
     out
 }
 
+/// The protocol extensions this harness knows (AP-19).
+pub const EXTENSIONS: &[&str] = &["atoms"];
+
+/// The extensions a hello lists that this harness does not know, each an
+/// adapter fault named with the closest known name (as AP-2 names ops and
+/// features).
+pub fn unknown_extensions(extensions: &BTreeSet<String>) -> Vec<String> {
+    extensions
+        .iter()
+        .filter(|e| !EXTENSIONS.contains(&e.as_str()))
+        .map(|e| {
+            format!(
+                "the handshake lists extension {e:?}, which the kit does not know{} (extensions: {}; spec/adapter_protocol.md AP-19)",
+                did_you_mean(e, EXTENSIONS),
+                EXTENSIONS.join(", ")
+            )
+        })
+        .collect()
+}
+
 /// Every fault of `subject` for a report: what its handshake declares that
 /// the kit does not know, then its own faults ([`Subject::faults`]).
 pub fn faults_of(subject: &dyn Subject) -> Vec<String> {
     let mut out = unknown_declarations(&subject.ops(), &subject.features());
+    out.extend(unknown_extensions(&subject.extensions()));
     out.extend(subject.faults());
     out
+}
+
+/// Reads the answer to an `atoms` request (AP-19): a list of strings.
+pub fn read_atoms(answer: Answer) -> Result<Vec<String>, String> {
+    match answer {
+        Answer::Ok(ptc_conformance::Term::List(items)) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| match t {
+                ptc_conformance::Term::Str(s) => Ok(s),
+                other => Err(format!(
+                    "the answer to `atoms` must list strings; item {i} is {}",
+                    crate::quote::line(&ptc_conformance::tagged::encode(&other))
+                )),
+            })
+            .collect(),
+        Answer::Ok(other) => Err(format!(
+            "the answer to `atoms` must be a list of strings, got {}",
+            crate::quote::line(&ptc_conformance::tagged::encode(&other))
+        )),
+        Answer::Raised(r) => Err(format!(
+            "`atoms` raised {}",
+            crate::quote::line(&format!("{}: {}", r.class, r.message))
+        )),
+        Answer::Unsupported(why) | Answer::Error(why) => {
+            Err(format!("`atoms` failed: {}", crate::quote::line(&why)))
+        }
+    }
 }
 
 /// `; did you mean "x"?` for the closest of `names` to `name`, if one is close.
@@ -191,5 +250,31 @@ mod tests {
             "{faults:?}"
         );
         assert!(unknown_declarations(&set(&["term.inspect"]), &set(&["atoms"])).is_empty());
+    }
+
+    /// AP-19: an extension the kit does not know is a fault with a hint;
+    /// `atoms` answers are read strictly.
+    #[test]
+    fn unknown_extensions_and_bad_atoms_answers_are_named() {
+        let set = |xs: &[&str]| xs.iter().map(|x| (*x).to_owned()).collect::<BTreeSet<_>>();
+        assert!(unknown_extensions(&set(&["atoms"])).is_empty());
+        let faults = unknown_extensions(&set(&["atom", "vocab"]));
+        assert_eq!(faults.len(), 2, "{faults:?}");
+        assert!(faults[0].contains("\"atom\"") && faults[0].contains("did you mean \"atoms\"?"));
+        assert!(!faults[1].contains("did you mean"), "{faults:?}");
+        use ptc_conformance::Term;
+        assert_eq!(
+            read_atoms(Answer::Ok(Term::List(vec![Term::str("a"), Term::str("b")]))),
+            Ok(vec!["a".to_owned(), "b".to_owned()])
+        );
+        let bad = read_atoms(Answer::Ok(Term::List(vec![
+            Term::str("a"),
+            Term::atom("b"),
+        ])));
+        assert!(bad.unwrap_err().contains("item 1"));
+        assert!(read_atoms(Answer::Ok(Term::Nil)).is_err());
+        assert!(read_atoms(Answer::Unsupported("unknown op".into()))
+            .unwrap_err()
+            .contains("unknown op"));
     }
 }

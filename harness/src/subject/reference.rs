@@ -71,6 +71,18 @@ impl Subject for Reference {
             .map(|f| (*f).to_owned())
             .collect()
     }
+    fn extensions(&self) -> BTreeSet<String> {
+        BTreeSet::from(["atoms".to_owned()])
+    }
+    /// AP-19: the reference holds no Elixir code; it gives its release's
+    /// atom table (JH-5, REL-2), whose differences between releases are the
+    /// boundary's new and dropped names.
+    fn atoms(&mut self) -> Option<Result<Vec<String>, String>> {
+        Some(Ok(ptc_conformance::atom_table::table_at(self.release)
+            .into_iter()
+            .map(str::to_owned)
+            .collect()))
+    }
     fn run_batch(
         &mut self,
         requests: &[Request<'_>],
@@ -158,6 +170,11 @@ pub trait Alteration {
     }
     /// Its answer to `request`, given the reference's `answer`.
     fn alter(&mut self, request: Request<'_>, answer: Answer) -> Answer;
+    /// Atoms its code holds beyond the reference's table (AP-19): a planted
+    /// change that reads a new option names it here, as a build's code would.
+    fn atoms(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The reference with an [`Alteration`] planted in its answers.
@@ -175,6 +192,16 @@ impl<A: Alteration> Subject for Altered<A> {
     }
     fn features(&self) -> BTreeSet<String> {
         Reference::at(self.0.release()).features()
+    }
+    fn extensions(&self) -> BTreeSet<String> {
+        Reference::at(self.0.release()).extensions()
+    }
+    fn atoms(&mut self) -> Option<Result<Vec<String>, String>> {
+        let mut out = Reference::at(self.0.release()).atoms()?.ok()?;
+        out.extend(self.0.atoms());
+        out.sort_unstable();
+        out.dedup();
+        Some(Ok(out))
     }
     fn run_batch(
         &mut self,

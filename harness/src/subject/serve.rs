@@ -89,6 +89,10 @@ pub fn hello_answer(rel: Release) -> Answer {
             ptc_conformance::Term::str(rel.version()),
         ),
         (
+            ptc_conformance::Term::str("extensions"),
+            list(vec!["atoms".to_owned()]),
+        ),
+        (
             ptc_conformance::Term::str("features"),
             list(
                 ptc_conformance::features::ALL
@@ -126,6 +130,15 @@ pub fn answer_line(reference: &Reference, line: &[u8], out: &mut String) -> Opti
     let answer = match (&*req.op, req.args) {
         ("bye", _) => return None,
         ("hello", _) => hello_answer(reference.release),
+        ("atoms", Some(Term::List(args))) if args.is_empty() => {
+            let table = crate::subject::Subject::atoms(&mut { *reference });
+            match table {
+                Some(Ok(names)) => Answer::Ok(ptc_conformance::Term::List(
+                    names.into_iter().map(ptc_conformance::Term::Str).collect(),
+                )),
+                _ => Answer::Unsupported("no atom table".into()),
+            }
+        }
         (op, Some(Term::List(args))) => reference.answer(Request::new(op, &args)),
         (_, Some(_)) => {
             Answer::Unsupported("cannot decode request: \"args\" is not an array".into())
@@ -231,6 +244,24 @@ mod tests {
         let hello = wire::read_hello(&answer).unwrap();
         assert_eq!(hello.ops.len(), ptc_conformance::ops::OPS.len());
         assert!(out.contains(r#""release":"0.13.0""#), "{out}");
+        assert_eq!(hello.extensions, std::collections::BTreeSet::from(["atoms".to_owned()]));
+    }
+
+    /// AP-19: `atoms` answers the release's atom table, which differs
+    /// between releases by the names the boundary's modules brought.
+    #[test]
+    fn atoms_answers_the_release_table() {
+        let table = |rel| {
+            let out = session_at(rel, "{\"id\":1,\"op\":\"atoms\",\"args\":[]}\n");
+            let (_, answer) = wire::parse_answer(out.trim_end()).unwrap();
+            crate::subject::read_atoms(answer).unwrap()
+        };
+        let (old, new) = (table(Release::V0_12_0), table(Release::V0_13_0));
+        assert!(new.contains(&"prelude_trace".to_owned()), "{}", new.len());
+        assert!(!old.contains(&"prelude_trace".to_owned()));
+        assert!(old.len() > 8000, "{}", old.len());
+        let out = session("{\"id\":2,\"op\":\"atoms\",\"args\":[1]}\n");
+        assert!(out.contains("unsupported"), "{out}");
     }
 
     /// AP-18, REL-3, REL-1: `adapter --release 0.12.0`: its `hello` says the release and leaves

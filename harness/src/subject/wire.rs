@@ -202,6 +202,8 @@ pub struct Hello {
     /// (AP-18); `None`: it says nothing, and is judged at the release
     /// asked for (0.13.0 by default).
     pub release: Option<Release>,
+    /// The protocol extensions it lists (AP-19); empty when it lists none.
+    pub extensions: BTreeSet<String>,
 }
 
 /// Checks a `hello` answer.
@@ -264,6 +266,10 @@ pub fn read_hello(answer: &Answer) -> Result<Hello, String> {
             ))
         }
     };
+    let extensions = match m.get_str("extensions") {
+        None => BTreeSet::new(),
+        Some(_) => list("extensions")?,
+    };
     Ok(Hello {
         name: text("name")?,
         version: text("version")?,
@@ -271,6 +277,7 @@ pub fn read_hello(answer: &Answer) -> Result<Hello, String> {
         ops: list("ops")?,
         features: list("features")?,
         release,
+        extensions,
     })
 }
 

@@ -63,6 +63,20 @@ pub fn guaranteed_at(rel: Release, name: &str) -> bool {
     guaranteed(name)
 }
 
+/// Release `rel`'s guaranteed atoms (JH-5, REL-2), sorted by bytes: what
+/// the reference says its atom table is when a harness asks (AP-19).
+pub fn table_at(rel: Release) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = names::NAMES
+        .iter()
+        .copied()
+        .chain(ATOMS_UNTIL.iter().map(|(a, _)| *a))
+        .filter(|a| guaranteed_at(rel, a))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// The names of the atoms `terms` hold, at any depth: atoms themselves,
 /// keyword keys, a struct's module and field names, a calendar struct's
 /// module, fields and calendar, the atoms a function's value holds and a

@@ -254,6 +254,14 @@ fn print_pretty(c: &Comparison<'_>) {
     if let Some(f) = &c.fuzz {
         outln!();
         print_totals(f);
+        if let Some(l) = &c.learned {
+            outln!("{}", l.describe());
+            if !l.shown().is_empty() {
+                let mut names = String::new();
+                crate::review::compare::wrapped(&mut names, "  ", "learned:", l.shown());
+                out!("{names}");
+            }
+        }
         if f.unanswered > 0 {
             outln!(
                 "  ({} inputs base could not answer: each counted under its cause, and retried without the field where it named one base's struct lacks)",

@@ -13,11 +13,17 @@ use ptc_conformance::raised::Raised;
 struct Change {
     ops: &'static [&'static str],
     alter: fn(Request<'_>, Answer) -> Answer,
+    /// Atoms head's code holds that base's lacks (AP-19): the names a
+    /// change brings, as a build's code would hold them.
+    atoms: &'static [&'static str],
 }
 
 impl Alteration for Change {
     fn name(&self) -> String {
         "reference with a planted change".into()
+    }
+    fn atoms(&self) -> Vec<String> {
+        self.atoms.iter().map(|a| (*a).to_owned()).collect()
     }
     fn alter(&mut self, r: Request<'_>, answer: Answer) -> Answer {
         if self.ops.contains(&r.op) {
@@ -70,6 +76,7 @@ fn a_key_rule_extended_to_one_more_character_is_one_cause_titled_by_it() {
     // Head's key rule writes a space as `_`, as it writes `-`: every op
     // that normalizes keys shows it, wherever the space is.
     let change = Change {
+        atoms: &[],
         ops: &[
             "key_normalizer.normalize_key",
             "key_normalizer.normalize_keys",
@@ -121,29 +128,76 @@ fn entries(t: &Term, key: &str) -> (bool, bool) {
     (good, bad)
 }
 
+/// Head newly reads option `key`: a well-formed entry turns the tool down,
+/// a malformed one raises.
+fn reads_option(r: Request<'_>, a: Answer, key: &str) -> Answer {
+    let (good, bad) = r
+        .args
+        .iter()
+        .map(|x| entries(x, key))
+        .fold((false, false), |(g, b), (g2, b2)| (g || g2, b || b2));
+    match a {
+        _ if bad => Answer::Raised(Raised {
+            class: "ArgumentError".into(),
+            message: format!("invalid option :{key}"),
+        }),
+        Answer::Ok(_) if good => {
+            Answer::Ok(Term::tuple(vec![Term::atom("error"), Term::atom(key)]))
+        }
+        other => other,
+    }
+}
+
+#[test]
+fn a_new_option_no_word_list_names_is_learned_from_the_builds_atoms() {
+    // `:retries` is in no word list of the kit: without head's atoms
+    // (AP-19) no input names it and the change goes unseen; with them it
+    // is met well-formed and malformed, and is one cause.
+    let change = |atoms| Change {
+        atoms,
+        ops: &["tool.new", "tool.validate"],
+        alter: |r, a| reads_option(r, a, "retries"),
+    };
+    assert!(!crate::review::gen::ops::listed_option_word("retries"));
+    assert_eq!(causes_of(change(&[]), 2000), [], "unseen without the atoms");
+    let causes = causes_of(change(&["retries", "Elixir.PtcRunner.Retry"]), 2000);
+    assert_eq!(titles(&causes), ["option :retries"], "{causes:?}");
+    assert!(causes[0].2 >= 2, "well-formed and malformed: {causes:?}");
+}
+
+/// 180 names besides `retries`, as a release's code brings (v0.13.0's
+/// literal atoms that v0.12.0's lack, option-shaped: 177).
+fn decoys() -> &'static [&'static str] {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        (0..180)
+            .map(|i| &*Box::leak(format!("decoy_{i:03}").into_boxed_str()))
+            .chain(["retries"])
+            .collect()
+    })
+}
+
+#[test]
+#[ignore = "campaign size (40,000 inputs for each of two ops): .ci/run runs it, or cargo test -p ptc-conformance-harness --lib causes::changes -- --ignored"]
+fn a_new_option_among_a_releases_new_atoms_is_met_at_the_default_budget() {
+    let change = Change {
+        atoms: decoys(),
+        ops: &["tool.new", "tool.validate"],
+        alter: |r, a| reads_option(r, a, "retries"),
+    };
+    let causes = causes_of(change, crate::review::fuzz::CASES_PER_OP);
+    assert_eq!(titles(&causes), ["option :retries"], "{causes:?}");
+    assert!(causes[0].2 >= 2, "well-formed and malformed: {causes:?}");
+}
+
 #[test]
 fn a_new_option_met_well_formed_and_malformed_is_one_cause() {
     // Head newly reads `:strict`: a well-formed entry turns the tool
     // down, a malformed one raises.
     let change = Change {
+        atoms: &[],
         ops: &["tool.new", "tool.validate"],
-        alter: |r, a| {
-            let (good, bad) = r
-                .args
-                .iter()
-                .map(|x| entries(x, "strict"))
-                .fold((false, false), |(g, b), (g2, b2)| (g || g2, b || b2));
-            match a {
-                _ if bad => Answer::Raised(Raised {
-                    class: "ArgumentError".into(),
-                    message: "invalid option :strict".into(),
-                }),
-                Answer::Ok(_) if good => {
-                    Answer::Ok(Term::tuple(vec![Term::atom("error"), Term::atom("strict")]))
-                }
-                other => other,
-            }
-        },
+        alter: |r, a| reads_option(r, a, "strict"),
     };
     let causes = causes_of(change, 2000);
     assert_eq!(titles(&causes), ["option :strict"], "{causes:?}");
@@ -156,6 +210,7 @@ fn a_new_option_met_well_formed_and_malformed_is_one_cause() {
 #[test]
 fn a_reworded_exception_message_is_one_cause_titled_as_a_message_change() {
     let change = Change {
+        atoms: &[],
         ops: &["tool.new", "tool.validate"],
         alter: |_, a| match a {
             Answer::Raised(r)
@@ -190,6 +245,7 @@ fn a_changed_default_is_one_cause() {
     // Head caches a tool unless told otherwise: `{f, opts}` without
     // `:cache` answers as `{f, opts ++ [cache: true]}` does.
     let change = Change {
+        atoms: &[],
         ops: &["tool.new"],
         alter: |r, a| {
             let Some(Term::Tuple(format)) = r.args.get(1) else {
@@ -220,6 +276,7 @@ fn a_changed_default_is_one_cause() {
 fn a_change_every_input_shows_is_one_cause_named_by_the_output() {
     // Head's texts end in a version mark: no part of any input matters.
     let change = Change {
+        atoms: &[],
         ops: &["protocol.tool_description", "lisp_formatter.format"],
         alter: |_, a| match a {
             Answer::Ok(Term::Str(s)) => Answer::Ok(Term::Str(format!("{s} (v2)"))),
@@ -238,6 +295,7 @@ fn a_change_every_input_shows_is_one_cause_named_by_the_output() {
 fn a_change_in_a_function_several_ops_share_is_one_cause() {
     // The payload encoder the render ops share writes one more key.
     let change = Change {
+        atoms: &[],
         ops: &[
             "protocol.render_success",
             "protocol.render_success_from_step",

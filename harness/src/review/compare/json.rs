@@ -132,6 +132,11 @@ impl Comparison<'_> {
             "causes": causes,
             "kinds": kinds,
             "fuzz": fuzz,
+            "learned_option_names": self.learned.as_ref().map(|l| json!({
+                "words": l.words,
+                "base_atoms": l.base,
+                "head_atoms": l.head,
+            })),
             "faults": self.faults,
         })
     }

@@ -28,9 +28,11 @@ use std::path::{Path, PathBuf};
 mod cause;
 mod group;
 mod json;
+mod learn;
 mod text;
 pub use cause::{causes, Cause};
 pub use group::group;
+pub use learn::{learn, Learned};
 pub use text::{counts, cut, wrapped};
 /// How to compare.
 #[derive(Clone, Debug)]
@@ -161,6 +163,9 @@ pub struct Comparison<'c> {
     pub faults: Vec<String>,
     /// The fuzzing part, if it ran.
     pub fuzz: Option<FuzzReport>,
+    /// The option names learned from the two sides' atoms before fuzzing
+    /// (AP-19); `None` when nothing was fuzzed.
+    pub learned: Option<Learned>,
     /// What triggers the differences: each kind under its cause, and the
     /// ops one side declares ([`crate::review::causes`]).
     pub causes: Vec<Cause>,
@@ -273,7 +278,12 @@ pub fn compare<'c>(
         .filter_map(|d| ShapeChange::of(&d.kind))
         .collect();
     if let Some(fcfg) = &cfg.fuzz {
+        let learned = learn(base, head).unwrap_or_else(|(side, why)| {
+            out.faults.push(format!("{side}: {why} (AP-19)"));
+            Learned::default()
+        });
         let fcfg = FuzzConfig {
+            words: learned.words.clone(),
             emit: None,
             keep_going: true,
             labels: ("base", "head"),
@@ -289,6 +299,7 @@ pub fn compare<'c>(
             Reading::AsAnswered,
             progress,
         )?);
+        out.learned = Some(learned);
     }
     if let Some(f) = &out.fuzz {
         shapes.extend(f.shapes.iter().cloned());
@@ -364,6 +375,7 @@ fn run_corpus<'c>(
         one_sided_features,
         faults: Vec::new(),
         fuzz: None,
+        learned: None,
         causes: Vec::new(),
     };
     for ((case, b), h) in runnable.iter().zip(base_answers).zip(head_answers) {

@@ -174,8 +174,11 @@ fn generate_batches(
     stop: &AtomicBool,
     tx: &std::sync::mpsc::SyncSender<Batch>,
 ) {
-    let strategies: Vec<BoxedStrategy<Vec<Term>>> =
-        s.names.iter().filter_map(|n| args_for(n, corpus)).collect();
+    let strategies: Vec<BoxedStrategy<Vec<Term>>> = s
+        .names
+        .iter()
+        .filter_map(|n| args_for(n, corpus, &s.cfg.words))
+        .collect();
     for b in (w..s.batches).step_by(workers) {
         if stop.load(Ordering::Relaxed) {
             return;
@@ -353,7 +356,7 @@ fn shrink_kinds(
         report.lacking.values().flatten().cloned().collect();
     for (kind, count, (_, b, i, retried)) in kinds {
         let op = s.ops[b % s.ops.len()];
-        let strategy = args_for(op.name, corpus).ok_or("generator vanished")?;
+        let strategy = args_for(op.name, corpus, &cfg.words).ok_or("generator vanished")?;
         let tree = generate(
             &strategy,
             op_seed(cfg.seed, op.name),

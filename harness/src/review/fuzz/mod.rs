@@ -39,14 +39,16 @@ use std::time::Duration;
 
 /// Argument generators, by op ([`gen::ops`]): well-formed arguments, any
 /// term in any position, and mutations of the op's cases in `corpus`.
-/// Ops without one are not fuzzed.
-pub fn args_for(op: &str, corpus: &[Case]) -> Option<BoxedStrategy<Vec<Term>>> {
+/// Ops without one are not fuzzed. `words` are option names learned from
+/// the subjects (AP-19, [`FuzzConfig::words`]), sent besides the kit's own.
+pub fn args_for(op: &str, corpus: &[Case], words: &[String]) -> Option<BoxedStrategy<Vec<Term>>> {
     gen::ops::args_for(
         op,
         corpus
             .iter()
             .filter(|c| c.op.name == op)
             .map(|c| c.args.as_slice()),
+        words,
     )
 }
 
@@ -91,6 +93,10 @@ pub struct FuzzConfig {
     /// The release the reference answers as (`fuzz --release`); the
     /// subject is fuzzed against `Reference::at(release)`.
     pub release: ptc_conformance::Release,
+    /// Option names learned from the two builds' atoms (AP-19, `compare`):
+    /// the generators send them as option keys, well-formed and malformed,
+    /// besides the kit's word list. Empty: the word list alone.
+    pub words: Vec<String>,
 }
 
 impl FuzzConfig {
@@ -113,6 +119,7 @@ impl FuzzConfig {
             attribution: None,
             one_sided_refusals: false,
             release: ptc_conformance::Release::default(),
+            words: Vec::new(),
         }
     }
 }
@@ -171,14 +178,14 @@ pub fn plan(
     let ops: Vec<&'static Op> = if asked.is_empty() {
         ops::OPS
             .iter()
-            .filter(|o| declared.contains(o.name) && args_for(o.name, &[]).is_some())
+            .filter(|o| declared.contains(o.name) && args_for(o.name, &[], &[]).is_some())
             .collect()
     } else {
         asked
             .iter()
             .map(|name| {
                 let op = ops::find(name).ok_or_else(|| format!("--op {name:?}: no such op"))?;
-                if args_for(name, &[]).is_none() {
+                if args_for(name, &[], &[]).is_none() {
                     return Err(format!("--op {name:?}: no generator for this op yet"));
                 }
                 if !declared.contains(name) {

@@ -180,7 +180,7 @@ pub fn run(
             .iter()
             .map(|name| {
                 let op = ops::find(name).ok_or_else(|| format!("no op {name}"))?;
-                let args = fuzz::args_for(name, corpus)
+                let args = fuzz::args_for(name, corpus, &[])
                     .ok_or_else(|| format!("no generator for {name}"))?;
                 Ok((op, (args, any::<u64>()).boxed()))
             })

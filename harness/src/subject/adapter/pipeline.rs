@@ -32,6 +32,17 @@ impl Subject for Adapter {
     fn ops(&self) -> BTreeSet<String> {
         self.hello.ops.clone()
     }
+    fn extensions(&self) -> BTreeSet<String> {
+        self.hello.extensions.clone()
+    }
+    fn atoms(&mut self) -> Option<Result<Vec<String>, String>> {
+        if !self.hello.extensions.contains("atoms") {
+            return None;
+        }
+        Some(crate::subject::read_atoms(
+            self.call(Request::new("atoms", &[])),
+        ))
+    }
     fn features(&self) -> BTreeSet<String> {
         self.hello.features.clone()
     }

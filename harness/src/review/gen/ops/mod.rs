@@ -30,8 +30,9 @@ use shapes::{
 pub fn args_for<'a>(
     op: &str,
     corpus: impl IntoIterator<Item = &'a [Term]>,
+    words: &[String],
 ) -> Option<BoxedStrategy<Vec<Term>>> {
-    let base = well_formed(op)?;
+    let base = well_formed_with(op, words)?;
     let anywhere = anywhere(base.clone());
     let mix = match mutate::mutations(mutate::seeds(op, corpus)) {
         Some(m) => prop_oneof![5 => base, 3 => anywhere, 3 => m].boxed(),
@@ -178,6 +179,12 @@ pub fn vm_ordered_keys(t: &Term) -> bool {
     }
 }
 
+/// Whether `word` is one of the option names the generators always send
+/// (the kit's word list).
+pub fn listed_option_word(word: &str) -> bool {
+    shapes::OPTION_WORDS.contains(&word)
+}
+
 /// Every op of the registry has a generator (a test checks it).
 pub fn ops_with_generators() -> impl Iterator<Item = &'static str> {
     OPS.iter()
@@ -212,6 +219,12 @@ pub fn anywhere(base: BoxedStrategy<Vec<Term>>) -> BoxedStrategy<Vec<Term>> {
 
 /// The well-formed generator of `op`.
 pub fn well_formed(op: &str) -> Option<BoxedStrategy<Vec<Term>>> {
+    well_formed_with(op, &[])
+}
+
+/// The well-formed generator of `op`, its option lists also naming
+/// `words` (option names learned from two builds, AP-19).
+pub fn well_formed_with(op: &str, words: &[String]) -> Option<BoxedStrategy<Vec<Term>>> {
     let name = || prop_oneof![3 => super::key_name(), 1 => super::text()].prop_map(Term::Str);
     Some(match op {
         "key_normalizer.normalize_key" => one(prop_oneof![3 => super::key(), 1 => super::term(), 1 => domain::hostile_scalar()]),
@@ -220,7 +233,7 @@ pub fn well_formed(op: &str) -> Option<BoxedStrategy<Vec<Term>>> {
             .prop_map(|(n, a)| vec![n, a])
             .boxed(),
         "native_preview.cache_hint" => (name(), super::args_map()).prop_map(|(n, a)| vec![n, a]).boxed(),
-        "native_preview.build" => (name(), native_result(), result_value(), super::args_map())
+        "native_preview.build" => (name(), native_result(words), result_value(), super::args_map())
             .prop_map(|(n, nr, r, a)| {
                 let tool = written(
                     "PtcRunner.Tool",
@@ -231,12 +244,12 @@ pub fn well_formed(op: &str) -> Option<BoxedStrategy<Vec<Term>>> {
             .boxed(),
         "lisp_formatter.format" => one(lisp_ast()),
         "protocol.to_json_value" => one(prop_oneof![4 => super::term(), 1 => domain::large_map()]),
-        "protocol.render_error" => (error_reason(), super::text(), error_opts())
+        "protocol.render_error" => (error_reason(), super::text(), error_opts(words))
             .prop_map(|(r, m, o)| vec![r, Term::Str(m), o])
             .boxed(),
-        "protocol.render_success" => (step(), success_opts()).prop_map(|(s, o)| vec![s, o]).boxed(),
+        "protocol.render_success" => (step(), success_opts(words)).prop_map(|(s, o)| vec![s, o]).boxed(),
         "protocol.render_success_from_step" => prop_oneof![
-            4 => (step(), from_step_opts()).prop_map(|(s, o)| vec![s, o]),
+            4 => (step(), from_step_opts(words)).prop_map(|(s, o)| vec![s, o]),
             1 => step().prop_map(|s| vec![s]),
         ]
         .boxed(),
@@ -268,11 +281,11 @@ pub fn well_formed(op: &str) -> Option<BoxedStrategy<Vec<Term>>> {
             ];
             (tools, expose_mode(), allowed).prop_map(|(t, m, a)| vec![t, m, a]).boxed()
         }
-        "tool.new" => (tool_name(), tool_format()).prop_map(|(n, f)| vec![n, f]).boxed(),
-        "tool.private?" => one(prop_oneof![4 => tool_struct(), 1 => tool_format()]),
+        "tool.new" => (tool_name(), tool_format(words)).prop_map(|(n, f)| vec![n, f]).boxed(),
+        "tool.private?" => one(prop_oneof![4 => tool_struct(), 1 => tool_format(words)]),
         "tool.validate" => (
             prop_oneof![5 => tool_name(), 1 => Just(Term::atom("lisp_eval")), 1 => super::key_name().prop_map(|k| Term::atom(&k))],
-            tool_format(),
+            tool_format(words),
         )
             .prop_map(|(n, f)| vec![n, f])
             .boxed(),

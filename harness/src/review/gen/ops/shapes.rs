@@ -21,24 +21,52 @@ pub(super) fn atoms(names: &[&'static str]) -> BoxedStrategy<Term> {
 
 /// A keyword list of options: names from `names`, values from `value`,
 /// sometimes a name repeated (`Keyword.get/3` takes the first); unknown
-/// names ([`option_word`]: an option a build may newly read); and
-/// malformed entries naming either (`{:k}`, `{:k, a, b}`, a bare `:k`),
-/// so that an option one build newly reads is met both well-formed and
-/// malformed, more than once per default run.
-pub(super) fn options(names: &[&'static str], value: BoxedStrategy<Term>) -> BoxedStrategy<Term> {
+/// names ([`option_word`]: an option a build may newly read, from the
+/// kit's word list and from `words`, the names learned from two builds'
+/// atoms, AP-19); and malformed entries naming either (`{:k}`,
+/// `{:k, a, b}`, a bare `:k`), so that an option one build newly reads is
+/// met both well-formed and malformed, more than once per default run.
+pub(super) fn options(
+    names: &[&'static str],
+    value: BoxedStrategy<Term>,
+    words: &[String],
+) -> BoxedStrategy<Term> {
     let known = prop::sample::select(names.to_vec()).prop_map(str::to_owned);
-    let any_name = prop_oneof![3 => known.clone(), 2 => option_word()].boxed();
-    let entry = prop_oneof![
-        8 => (known, value.clone()).prop_map(|(k, v)| Term::tuple(vec![Term::atom(&k), v])),
-        2 => (option_word(), value.clone()).prop_map(|(k, v)| Term::tuple(vec![Term::atom(&k), v])),
-        1 => (any_name.clone(), value.clone(), value)
-            .prop_map(|(k, a, b)| Term::tuple(vec![Term::atom(&k), a, b])),
-        1 => any_name.clone().prop_map(|k| Term::tuple(vec![Term::atom(&k)])),
-        1 => any_name.prop_map(|k| Term::atom(&k)),
+    let any_name = prop_oneof![3 => known.clone(), 2 => option_word(words)].boxed();
+    let well_formed = |name: BoxedStrategy<String>| {
+        (name, value.clone()).prop_map(|(k, v)| Term::tuple(vec![Term::atom(&k), v]))
+    };
+    let mut entries = vec![
+        (8, well_formed(known.boxed()).boxed()),
+        (2, well_formed(option_word(words)).boxed()),
+        (
+            1,
+            (any_name.clone(), value.clone(), value.clone())
+                .prop_map(|(k, a, b)| Term::tuple(vec![Term::atom(&k), a, b]))
+                .boxed(),
+        ),
+        (
+            1,
+            any_name
+                .clone()
+                .prop_map(|k| Term::tuple(vec![Term::atom(&k)]))
+                .boxed(),
+        ),
+        (1, any_name.prop_map(|k| Term::atom(&k)).boxed()),
     ];
-    prop::collection::vec(entry, 0..4)
+    if !words.is_empty() {
+        // A learned name, well-formed as often as a word of the list, so
+        // that each of a few hundred is met more than once per default run.
+        entries.push((3, well_formed(learned(words)).boxed()));
+    }
+    prop::collection::vec(prop::strategy::Union::new_weighted(entries), 0..4)
         .prop_map(Term::List)
         .boxed()
+}
+
+/// One of `words`, the option names learned from two builds (AP-19).
+fn learned(words: &[String]) -> BoxedStrategy<String> {
+    prop::sample::select(words.to_vec()).boxed()
 }
 
 /// Option names no op of the registry is known to read: every option any
@@ -98,13 +126,14 @@ pub(super) const OPTION_WORDS: &[&str] = &[
     "private",
 ];
 
-/// An option name from [`OPTION_WORDS`], or any key name.
-pub(super) fn option_word() -> BoxedStrategy<String> {
-    prop_oneof![
-        3 => prop::sample::select(OPTION_WORDS.to_vec()).prop_map(str::to_owned),
-        1 => gen::key_name(),
-    ]
-    .boxed()
+/// An option name from [`OPTION_WORDS`], from `words` (learned from two
+/// builds, AP-19), or any key name.
+pub(super) fn option_word(words: &[String]) -> BoxedStrategy<String> {
+    let listed = prop::sample::select(OPTION_WORDS.to_vec()).prop_map(str::to_owned);
+    if words.is_empty() {
+        return prop_oneof![3 => listed, 1 => gen::key_name()].boxed();
+    }
+    prop_oneof![3 => listed, 2 => learned(words), 1 => gen::key_name()].boxed()
 }
 
 pub(super) fn tool_name() -> BoxedStrategy<Term> {
@@ -137,7 +166,7 @@ pub(super) fn tool_struct() -> BoxedStrategy<Term> {
         prop_oneof![3 => Just(Term::Nil), 3 => atoms(&["native", "ptc_lisp", "both"]), 1 => atoms(&["bogus", "text"])],
         prop_oneof![3 => Just(None), 2 => atoms(&["public"]).prop_map(Some), 2 => atoms(&["private"]).prop_map(Some), 1 => atoms(&["secret"]).prop_map(Some)],
         any::<bool>(),
-        native_result(),
+        native_result(&[]),
     )
         .prop_map(|(name, expose, visibility, cache, nr)| {
             let mut fields = vec![
@@ -189,7 +218,7 @@ pub(super) fn expose_mode() -> BoxedStrategy<Term> {
 /// A tool format as `Tool.new/2` and the validator take it: a function,
 /// `{function, signature}`, `{function, :skip}`, `{function, options}`
 /// with every option the spec names, tool structs, the builtin atoms.
-pub(super) fn tool_format() -> BoxedStrategy<Term> {
+pub(super) fn tool_format(words: &[String]) -> BoxedStrategy<Term> {
     let f = prop_oneof![
         3 => (0u32..4).prop_map(|a| fun(a, Term::Nil)),
         1 => domain::function(gen::scalar()),
@@ -199,7 +228,7 @@ pub(super) fn tool_format() -> BoxedStrategy<Term> {
         4 => atoms(&["native", "ptc_lisp", "both", "public", "private", "metadata", "rows", "secret"]),
         2 => any::<bool>().prop_map(Term::Bool),
         1 => Just(Term::Nil),
-        2 => native_result(),
+        2 => native_result(words),
         1 => signature().prop_map(Term::Str),
         1 => gen::text().prop_map(Term::Str),
         1 => (-2i64..30).prop_map(Term::int),
@@ -216,6 +245,7 @@ pub(super) fn tool_format() -> BoxedStrategy<Term> {
             "timeout",
         ],
         opt_value,
+        words,
     );
     prop_oneof![
         2 => f.clone(),
@@ -262,7 +292,7 @@ pub(super) fn step() -> BoxedStrategy<Term> {
 
 /// Options of `render_success`: `execution` maps, `validated`, and
 /// unknown ones.
-pub(super) fn success_opts() -> BoxedStrategy<Term> {
+pub(super) fn success_opts(words: &[String]) -> BoxedStrategy<Term> {
     let execution = (gen::text(), any::<bool>(), gen::term()).prop_map(|(fb, t, r)| {
         Term::map(vec![
             (Term::atom("feedback"), Term::Str(fb)),
@@ -281,12 +311,13 @@ pub(super) fn success_opts() -> BoxedStrategy<Term> {
             "prior_memory",
         ],
         value,
+        words,
     )
 }
 
 /// Options of `render_success_from_step`: `include_memory`,
 /// `format_options` (with the limits), `prior_memory`, `validated`.
-pub(super) fn from_step_opts() -> BoxedStrategy<Term> {
+pub(super) fn from_step_opts(words: &[String]) -> BoxedStrategy<Term> {
     let limits = options(
         &[
             "feedback_max_chars",
@@ -296,6 +327,7 @@ pub(super) fn from_step_opts() -> BoxedStrategy<Term> {
             "max_print_length",
         ],
         prop_oneof![4 => (0i64..80).prop_map(Term::int), 1 => hostile_term()].boxed(),
+        words,
     );
     let prior = prop::collection::vec(
         (gen::key_name().prop_map(|k| Term::atom(&k)), gen::term()),
@@ -317,10 +349,14 @@ pub(super) fn from_step_opts() -> BoxedStrategy<Term> {
             "validated",
         ],
         value,
+        words,
     )
 }
 
-pub(super) fn native_result() -> impl Strategy<Value = Term> {
+/// A tool's `native_result:` (NP-7): `nil`, the `:preview` shapes with a
+/// `:limit`, and now and then an option a build may newly read
+/// ([`option_word`], with `words` learned from two builds).
+pub(super) fn native_result(words: &[String]) -> impl Strategy<Value = Term> {
     let kw = |pairs: Vec<(&str, Term)>| {
         Term::List(
             pairs
@@ -337,6 +373,15 @@ pub(super) fn native_result() -> impl Strategy<Value = Term> {
             ("preview", Term::atom("rows")),
             ("limit", Term::int(n))
         ])),
+        (
+            option_word(words),
+            prop::sample::select(vec!["rows", "metadata"]),
+            gen::scalar()
+        )
+            .prop_map(|(k, preview, v)| Term::List(vec![
+                Term::tuple(vec![Term::atom("preview"), Term::atom(preview)]),
+                Term::tuple(vec![Term::atom(&k), v]),
+            ])),
     ]
 }
 
@@ -358,11 +403,13 @@ pub(super) fn error_reason() -> impl Strategy<Value = Term> {
     ]
 }
 
-pub(super) fn error_opts() -> impl Strategy<Value = Term> {
+/// Options of `render_error/3`: `:feedback`, `:result`, and names a build
+/// may newly read ([`option_word`], with `words` learned from two builds).
+pub(super) fn error_opts(words: &[String]) -> impl Strategy<Value = Term> {
     let pair = prop_oneof![
         gen::text().prop_map(|t| Term::tuple(vec![Term::atom("feedback"), Term::Str(t)])),
         gen::term().prop_map(|t| Term::tuple(vec![Term::atom("result"), t])),
-        gen::scalar().prop_map(|t| Term::tuple(vec![Term::atom("unknown_opt"), t])),
+        (option_word(words), gen::scalar()).prop_map(|(k, t)| Term::tuple(vec![Term::atom(&k), t])),
     ];
     prop::collection::vec(pair, 0..3).prop_map(Term::List)
 }
