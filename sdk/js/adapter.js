@@ -9,8 +9,18 @@
 // port cannot represent. Anything else it throws is a bug in the port and
 // is answered as `raised` with class `javascript:<ErrorName>`, so the
 // harness shows it as a failure (and its stack goes to stderr).
+//
+// `release` names the PtcRunner release the port implements (AP-18): it is
+// said in hello, and every request is decoded and answered at it
+// (release.js withRelease), so the SDK's structs, $struct decoding, atom
+// table, toString, inspect, Jason and exception texts are that release's.
+// An op the release lacks (tool.private? before 0.13.0, REL-3) is left out
+// of hello and answered `unsupported`, as the kit's reference at that
+// release answers it, and serve says so on stderr.
 
+import { closest } from "./closest.js";
 import { JsonError, parse, quote } from "./json.js";
+import { DEFAULT_RELEASE, RELEASES, checkRelease, releaseSince, resolveRelease, withRelease } from "./release.js";
 import { structTable } from "./structs.js";
 import { TermDecodeError, decodeValue, encode } from "./tagged.js";
 import { TermMap } from "./terms.js";
@@ -21,7 +31,7 @@ export const PROTOCOL = 1;
 
 /** The PtcRunner releases a port can implement (spec/releases.md); a port
  * that names none is judged as 0.13.0 (AP-18). */
-export const RELEASES = Object.freeze(["0.11.0", "0.12.0", "0.13.0"]);
+export { RELEASES };
 
 /** The features of spec/terms.md § Features (a test holds this list equal to the spec's table). */
 export const FEATURES = Object.freeze([
@@ -74,28 +84,24 @@ export function opRow(op) {
   return OPS.get(op);
 }
 
-/** Every op of the kit (spec/data/ops.json), sorted by name. */
-export function opNames() {
+/** The first release that has `op` (ops.json's "since", else the first release). */
+export function opSince(op) {
+  const row = opRow(op);
+  if (!row) throw new TypeError(`unknown op ${quote(op)}`);
+  return row.since ?? RELEASES[0];
+}
+
+/** Whether `release` (else the served port's) has the op `op` (REL-3). */
+export function opExistsAt(op, release = undefined) {
+  return releaseSince(resolveRelease(release), opSince(op));
+}
+
+/** Every op of the kit (spec/data/ops.json) that `release` (else the served port's) has, sorted by name. */
+export function opNames(release = undefined) {
   opRow("");
-  return [...OPS.keys()].sort();
+  return [...OPS.keys()].filter((op) => opExistsAt(op, release)).sort();
 }
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-function editDistance(a, b) {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    row = next;
-  }
-  return row[b.length];
-}
-
-function closest(name, known) {
-  return [...known].sort((x, y) => editDistance(name, x) - editDistance(name, y))[0];
-}
 
 /** One op as the port gave it: a function, or {call, arity} when fn.length does not tell. */
 function opEntry(op, spec) {
@@ -114,11 +120,14 @@ function opEntry(op, spec) {
  */
 export function createAdapter(port) {
   const { name, version, language = "javascript", ops = {}, features = [], hook, release } = port ?? {};
-  if (release !== undefined && !RELEASES.includes(release)) {
-    throw new TypeError(
-      `serve: unknown release ${quote(String(release))} (did you mean ${quote(closest(String(release), RELEASES))}?); the boundary's releases are ${RELEASES.join(", ")}`,
-    );
+  if (release !== undefined) {
+    try {
+      checkRelease(release);
+    } catch (e) {
+      throw new TypeError(`serve: ${e.message}`);
+    }
   }
+  const rel = release ?? DEFAULT_RELEASE;
   if (hook !== undefined && typeof hook !== "function") throw new TypeError('serve: "hook" must be a function');
   for (const [k, v] of Object.entries({ name, version, language })) {
     if (typeof v !== "string" || v === "") throw new TypeError(`serve: "${k}" must be a non-empty string`);
@@ -132,6 +141,13 @@ export function createAdapter(port) {
     }
   }
   if (features.includes("structs")) structTable(); // a missing data table fails now, not on the first struct
+  // REL-3: an op the release lacks is no op of this port there.
+  const absent = new Map();
+  for (const op of table.keys()) {
+    if (opRow(op) && !opExistsAt(op, rel)) {
+      absent.set(op, `${op}: no ${opRow(op).function} at release ${rel} (it came in ${opSince(op)})`);
+    }
+  }
 
   const helloBody = encode(
     TermMap.from([
@@ -139,7 +155,7 @@ export function createAdapter(port) {
       ["version", version],
       ["language", language],
       ["protocol", PROTOCOL],
-      ["ops", [...table.keys()].sort()],
+      ["ops", [...table.keys()].filter((op) => !absent.has(op)).sort()],
       ["features", [...new Set(features)].sort()],
       // AP-18: said only when the port chooses a release.
       ...(release === undefined ? [] : [["release", release]]),
@@ -159,6 +175,7 @@ export function createAdapter(port) {
     if (!Array.isArray(rawArgs)) return declined('cannot decode request: "args" is not an array');
     const entry = table.get(op);
     if (!entry) return declined(`unknown op ${quote(op)}`);
+    if (absent.has(op)) return declined(absent.get(op));
     if (entry.arity && !entry.arity.includes(rawArgs.length)) {
       const row = opRow(op);
       const named = row ? ` (${row.args.map((a) => a.name).join(", ")})` : "";
@@ -166,13 +183,13 @@ export function createAdapter(port) {
     }
     let args;
     try {
-      args = rawArgs.map((a, i) => decodeValue(a, `/args/${i}`));
+      args = rawArgs.map((a, i) => decodeValue(a, `/args/${i}`, rel));
     } catch (e) {
       if (e instanceof TermDecodeError) return declined(`cannot decode request: ${e.message}`, e);
       return bug(e);
     }
     try {
-      return { answer: line("ok", encode(entry.call(...args))), outcome: "ok", args };
+      return { answer: line("ok", encode(withRelease(rel, () => entry.call(...args)))), outcome: "ok", args };
     } catch (e) {
       if (e instanceof Raised) return { answer: line("raised", `{"class":${quote(e.class)},"message":${quote(e.message)}}`), outcome: "raised", args, error: e };
       if (e instanceof Unsupported) return { ...declined(e.message, e), args };
@@ -268,7 +285,9 @@ export function createAdapter(port) {
 
   /** Ops whose argument count goes unchecked: their function's `length` is 0 and no `arity` was given. */
   const uncheckedOps = [...table].filter(([, e]) => !e.arity).map(([op]) => op).sort();
-  return { hello: () => helloBody, handleLine, uncheckedOps };
+  /** Ops the port gives that its release lacks, with the reason each is declined. */
+  const absentOps = [...absent].sort();
+  return { hello: () => helloBody, handleLine, uncheckedOps, absentOps };
 }
 
 /** The id at the start of an otherwise unreadable line (`{"id": 12, ...`), as the Rust harness reads it. */
@@ -307,6 +326,9 @@ export function serve(port, io = {}) {
     log.write(`${e.message}\n`);
     if (exit) process.exit(2);
     return Promise.resolve(2);
+  }
+  for (const [op] of adapter.absentOps) {
+    log.write(`${port.name}: op ${quote(op)} is no op of release ${port.release} (it came in ${opSince(op)}, spec/data/ops.json): left out of hello and answered unsupported\n`);
   }
   if (adapter.uncheckedOps.length) {
     log.write(`${port.name}: the argument count of ${adapter.uncheckedOps.join(", ")} is not checked (no declared parameters, as a (...args) wrapper has none): give {call, arity}\n`);

@@ -6,7 +6,7 @@
 // Raw strings (`RawString`) hold one char per byte: a binary that need not
 // be UTF-8 (README.md § The Elixir layer).
 
-import type { Bytes, Fun, Raised, Struct, Temporal, Term, TermMap } from "./index.js";
+import type { Bytes, Fun, Raised, Release, Struct, Temporal, Term, TermMap } from "./index.js";
 
 /** One char per byte (latin1): the bytes of a binary that need not be UTF-8. */
 export type RawString = string;
@@ -25,6 +25,8 @@ export interface InspectOptions {
   pretty?: boolean;
   /** The width when pretty (80). */
   width?: number;
+  /** The PtcRunner release whose protocol implementations are loaded (else the served port's): a display struct's field prints through its String.Chars. */
+  release?: Release;
 }
 export declare const LIMIT: 50;
 export declare const PRINTABLE_LIMIT: 4096;
@@ -85,24 +87,24 @@ export declare namespace algebra {
 
 // ---- chars.js ----------------------------------------------------------
 
-/** String.Chars.to_string/1 as a binary term; throws Raised. */
-export declare function toString(term: Term): Binary;
-/** String.Chars.to_string/1 as a raw string; throws Raised. */
-export declare function toStringRaw(term: Term): RawString;
+/** String.Chars.to_string/1 on `release`'s build (else the served port's) as a binary term; throws Raised. */
+export declare function toString(term: Term, release?: Release): Binary;
+/** String.Chars.to_string/1 on `release`'s build as a raw string; throws Raised. */
+export declare function toStringRaw(term: Term, release?: Release): RawString;
 /** IO.iodata_to_binary/1; throws Raised (ArgumentError). */
 export declare function iodataToBinary(term: Term): Binary;
 export declare function iodataToRaw(term: Term): RawString;
-/** String.Chars of PtcRunner.Lisp.Format's display structs; undefined for another struct. */
-export declare function displayStruct(s: Struct): { ok: RawString } | { err: Raised } | undefined;
-/** The stack frames of a display struct's Inspect.Error (LOOSE-4). */
-export declare function displayStructFrames(s: Struct, cls: string): string[];
+/** The Inspect text of PtcRunner.Lisp.Format's display structs on `release`'s build (their String.Chars from 0.12.0); undefined for another struct. */
+export declare function displayStruct(s: Struct, release?: Release): { ok: RawString } | { err: Raised } | undefined;
+/** The stack frames of a display struct's Inspect.Error on `release`'s build (LOOSE-4). */
+export declare function displayStructFrames(s: Struct, cls: string, release?: Release): string[];
 
 // ---- jason.js ----------------------------------------------------------
 
-/** Jason.encode!/1; throws Raised (Protocol.UndefinedError, Jason.EncodeError). */
-export declare function jasonEncode(term: Term): string;
+/** Jason.encode!/1 on `release`'s build (else the served port's); throws Raised (Protocol.UndefinedError, Jason.EncodeError). */
+export declare function jasonEncode(term: Term, release?: Release): string;
 /** Jason.encode/1. */
-export declare function jasonTryEncode(term: Term): { ok: string } | { error: Raised };
+export declare function jasonTryEncode(term: Term, release?: Release): { ok: string } | { error: Raised };
 /** A JSON string literal as Jason writes it (`\u001F`). */
 export declare function jasonString(s: string): string;
 
@@ -153,17 +155,22 @@ export declare class Template {
   raise(values?: Record<string, string>): Raised;
 }
 export declare function messages(): Map<string, Template>;
-export declare function message(id: string): Template;
+/** The template `id` as `release` writes it (an id suffixed "_v0_11" where 0.11.0 differs). */
+export declare function message(id: string, release?: Release): Template;
 export declare function raise(id: string, values?: Record<string, string>): Raised;
-export declare function keyError(key: string, term: Term): Raised;
-export declare function badMap(term: Term): Raised;
-export declare function caseClause(term: Term): Raised;
+export declare function keyError(key: string, term: Term, release?: Release): Raised;
+export declare function badMap(term: Term, release?: Release): Raised;
+export declare function caseClause(term: Term, release?: Release): Raised;
 export declare function badarg(position: string, reason: string): Raised;
 export declare function moduleNotAvailable(module: string, fun: string, arity: number): Raised;
 export declare function undefinedFunction(module: string, fun: string, arity: number): Raised;
 export type Protocol = "String.Chars" | "Jason.Encoder" | "Enumerable";
-export declare function protocolUndefined(protocol: Protocol, value: Term): Raised;
-export declare function protocolUndefinedRaw(protocol: Protocol, value: Term): RawString;
+/** The modules implementing `protocol` on `release`'s build, as its Protocol.UndefinedError lists them. */
+export declare function implementations(protocol: Protocol, release?: Release): string[];
+/** Whether the struct `module` implements `protocol` on `release`'s build (REL-7). */
+export declare function implementsProtocol(protocol: Protocol, module: string, release?: Release): boolean;
+export declare function protocolUndefined(protocol: Protocol, value: Term, release?: Release): Raised;
+export declare function protocolUndefinedRaw(protocol: Protocol, value: Term, release?: Release): RawString;
 export declare function valueType(value: Term): string;
 export declare function inspectErrorRaw(cls: string, message: RawString, inspectedStruct: RawString, frames: string[]): RawString;
 
@@ -224,9 +231,10 @@ export declare const WHITE_SPACE: string;
 export declare function trim(s: string | Bytes): string | Bytes;
 /** Enum.take/2. */
 export declare function enumTake(t: Term, n: Term): Term[];
-export declare function atomTable(): Set<string>;
-export declare function atomExists(name: string | Bytes, held?: Iterable<string>): boolean;
-/** String.to_existing_atom/1. */
-export declare function toExistingAtom(name: string | Bytes, held?: Iterable<string>): Term;
+/** `release`'s atom table (REL-2; else the served port's). */
+export declare function atomTable(release?: Release): Set<string>;
+export declare function atomExists(name: string | Bytes, held?: Iterable<string>, release?: Release): boolean;
+/** String.to_existing_atom/1 on `release`'s VM. */
+export declare function toExistingAtom(name: string | Bytes, held?: Iterable<string>, release?: Release): Term;
 /** DateTime.from_iso8601/1 shifted to UTC (JH-9), or null. */
 export declare function fromIso8601Utc(text: string | Bytes): Temporal | null;

@@ -209,10 +209,10 @@ export declare class EncodeError extends TypeError {
   constructor(why: string);
 }
 
-/** Decodes one tagged term from JSON text; `root` is the top-level pointer. */
-export declare function decode(text: string, root?: string): Term;
-/** Decodes a value as `parse` gives it; `path` is its JSON pointer. */
-export declare function decodeValue(v: JsonValue, path?: string): Term;
+/** Decodes one tagged term from JSON text; `root` is the top-level pointer; structs as `release` defines them (else the served port's). */
+export declare function decode(text: string, root?: string, release?: Release): Term;
+/** Decodes a value as `parse` gives it; `path` is its JSON pointer; structs as `release` defines them (else the served port's). */
+export declare function decodeValue(v: JsonValue, path?: string, release?: Release): Term;
 /** The canonical tagged term JSON of `term`. */
 export declare function encode(term: Term): string;
 /** Erlang's shortest float text (`Float.to_string/1`). */
@@ -230,9 +230,9 @@ export declare class StructError extends Error {
   constructor(message: string);
 }
 
-/** One struct of the table: fields with their defaults, in defstruct order. */
+/** One struct of the table: fields with their defaults and the release that brought each (undefined: every release has it), in defstruct order. */
 export interface StructEntry {
-  fields: Array<[string, Term]>;
+  fields: Array<[string, Term, Release | undefined]>;
   inspectOptional: Set<string>;
 }
 
@@ -242,20 +242,35 @@ export declare function dataCandidates(): Array<[string, string]>;
 export declare function structTable(): Map<string, StructEntry>;
 /** The modules of the boundary's structs. */
 export declare function knownStructs(): string[];
-/** The field names of `module` in defstruct order, or undefined. */
-export declare function structFields(module: string): string[] | undefined;
-/** The default of `module`'s field `field`, or undefined. */
-export declare function structDefault(module: string, field: string): Term | undefined;
+/** The field names of `module` in defstruct order at `release` (else the served port's), or undefined. */
+export declare function structFields(module: string, release?: Release): string[] | undefined;
+/** The default of `module`'s field `field` at `release`, or undefined. */
+export declare function structDefault(module: string, field: string, release?: Release): Term | undefined;
 /** Whether a derived Inspect leaves the field out while it holds its default. */
 export declare function isInspectOptional(module: string, field: string): boolean;
-/** A struct as `struct!/2` builds it: `given` fields, the defaults for the rest. */
-export declare function makeStruct(module: string, given?: Map<string, Term> | Record<string, Term>): Struct;
+/** A struct as `struct!/2` builds it on `release`'s build: `given` fields, the defaults for the rest. */
+export declare function makeStruct(module: string, given?: Map<string, Term> | Record<string, Term>, release?: Release): Struct;
+
+// ------------------------------------------------------------- release.js
+
+/** A PtcRunner release whose boundary the kit checks. */
+export type Release = "0.11.0" | "0.12.0" | "0.13.0";
+/** The release the SDK answers at when no port chose one: 0.13.0. */
+export declare const DEFAULT_RELEASE: "0.13.0";
+/** `release` when it is one of RELEASES; else throws a TypeError naming the closest. */
+export declare function checkRelease(release: string): Release;
+/** Whether `release` is `first` or a later one: whether it has what `first` brought. */
+export declare function releaseSince(release: Release, first: Release): boolean;
+/** The release the SDK answers at when a function is not given one: the served port's, else 0.13.0. */
+export declare function currentRelease(): Release;
+/** Calls `fn()` with the SDK answering at `release` wherever a function is not given one. */
+export declare function withRelease<T>(release: Release, fn: () => T): T;
 
 // ------------------------------------------------------------- adapter.js
 
 /** The protocol this SDK speaks. */
 export declare const PROTOCOL: number;
-/** The PtcRunner releases a port can implement; a port that names none is judged as 0.13.0 (AP-18). */
+/** The PtcRunner releases a port can implement, oldest first; a port that names none is judged as 0.13.0 (AP-18). */
 export declare const RELEASES: readonly ["0.11.0", "0.12.0", "0.13.0"];
 /** The features of spec/terms.md § Features. */
 export declare const FEATURES: readonly string[];
@@ -285,12 +300,18 @@ export interface OpRow {
   rules: string;
   prefix: string;
   output: "term" | "json_string";
+  /** The first release that has the op, when it is not 0.11.0 (REL-3). */
+  since?: Release;
   note?: string;
 }
 /** The row of spec/data/ops.json for `op`, or undefined. */
 export declare function opRow(op: string): OpRow | undefined;
-/** Every op of the kit, sorted. */
-export declare function opNames(): string[];
+/** Every op of the kit that `release` (else the served port's) has, sorted. */
+export declare function opNames(release?: Release): string[];
+/** The first release that has `op`. */
+export declare function opSince(op: string): Release;
+/** Whether `release` (else the served port's) has the op `op` (REL-3). */
+export declare function opExistsAt(op: string, release?: Release): boolean;
 
 /** An op function: the decoded arguments in, a term out (or a thrown Raised / Unsupported). */
 export type OpFunction = (...args: any[]) => Term;
@@ -305,8 +326,8 @@ export interface Port {
   language?: string;
   ops: Record<string, OpSpec>;
   features?: string[];
-  /** The PtcRunner release the port implements, said in hello (AP-18); absent: judged as 0.13.0. */
-  release?: "0.11.0" | "0.12.0" | "0.13.0";
+  /** The PtcRunner release the port implements, said in hello (AP-18) and the one every request is decoded and answered at; an op it lacks is left out of hello. Absent: judged and answered as 0.13.0. */
+  release?: Release;
   /** Sees every line the loop reads, with its outcome and answer (for logging what the port declines or raises). */
   hook?: (event: HookEvent) => void;
 }
@@ -324,6 +345,8 @@ export interface Adapter {
   handleLine(line: string | Uint8Array): LineResult;
   /** The ops whose argument count goes unchecked (a function without declared parameters and no `arity`). */
   uncheckedOps: string[];
+  /** Ops the port gives that its release lacks, each with the reason it is declined (left out of hello). */
+  absentOps: Array<[string, string]>;
 }
 
 /** Streams for `serve` (tests; the defaults are process.stdin, stdout and stderr); `exit: false` keeps the process alive. */

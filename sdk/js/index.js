@@ -6,7 +6,8 @@
 //   order.js    Erlang term order, map key order, exact equality
 //   tagged.js   tagged term JSON: decode with JSON-pointer errors, canonical encode
 //   structs.js  the boundary's structs, from spec/data/structs.json
-//   adapter.js  the adapter protocol v1 loop: serve({name, version, ops, features, hook})
+//   release.js  the PtcRunner releases (0.11.0, 0.12.0, 0.13.0) and the one the SDK answers at
+//   adapter.js  the adapter protocol v1 loop: serve({name, version, ops, features, hook, release})
 //   elixir/     the Elixir layer: inspect, to_string, Jason, float text,
 //               graphemes, NFC, message templates (exported as `elixir`)
 //   termgen.js  seeded random terms, for differential tests against the reference
@@ -52,6 +53,7 @@ export {
   structFields,
   structTable,
 } from "./structs.js";
-export { FEATURES, PROTOCOL, RELEASES, Raised, Unsupported, createAdapter, functionClause, opNames, opRow, serve, sniffId } from "./adapter.js";
+export { FEATURES, PROTOCOL, RELEASES, Raised, Unsupported, createAdapter, functionClause, opExistsAt, opNames, opRow, opSince, serve, sniffId } from "./adapter.js";
+export { DEFAULT_RELEASE, checkRelease, currentRelease, releaseSince, withRelease } from "./release.js";
 export * as elixir from "./elixir/index.js";
 export { termGen } from "./termgen.js";

@@ -1,7 +1,10 @@
 // The structs of the boundary (spec/terms.md TJ-7): each module's fields in
 // defstruct order and their defaults, read from the kit's data table
 // spec/data/structs.json rather than copied here, so the SDK cannot drift
-// from the reference (a Rust test holds the table equal to it).
+// from the reference (a Rust test holds the table equal to it). Each
+// release has its own fields: one marked "since" came in that release, and
+// an older release's struct lacks it (spec/releases.md REL-1); every
+// function takes the release (release.js), else the served port's.
 //
 // The table is found through the environment variable PTC_CONFORMANCE_DATA
 // (a directory holding structs.json), else at ../../spec/data/ from this
@@ -13,6 +16,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "./json.js";
+import { DEFAULT_RELEASE, checkRelease, releaseSince, resolveRelease } from "./release.js";
 import { Struct, isBinary, isInt } from "./terms.js";
 import { decodeValue } from "./tagged.js";
 
@@ -32,7 +36,7 @@ export class StructError extends Error {
   }
 }
 
-let table; // module name -> {fields: [[name, default term]], inspectOptional: Set}
+let table; // module name -> {fields: [[name, default term, since]], inspectOptional: Set}
 
 /** Where the table is looked for, first match wins: [path, how it was found]. */
 export function dataCandidates() {
@@ -89,7 +93,8 @@ function readTable(text, path) {
       const name = f instanceof Map ? f.get("name") : undefined;
       if (typeof name !== "string" || !f.has("default")) fail(`${at}/fields/${j}: expected "name" and "default"`);
       try {
-        return [name, decodeValue(f.get("default"), `${at}/fields/${j}/default`)];
+        const first = f.get("since");
+        return [name, decodeValue(f.get("default"), `${at}/fields/${j}/default`, DEFAULT_RELEASE), first === undefined ? undefined : checkRelease(first)];
       } catch (e) {
         return fail(e.message);
       }
@@ -105,16 +110,22 @@ export function knownStructs() {
   return [...structTable().keys()];
 }
 
-/** The field names of `module` in defstruct order, or undefined for a module that is not a boundary struct. */
-export function structFields(module) {
-  return structTable().get(module)?.fields.map(([name]) => name);
-}
-
-/** The default of `module`'s field `field`, or undefined. */
-export function structDefault(module, field) {
+// [name, default] of `module`'s fields at release `rel`, or undefined.
+function rowsAt(module, rel) {
   return structTable()
     .get(module)
-    ?.fields.find(([name]) => name === field)?.[1];
+    ?.fields.filter(([, , first]) => first === undefined || releaseSince(rel, first))
+    .map(([name, dflt]) => [name, dflt]);
+}
+
+/** The field names of `module` in defstruct order as `release` defines it, or undefined for a module that is not a boundary struct. */
+export function structFields(module, release) {
+  return rowsAt(module, resolveRelease(release))?.map(([name]) => name);
+}
+
+/** The default of `module`'s field `field` at `release`, or undefined (also for a field the release lacks). */
+export function structDefault(module, field, release) {
+  return rowsAt(module, resolveRelease(release))?.find(([name]) => name === field)?.[1];
 }
 
 /** Whether a derived Inspect leaves `field` of `module` out while it holds its default. */
@@ -123,17 +134,21 @@ export function isInspectOptional(module, field) {
 }
 
 /**
- * Builds a struct of a boundary module as `struct!/2` would: `given` (a Map
- * or a plain object of field name to term) sets fields, the defaults fill
- * the rest, fields in defstruct order. An unknown module or field throws a
- * StructError saying which (TJ-7), as does a URI that URI.parse/1 could not make.
+ * Builds a struct of a boundary module as `struct!/2` would on `release`'s
+ * build: `given` (a Map or a plain object of field name to term) sets
+ * fields, the defaults fill the rest, fields in defstruct order. An unknown
+ * module, a field the release's struct lacks (REL-1) or a URI that
+ * URI.parse/1 could not make throws a StructError saying which (TJ-7).
  */
-export function makeStruct(module, given = {}) {
-  const entry = structTable().get(module);
-  if (!entry) throw new StructError(`$struct module ${module} is not a struct of the boundary`);
+export function makeStruct(module, given = {}, release = undefined) {
+  const rel = resolveRelease(release);
+  const rows = rowsAt(module, rel);
+  if (!rows) throw new StructError(`$struct module ${module} is not a struct of the boundary`);
   const values = given instanceof Map ? given : new Map(Object.entries(given));
   for (const k of values.keys()) {
-    if (!entry.fields.some(([name]) => name === k)) throw new StructError(`${module} has no field ${JSON.stringify(k)}`);
+    if (!rows.some(([name]) => name === k)) {
+      throw new StructError(`${module} has no field ${JSON.stringify(k)}${rel === DEFAULT_RELEASE ? "" : ` at release ${rel}`}`);
+    }
   }
   if (module === "URI") {
     for (const [k, v] of values) {
@@ -142,7 +157,7 @@ export function makeStruct(module, given = {}) {
     }
   }
   const fields = new Map();
-  for (const [name, dflt] of entry.fields) fields.set(name, values.has(name) ? values.get(name) : dflt);
+  for (const [name, dflt] of rows) fields.set(name, values.has(name) ? values.get(name) : dflt);
   return new Struct(module, fields);
 }
 

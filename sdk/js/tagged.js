@@ -24,6 +24,7 @@ import {
   kwPair,
 } from "./terms.js";
 import { StructError, makeStruct } from "./structs.js";
+import { resolveRelease } from "./release.js";
 
 /** A term that does not decode: `message` starts with the JSON pointer, e.g. `/args/1/$map/0/0: unknown tag "$atm"`. */
 export class TermDecodeError extends Error {
@@ -44,9 +45,10 @@ export class EncodeError extends TypeError {
 
 /**
  * Decodes one tagged term from JSON text. `root` is the pointer printed for
- * the top-level value (e.g. "/args"). JSON syntax errors are TermDecodeErrors too.
+ * the top-level value (e.g. "/args"); structs as `release` defines them
+ * (decodeValue). JSON syntax errors are TermDecodeErrors too.
  */
-export function decode(text, root = "") {
+export function decode(text, root = "", release = undefined) {
   let value;
   try {
     value = parse(text, root, { outer: 0 });
@@ -54,7 +56,7 @@ export function decode(text, root = "") {
     if (e instanceof JsonError) throw new TermDecodeError(e.pointer ?? root, e.why);
     throw e;
   }
-  return decodeValue(value, root);
+  return decodeValue(value, root, release);
 }
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -123,9 +125,16 @@ function kindOfTerm(t) {
 
 /**
  * Decodes a JSON value as json.js's parse() gives it (Map objects, BigInt
- * integers, JsonNumber) into a term; `path` is its JSON pointer.
+ * integers, JsonNumber) into a term; `path` is its JSON pointer. A $struct
+ * is completed with the fields and defaults `release` defines (release.js;
+ * left out, the served port's), and naming a field that release's struct
+ * lacks is an error (REL-1).
  */
-export function decodeValue(v, path = "") {
+export function decodeValue(v, path = "", release = undefined) {
+  return decodeAt(v, path, resolveRelease(release));
+}
+
+function decodeAt(v, path, rel) {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
   if (typeof v === "bigint") {
     if (v <= MAX_SAFE && v >= -MAX_SAFE) return int(v);
@@ -134,7 +143,7 @@ export function decodeValue(v, path = "") {
     throw new TermDecodeError(path, `bare integer ${v} is beyond 2^53-1: it is written {"$int": "${v}"} (TJ-3)`);
   }
   if (v instanceof JsonNumber) throw bareNumber(path, rustFloat(v.toNumber()));
-  if (Array.isArray(v)) return v.map((item, i) => decodeValue(item, `${path}/${i}`));
+  if (Array.isArray(v)) return v.map((item, i) => decodeAt(item, `${path}/${i}`, rel));
   if (!(v instanceof Map)) throw new TypeError(`decodeValue: not a parsed JSON value: ${String(v)}`);
   if (v.size === 0) return new TermMap([]);
   const [first] = v.keys();
@@ -143,14 +152,14 @@ export function decodeValue(v, path = "") {
       const second = [...v.keys()][1];
       throw new TermDecodeError(path, `tag object ${quote(first)} has a second key ${quote(second)}: a tag is a one-key object`);
     }
-    return decodeTag(first, v.get(first), path);
+    return decodeTag(first, v.get(first), path, rel);
   }
   const pairs = [];
   for (const [k, item] of v) {
     if (k.startsWith("$")) {
       throw new TermDecodeError(path, `object key ${quote(k)} starts with '$': a map with such a key is written {"$map": [[k, v], ...]}`);
     }
-    pairs.push([k, decodeValue(item, `${path}/${pointerSegment(k)}`)]);
+    pairs.push([k, decodeAt(item, `${path}/${pointerSegment(k)}`, rel)]);
   }
   return strictMap(pairs, path);
 }
@@ -169,7 +178,7 @@ function str(v, path, what) {
   throw new TermDecodeError(path, `expected ${what}, got ${kindOfJson(v)}`);
 }
 
-function decodeTag(tag, v, parent) {
+function decodeTag(tag, v, parent, rel) {
   const path = `${parent}/${pointerSegment(tag)}`;
   switch (tag) {
     case "$int": {
@@ -190,14 +199,14 @@ function decodeTag(tag, v, parent) {
     case "$atom":
       return atom(atomName(str(v, path, "an atom name string"), path));
     case "$tuple": {
-      const items = decodeValue(v, path);
+      const items = decodeAt(v, path, rel);
       if (!Array.isArray(items)) throw new TermDecodeError(path, `expected an array, got ${kindOfTerm(items)}`);
       return new Tuple(items);
     }
     case "$map":
-      return strictMap(decodePairs(v, path, false), path);
+      return strictMap(decodePairs(v, path, false, rel), path);
     case "$kw":
-      return decodePairs(v, path, true).map(([k, x]) => new Tuple([k, x]));
+      return decodePairs(v, path, true, rel).map(([k, x]) => new Tuple([k, x]));
     case "$date":
     case "$time":
     case "$datetime":
@@ -214,9 +223,9 @@ function decodeTag(tag, v, parent) {
       return new Temporal(kind, iso);
     }
     case "$struct":
-      return decodeStruct(v, path);
+      return decodeStruct(v, path, rel);
     case "$fn":
-      return decodeFun(v, path);
+      return decodeFun(v, path, rel);
     case "$ref":
     case "$pid":
     case "$port":
@@ -241,7 +250,7 @@ function decodeBase64(s, path) {
   return new Uint8Array(Buffer.from(s, "base64"));
 }
 
-function decodePairs(v, path, kw) {
+function decodePairs(v, path, kw, rel) {
   if (!Array.isArray(v)) {
     const got = v instanceof Map ? "an object" : kindOfJson(v).startsWith("the string") ? "a string" : kindOfJson(v);
     throw new TermDecodeError(path, `expected an array of [key, value] pairs, got ${got}`);
@@ -254,17 +263,17 @@ function decodePairs(v, path, kw) {
     let k;
     let x;
     if (item.length >= 1) {
-      if (!kw) k = decodeValue(item[0], `${at}/0`);
+      if (!kw) k = decodeAt(item[0], `${at}/0`, rel);
       else if (typeof item[0] === "string") k = atom(atomName(item[0], `${at}/0`));
       else throw new TermDecodeError(`${at}/0`, "a $kw key must be a string (the atom's name)");
     }
-    if (item.length >= 2) x = decodeValue(item[1], `${at}/1`);
+    if (item.length >= 2) x = decodeAt(item[1], `${at}/1`, rel);
     if (item.length !== 2) throw new TermDecodeError(at, "expected a [key, value] pair");
     return [k, x];
   });
 }
 
-function decodeStruct(v, path) {
+function decodeStruct(v, path, rel) {
   if (!(v instanceof Map)) throw new TermDecodeError(path, `expected an object with "module" and "fields", got ${kindOfJson(v)}`);
   let module;
   const fields = new Map();
@@ -273,12 +282,12 @@ function decodeStruct(v, path) {
     if (k === "module") module = str(x, at, "a module name");
     else if (k === "fields") {
       if (!(x instanceof Map)) throw new TermDecodeError(at, `expected an object of struct fields, got ${kindOfJson(x)}`);
-      for (const [name, value] of x) fields.set(name, decodeValue(value, `${at}/${pointerSegment(name)}`));
+      for (const [name, value] of x) fields.set(name, decodeAt(value, `${at}/${pointerSegment(name)}`, rel));
     } else throw new TermDecodeError(at, 'unknown key: a $struct has only "module" and "fields"');
   }
   if (module === undefined) throw new TermDecodeError(path, '$struct needs "module"');
   try {
-    return makeStruct(module, fields);
+    return makeStruct(module, fields, rel);
   } catch (e) {
     if (e instanceof StructError) throw new TermDecodeError(path, e.message);
     throw e;
@@ -307,20 +316,20 @@ export function isCapture(name) {
   return /^(0|[1-9][0-9]{0,2})$/.test(arity) && Number(arity) <= 255;
 }
 
-function decodeFun(v, path) {
+function decodeFun(v, path, rel) {
   if (!(v instanceof Map)) throw new TermDecodeError(path, `expected a function spec object, got ${kindOfJson(v)}`);
   const spec = {};
   for (const [k, x] of v) {
     const at = `${path}/${pointerSegment(k)}`;
     switch (k) {
       case "arity": {
-        const n = decodeValue(x, at);
+        const n = decodeAt(x, at, rel);
         if (typeof n !== "number" || n < 0 || n > 255) throw new TermDecodeError(at, "arity must be an integer from 0 to 255");
         spec.arity = n;
         break;
       }
       case "returns":
-        spec.returns = decodeValue(x, at);
+        spec.returns = decodeAt(x, at, rel);
         break;
       case "raises":
         spec.raises = str(x, at, "a message string");

@@ -6,10 +6,17 @@
 //
 // Not Jason's key rule: to_string(nil) is "", while Jason writes a nil
 // key as "nil".
+//
+// String.Chars is the release's (release.js; left out, the served port's):
+// the display structs implement it from v0.12.0 on, so at v0.11.0
+// toString of one throws Protocol.UndefinedError listing v0.11.0's
+// implementations (REL-7), while their Inspect (every release) still
+// interpolates their field.
 
 import { Raised } from "../adapter.js";
+import { releaseSince, resolveRelease } from "../release.js";
 import { Atom, Bytes, Float, Struct, Temporal } from "../terms.js";
-import { badarg, protocolUndefined, protocolUndefinedRaw } from "./errors.js";
+import { badarg, implementsProtocol, protocolUndefined, protocolUndefinedRaw } from "./errors.js";
 import { inspectRaw } from "./inspect.js";
 import { message } from "./messages.js";
 import { shortFloat } from "./num.js";
@@ -23,30 +30,31 @@ class Failure {
     this.kind = kind; // "raised" | "undefined" | "notChardata"
     this.value = value;
   }
-  raised() {
+  raised(rel) {
     if (this.kind === "raised") return this.value;
-    if (this.kind === "undefined") return protocolUndefined("String.Chars", this.value);
-    return new Raised("ArgumentError", textOfRaw(notChardataMessage(this.value)));
+    if (this.kind === "undefined") return protocolUndefined("String.Chars", this.value, rel);
+    return new Raised("ArgumentError", textOfRaw(notChardataMessage(this.value, rel)));
   }
 }
 
-function notChardataMessage(items) {
-  return message("list_to_string_not_chardata").renderRaw({ list: inspectRaw(items) });
+function notChardataMessage(items, rel) {
+  return message("list_to_string_not_chardata", rel).renderRaw({ list: inspectRaw(items, { release: rel }) });
 }
 
-/** `to_string(t)` as a raw string (raw.js): the bytes of the binary; throws the Raised Elixir raises. */
-export function toStringRaw(t) {
+/** `to_string(t)` on `release`'s build as a raw string (raw.js): the bytes of the binary; throws the Raised Elixir raises. */
+export function toStringRaw(t, release = undefined) {
+  const rel = resolveRelease(release);
   try {
-    return charsOf(t);
+    return charsOf(t, rel);
   } catch (e) {
-    if (e instanceof Failure) throw e.raised();
+    if (e instanceof Failure) throw e.raised(rel);
     throw e;
   }
 }
 
-/** `to_string(t)` as the binary term (a string, or Bytes when not UTF-8); throws the Raised Elixir raises. */
-export function toString(t) {
-  return binaryOfRaw(toStringRaw(t));
+/** `to_string(t)` on `release`'s build as the binary term (a string, or Bytes when not UTF-8); throws the Raised Elixir raises. */
+export function toString(t, release = undefined) {
+  return binaryOfRaw(toStringRaw(t, release));
 }
 
 const wrap = (f) => {
@@ -58,7 +66,7 @@ const wrap = (f) => {
   }
 };
 
-function charsOf(t) {
+function charsOf(t, rel) {
   if (typeof t === "string" || t instanceof Bytes) return rawOf(t);
   if (t === null) return "";
   if (t === true || t === false) return String(t);
@@ -69,8 +77,9 @@ function charsOf(t) {
   if (Array.isArray(t)) return listChars(t);
   if (t instanceof Struct && t.module === "URI") return wrap(() => uriToString(t));
   if (t instanceof Struct) {
-    const r = displayConvert(t);
-    if (r === undefined) throw new Failure("undefined", t);
+    const r = displayConvert(t, rel);
+    // REL-7: a display struct's String.Chars is there where the release lists it.
+    if (r === undefined || !implementsProtocol("String.Chars", t.module, rel)) throw new Failure("undefined", t);
     return r();
   }
   if (t instanceof Temporal) return temporalToString(t.kind, t.iso);
@@ -176,17 +185,18 @@ const DISPLAY = {
   "PtcRunner.Lisp.Format.RegexLiteral": ['#"', "source", '"'],
 };
 
-// A thunk converting display struct `s` (throwing a Failure), or undefined for another struct.
-function displayConvert(s) {
+// A thunk converting display struct `s` as its Inspect does (its field
+// through `rel`'s String.Chars, throwing a Failure), or undefined for another struct.
+function displayConvert(s, rel) {
   if (!Object.hasOwn(DISPLAY, s.module)) return undefined;
   const frame = DISPLAY[s.module];
   if (frame === null) return () => "#<builtin>";
   const [open, field, close] = frame;
-  return () => open + charsOf(s.get(field) ?? null) + close;
+  return () => open + charsOf(s.get(field) ?? null, rel) + close;
 }
 
-function attempt(s) {
-  const convert = displayConvert(s);
+function attempt(s, rel) {
+  const convert = displayConvert(s, rel);
   if (!convert) return undefined;
   try {
     return { ok: convert() };
@@ -197,26 +207,29 @@ function attempt(s) {
 }
 
 /**
- * `String.Chars` of PtcRunner.Lisp.Format's display structs (also their
- * Inspect text): undefined for any other struct, else `{ok: raw}` or
- * `{err: Raised}`.
+ * The Inspect text of PtcRunner.Lisp.Format's display structs on
+ * `release`'s build (also their String.Chars text from v0.12.0 on):
+ * undefined for any other struct, else `{ok: raw}` or `{err: Raised}`.
  */
-export function displayStruct(s) {
-  const r = attempt(s);
+export function displayStruct(s, release = undefined) {
+  const rel = resolveRelease(release);
+  const r = attempt(s, rel);
   if (r === undefined) return undefined;
-  return r.ok !== undefined ? r : { err: r.failure.raised() };
+  return r.ok !== undefined ? r : { err: r.failure.raised(rel) };
 }
 
 /** The raw message of the Protocol.UndefinedError display struct `s`'s conversion raises (built under the Inspect.Error trap), else undefined. */
-export function displayStructUndefinedMessage(s) {
-  const r = attempt(s);
-  return r?.failure?.kind === "undefined" ? protocolUndefinedRaw("String.Chars", r.failure.value) : undefined;
+export function displayStructUndefinedMessage(s, release = undefined) {
+  const rel = resolveRelease(release);
+  const r = attempt(s, rel);
+  return r?.failure?.kind === "undefined" ? protocolUndefinedRaw("String.Chars", r.failure.value, rel) : undefined;
 }
 
 /** The raw message of the ArgumentError display struct `s`'s conversion raises for a list that is not chardata, else undefined. */
-export function displayStructNotChardataMessage(s) {
-  const r = attempt(s);
-  return r?.failure?.kind === "notChardata" ? notChardataMessage(r.failure.value) : undefined;
+export function displayStructNotChardataMessage(s, release = undefined) {
+  const rel = resolveRelease(release);
+  const r = attempt(s, rel);
+  return r?.failure?.kind === "notChardata" ? notChardataMessage(r.failure.value, rel) : undefined;
 }
 
 const DEFAULT_PORTS = { ftp: 21, sftp: 22, tftp: 69, http: 80, ws: 80, https: 443, wss: 443, ldap: 389 };
@@ -281,7 +294,11 @@ const RAISING = {
   "Protocol.UndefinedError": ["(elixir 1.18.4) lib/string/chars.ex:3: String.Chars.impl_for!/1", "(elixir 1.18.4) lib/string/chars.ex:22: String.Chars.to_string/1"],
   UnicodeConversionError: ["(elixir 1.18.4) lib/list.ex:1143: List.to_string/1"],
 };
-const LINES = { "PtcRunner.Lisp.Format.Fn": 31, "PtcRunner.Lisp.Format.Var": 65, "PtcRunner.Lisp.Format.SymbolRef": 82 };
+// The line of each display struct's Inspect in lib/ptc_runner/lisp/format.ex,
+// [v0.11.0's, v0.12.0's on]: v0.12.0 added the String.Chars implementations
+// between them (REL-7). The other display structs' sit on OTHER_LINE.
+const LINES = { "PtcRunner.Lisp.Format.Fn": [30, 31], "PtcRunner.Lisp.Format.Var": [49, 65], "PtcRunner.Lisp.Format.SymbolRef": [58, 82] };
+const OTHER_LINE = [67, 99];
 const ADAPTER_FRAMES = [
   "(elixir 1.18.4) lib/inspect/algebra.ex:348: Inspect.Algebra.to_doc/2",
   "(elixir 1.18.4) lib/kernel.ex:2376: Kernel.inspect/2",
@@ -294,10 +311,12 @@ const ADAPTER_FRAMES = [
 /**
  * The stack trace (frames, innermost first, at most 8) Elixir shows in the
  * Inspect.Error of display struct `s` whose conversion raised `cls`, as on
- * PtcRunner's adapter path; compared loosely (spec/README.md LOOSE-4).
+ * PtcRunner's adapter path on `release`'s build; compared loosely
+ * (spec/README.md LOOSE-4).
  */
-export function displayStructFrames(s, cls) {
+export function displayStructFrames(s, cls, release = undefined) {
   const frames = [...(RAISING[cls] ?? ["(elixir 1.18.4) lib/list.ex:1124: List.to_string/1"])];
-  frames.push(`lib/ptc_runner/lisp/format.ex:${LINES[s.module] ?? 99}: Inspect.${s.module}.inspect/2`, ...ADAPTER_FRAMES);
+  const line = (LINES[s.module] ?? OTHER_LINE)[releaseSince(resolveRelease(release), "0.12.0") ? 1 : 0];
+  frames.push(`lib/ptc_runner/lisp/format.ex:${line}: Inspect.${s.module}.inspect/2`, ...ADAPTER_FRAMES);
   return frames.slice(0, 8);
 }

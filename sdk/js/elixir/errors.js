@@ -2,28 +2,35 @@
 // 1.18.4 writes them (Exception.message/1): KeyError, BadMapError,
 // CaseClauseError, UndefinedFunctionError, Protocol.UndefinedError, an
 // Erlang badarg, and the text of an #Inspect.Error<...>. Each embeds
-// inspect/2 of the offending term; the texts are messages.js's
-// templates. Port of src/elixir/errors.rs.
+// inspect/2 of the offending term, printed as the release's build prints
+// it (a display struct's String.Chars, REL-7); a protocol's
+// implementations are the release's. The texts are messages.js's
+// templates. Each function takes the release (release.js), else the served
+// port's. Port of src/elixir/errors.rs.
 
 import { Raised } from "../adapter.js";
+import { resolveRelease } from "../release.js";
 import { Atom, Bytes, Float, Fun, Opaque, Struct, Temporal, TermMap, Tuple, atom } from "../terms.js";
 import { LIMIT, atomLiteral, inspect, inspectRaw, remoteCall } from "./inspect.js";
 import { message } from "./messages.js";
 import { raw, textOfRaw } from "./raw.js";
 
 /** KeyError for a missing atom `key` in a keyword list or map: `key :k not found in: <inspect(term, pretty: true, limit: :infinity)>`. */
-export function keyError(key, term) {
-  return message("key_error").raise({ key: inspect(atom(key)), term: inspect(term, { pretty: true, limit: Infinity }) });
+export function keyError(key, term, release = undefined) {
+  const rel = resolveRelease(release);
+  return message("key_error", rel).raise({ key: inspect(atom(key), { release: rel }), term: inspect(term, { pretty: true, limit: Infinity, release: rel }) });
 }
 
 /** BadMapError: `expected a map, got: <inspect(term)>`. */
-export function badMap(term) {
-  return message("bad_map").raise({ term: inspect(term) });
+export function badMap(term, release = undefined) {
+  const rel = resolveRelease(release);
+  return message("bad_map", rel).raise({ term: inspect(term, { release: rel }) });
 }
 
 /** CaseClauseError: `no case clause matching: <inspect(term)>`. */
-export function caseClause(term) {
-  return message("case_clause").raise({ term: inspect(term) });
+export function caseClause(term, release = undefined) {
+  const rel = resolveRelease(release);
+  return message("case_clause", rel).raise({ term: inspect(term, { release: rel }) });
 }
 
 /** The ArgumentError of an Erlang BIF: `position` ("1st"), `reason` ("not a tuple"). */
@@ -57,34 +64,46 @@ const PROTOCOLS = {
   Enumerable: "protocol_implementations_enumerable",
 };
 
+/** The modules (and types) implementing `protocol` on `release`'s build, as its Protocol.UndefinedError lists them (spec/data/messages.json). */
+export function implementations(protocol, release = undefined) {
+  if (!Object.hasOwn(PROTOCOLS, protocol)) throw new TypeError(`unknown protocol ${protocol}`);
+  return message(PROTOCOLS[protocol], release).template.split(", ");
+}
+
+/** Whether the struct `module` implements `protocol` on `release`'s build: String.Chars and Jason.Encoder of PtcRunner.Lisp.Format's display structs came in v0.12.0 (REL-7). */
+export function implementsProtocol(protocol, module, release = undefined) {
+  return implementations(protocol, release).includes(module);
+}
+
 /**
  * Protocol.UndefinedError of `protocol` ("String.Chars", "Jason.Encoder"
- * or "Enumerable") for `value`. The implementations list is the
- * reference platform's, compared loosely (spec/README.md LOOSE-1).
+ * or "Enumerable") for `value` on `release`'s build. The implementations
+ * list is the release's, compared loosely (spec/README.md LOOSE-1).
  */
-export function protocolUndefined(protocol, value) {
-  return new Raised("Protocol.UndefinedError", textOfRaw(protocolUndefinedRaw(protocol, value)));
+export function protocolUndefined(protocol, value, release = undefined) {
+  return new Raised("Protocol.UndefinedError", textOfRaw(protocolUndefinedRaw(protocol, value, release)));
 }
 
 /** protocolUndefined's message as a raw string (raw.js): a display struct inside `value` keeps its bytes (IN-15). */
-export function protocolUndefinedRaw(protocol, value) {
+export function protocolUndefinedRaw(protocol, value, release = undefined) {
   if (!Object.hasOwn(PROTOCOLS, protocol)) throw new TypeError(`unknown protocol ${protocol}`);
+  const rel = resolveRelease(release);
   let description = "";
   if (protocol === "Jason.Encoder") {
     description = message(value instanceof Struct || value instanceof Temporal ? "jason_encoder_struct_description" : "jason_encoder_description").template;
   } else if (protocol === "Enumerable" && value instanceof Fun && value.fnArity !== 2) {
     description = message("enumerable_function_description").template;
   }
-  const inspected = inspectRaw(value, { pretty: true, limit: LIMIT });
+  const inspected = inspectRaw(value, { pretty: true, limit: LIMIT, release: rel });
   const shown = inspected
     .split("\n")
     .map((line) => (line === "" ? "" : `    ${line}`))
     .join("\n");
-  return message("protocol_undefined").renderRaw({
+  return message("protocol_undefined", rel).renderRaw({
     protocol,
     type: raw(valueType(value)),
     description: description === "" ? "" : raw(`, ${description}`),
-    implementations: message(PROTOCOLS[protocol]).template,
+    implementations: message(PROTOCOLS[protocol], rel).template,
     value: shown,
   });
 }

@@ -31,6 +31,8 @@ export {
   badMap,
   badarg,
   caseClause,
+  implementations,
+  implementsProtocol,
   inspectErrorRaw,
   keyError,
   moduleNotAvailable,

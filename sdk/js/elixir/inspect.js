@@ -6,9 +6,15 @@
 // :infinity), `printableLimit` characters of a printable string or
 // charlist (4096), `pretty` (lay out at `width`, 80, instead of on one
 // line). Nested containers get the limit that remains where they stand,
-// as Inspect.Algebra.container_doc/6 passes it down.
+// as Inspect.Algebra.container_doc/6 passes it down. `release` (release.js;
+// left out, the served port's) is the PtcRunner release whose protocol
+// implementations are loaded: a display struct's Inspect interpolates its
+// field through that release's String.Chars, so at v0.11.0 one display
+// struct inside another prints an Inspect.Error (REL-7); a struct prints
+// the fields it holds in the order that release's defstruct gives them.
 
 import { equal } from "../order.js";
+import { resolveRelease } from "../release.js";
 import { structDefault, structFields, isInspectOptional } from "../structs.js";
 import { Atom, Bytes, Float, Fun, Opaque, Struct, Temporal, TermMap, Tuple, atom, kwPair } from "../terms.js";
 import * as A from "./algebra.js";
@@ -25,8 +31,8 @@ export const LIMIT = 50;
 export const PRINTABLE_LIMIT = 4096;
 export const PRETTY_WIDTH = 80;
 
-function options({ limit = LIMIT, printableLimit = PRINTABLE_LIMIT, pretty = false, width = PRETTY_WIDTH } = {}) {
-  return { opts: { limit, printableLimit, listsAsLists: false }, width: pretty ? width : Infinity };
+function options({ limit = LIMIT, printableLimit = PRINTABLE_LIMIT, pretty = false, width = PRETTY_WIDTH, release } = {}) {
+  return { opts: { limit, printableLimit, listsAsLists: false, rel: resolveRelease(release) }, width: pretty ? width : Infinity };
 }
 
 /** `inspect(term, opts)` as a raw string (raw.js): the binary Elixir returns, byte for byte. */
@@ -321,7 +327,7 @@ let raisedInInspect;
 // string: elements past the limit are not checked for printability but must
 // still convert (IN-11). When they do not, the exception is recorded for
 // inspectChecked and the list prints as a list.
-function asciiPrintable(items, limit) {
+function asciiPrintable(items, limit, rel) {
   const n = Math.min(items.length, limit);
   const cps = [];
   for (let i = 0; i < n; i++) {
@@ -334,7 +340,7 @@ function asciiPrintable(items, limit) {
   const head = raw(String.fromCodePoint(...cps));
   if (n === items.length) return head;
   try {
-    return head + toStringRaw(items.slice(n));
+    return head + toStringRaw(items.slice(n), rel);
   } catch (e) {
     if (!(e instanceof Raised)) throw e;
     raisedInInspect ??= e;
@@ -371,7 +377,7 @@ const keywordItem = (key, value, opts) => A.concat(atomKeyRaw(key), A.concat(" "
 function list(items, opts) {
   if (items.length === 0) return "[]";
   if (!opts.listsAsLists) {
-    const text = asciiPrintable(items, opts.printableLimit);
+    const text = asciiPrintable(items, opts.printableLimit, opts.rel);
     if (text !== undefined) {
       const [escaped, more] = escape(text, '"', opts.printableLimit);
       return `~c"${escaped}"${more ? " ++ ..." : ""}`;
@@ -412,16 +418,16 @@ function structure(s, opts) {
       return A.concat(A.concat("MapSet.new(", inner), ")");
     }
   }
-  const shown = displayStruct(s);
+  const shown = displayStruct(s, opts.rel);
   if (shown !== undefined) return shown.ok !== undefined ? shown.ok : failedStruct(s, shown.err, opts);
-  const order = structFields(s.module) ?? [...s.fields.keys()];
+  const order = structFields(s.module, opts.rel) ?? [...s.fields.keys()];
   const pairs = [];
   for (const f of order) {
     const v = s.get(f);
     if (v === undefined) continue;
     // A derived Inspect with optional: fields leaves them out while they hold their default (URI's authority).
     if (isInspectOptional(s.module, f)) {
-      const d = structDefault(s.module, f);
+      const d = structDefault(s.module, f, opts.rel);
       if (d !== undefined && equal(d, v)) continue;
     }
     pairs.push([atom(f), v]);
@@ -438,19 +444,19 @@ let trap = false;
 // text of an Inspect.Error (IN-15), or, under the trap, the struct as a map.
 function failedStruct(s, raised, opts) {
   const pairs = [[atom("__struct__"), atom(`Elixir.${s.module}`)]];
-  const fields = structFields(s.module);
-  if (fields) for (const f of fields) pairs.push([atom(f), s.get(f) ?? structDefault(s.module, f) ?? null]);
+  const fields = structFields(s.module, opts.rel);
+  if (fields) for (const f of fields) pairs.push([atom(f), s.get(f) ?? structDefault(s.module, f, opts.rel) ?? null]);
   else for (const [f, v] of s.fields) pairs.push([atom(f), v]);
   const asMap = TermMap.from(pairs);
   if (trap) return mapDoc(asMap.pairs, "", opts);
   // List.to_string/1 built its message when it raised, before the trap.
-  const raisedMessage = displayStructNotChardataMessage(s);
+  const raisedMessage = displayStructNotChardataMessage(s, opts.rel);
   trap = true;
   try {
     // Laid out at opts.width, 80 even when the outer inspect/1 is not pretty.
     const inspected = A.format(A.group(mapDoc(asMap.pairs, "", opts)), PRETTY_WIDTH);
-    const message = raisedMessage ?? displayStructUndefinedMessage(s) ?? raw(raised.message);
-    return inspectErrorRaw(raised.class, message, inspected, displayStructFrames(s, raised.class));
+    const message = raisedMessage ?? displayStructUndefinedMessage(s, opts.rel) ?? raw(raised.message);
+    return inspectErrorRaw(raised.class, message, inspected, displayStructFrames(s, raised.class, opts.rel));
   } finally {
     trap = false;
   }

@@ -5,23 +5,26 @@
 // Maps are written in map iteration order, keys that stringify alike are
 // both written (maps: :naive), atom keys and values become strings,
 // integer and float keys their to_string/1 text, the calendar structs
-// their ISO 8601 text. Only `"`, `\` and control characters are escaped
+// their ISO 8601 text, the display structs (from v0.12.0, REL-7: the
+// release is release.js's, left out the served port's) the JSON string of
+// their String.Chars text. Only `"`, `\` and control characters are escaped
 // (`\b \t \n \f \r`, the rest `\u00XX` with UPPER-case hex: `\u001F`).
 // This is not json.js's quote(), which escapes as serde_json does
 // (`\u001f`) for the tagged term JSON of the adapter protocol.
 
+import { resolveRelease } from "../release.js";
 import { Atom, Bytes, Float, Struct, Temporal, TermMap } from "../terms.js";
 import { toStringRaw, displayStruct } from "./chars.js";
-import { protocolUndefined } from "./errors.js";
+import { implementsProtocol, protocolUndefined } from "./errors.js";
 import { inspect } from "./inspect.js";
 import { message } from "./messages.js";
 import { shortFloat } from "./num.js";
 import { binaryOfRaw, integer, raw, rawOf, textOfRaw, validUpTo } from "./raw.js";
 
-/** `Jason.encode!/1`: the JSON text of `term`, or throws the Raised Jason raises (Protocol.UndefinedError, Jason.EncodeError). */
-export function encode(term) {
+/** `Jason.encode!/1` on `release`'s build: the JSON text of `term`, or throws the Raised Jason raises (Protocol.UndefinedError, Jason.EncodeError). */
+export function encode(term, release = undefined) {
   const out = [];
-  value(term, out);
+  value(term, out, resolveRelease(release));
   return textOfRaw(out.join(""));
 }
 
@@ -31,9 +34,9 @@ export function encode(term) {
  * Jason.Encoder). Anything else throws, as in Elixir: a map key that
  * String.Chars refuses escapes Jason.encode/1 (NP-23).
  */
-export function tryEncode(term) {
+export function tryEncode(term, release = undefined) {
   try {
-    return { ok: encode(term) };
+    return { ok: encode(term, release) };
   } catch (e) {
     if (e?.name === "Raised" && (e.class === "Jason.EncodeError" || (e.class === "Protocol.UndefinedError" && e.message.startsWith("protocol Jason.Encoder ")))) {
       return { error: e };
@@ -42,7 +45,7 @@ export function tryEncode(term) {
   }
 }
 
-function value(t, out) {
+function value(t, out, rel) {
   if (t === null) return void out.push("null");
   if (t === true || t === false) return void out.push(String(t));
   switch (typeof t) {
@@ -61,7 +64,7 @@ function value(t, out) {
     out.push("[");
     t.forEach((x, i) => {
       if (i > 0) out.push(",");
-      value(x, out);
+      value(x, out, rel);
     });
     return void out.push("]");
   }
@@ -69,25 +72,27 @@ function value(t, out) {
     out.push("{");
     t.pairs.forEach(([k, v], i) => {
       if (i > 0) out.push(",");
-      key(k, out);
+      key(k, out, rel);
       out.push(":");
-      value(v, out);
+      value(v, out, rel);
     });
     return void out.push("}");
   }
   if (t instanceof Temporal) return void out.push(`"${t.iso}"`);
-  // PtcRunner.Lisp.Format's display structs derive their encoder: the JSON string of their String.Chars text.
-  if (t instanceof Struct && displayStruct(t) !== undefined) return stringRaw(toStringRaw(t), out);
-  throw protocolUndefined("Jason.Encoder", t);
+  // PtcRunner.Lisp.Format's display structs encode as the JSON string of their String.Chars text, where the release has it.
+  if (t instanceof Struct && displayStruct(t, rel) !== undefined && implementsProtocol("Jason.Encoder", t.module, rel)) {
+    return stringRaw(toStringRaw(t, rel), out);
+  }
+  throw protocolUndefined("Jason.Encoder", t, rel);
 }
 
-function key(k, out) {
+function key(k, out, rel) {
   if (typeof k === "string" || k instanceof Bytes) return stringRaw(rawOf(k), out);
   if (k === null) return stringRaw("nil", out);
   if (k === true || k === false) return stringRaw(String(k), out);
   if (k instanceof Atom) return stringRaw(raw(k.name), out);
   // Jason's key rule: String.Chars.to_string/1, whose errors raise through.
-  return stringRaw(toStringRaw(k), out);
+  return stringRaw(toStringRaw(k, rel), out);
 }
 
 function stringRaw(r, out) {

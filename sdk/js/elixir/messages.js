@@ -5,8 +5,13 @@
 //
 // A placeholder is `{` + a lower-case name + `}`; any other brace is
 // literal text (`@derive {Jason.Encoder, only: [....]}`).
+//
+// A text an older release writes otherwise has a second template, its id
+// suffixed with that release ("protocol_implementations_string_chars_v0_11");
+// message(id, release) picks it there (spec/releases.md).
 
 import { Raised } from "../adapter.js";
+import { RELEASES, releaseSuffix, resolveRelease } from "../release.js";
 import { DataError, dataFile } from "./data.js";
 import { raw, textOfRaw } from "./raw.js";
 
@@ -74,8 +79,18 @@ export function messages() {
   return table;
 }
 
-/** The template `id` (`"key_error"`); an unknown id throws a DataError naming it. */
-export function message(id) {
+/**
+ * The template `id` (`"key_error"`) as `release` writes it: the first of
+ * `id` suffixed with `release` or a later one ("_v0_11", "_v0_12", ...)
+ * that the data has, else `id` itself; left out, the release is the served
+ * port's (release.js). An unknown id throws a DataError naming it.
+ */
+export function message(id, release = undefined) {
+  const rel = resolveRelease(release);
+  for (const later of RELEASES.slice(RELEASES.indexOf(rel))) {
+    const own = messages().get(id + releaseSuffix(later));
+    if (own) return own;
+  }
   const t = messages().get(id);
   if (!t) throw new DataError(`messages.json has no template ${JSON.stringify(id)}`);
   return t;

@@ -15,6 +15,10 @@ its first function, for testing it with ptc-conformance.
   float texts, grapheme clusters and NFC, the message templates of
   ``spec/data/messages.json`` and the exceptions built from them.
 * `data`: where the porter data files (``spec/data``) are read from.
+* `releases`: the PtcRunner releases a port can implement (0.11.0, 0.12.0,
+  0.13.0) and the one the SDK answers at; every function whose answer
+  differs between releases takes ``release``, else answers at the served
+  port's (``serve(..., release=...)``).
 * `ops`: the kit's ops as data (``spec/data/ops.json``): function, arities,
   argument names and defaults; `MISSING`, the default `serve` fills in.
 
@@ -25,7 +29,7 @@ Standard library only, Python 3.11 or newer. See README.md next to this
 package.
 """
 
-from . import data, elixir, ops, structs
+from . import data, elixir, ops, releases, structs
 from .adapter import PROTOCOL, RELEASES, Adapter, serve
 from .ops import MISSING
 from .elixir import inspect, jason_encode, to_string
@@ -95,6 +99,7 @@ __all__ = [
     "map_view",
     "ops",
     "parse",
+    "releases",
     "serve",
     "short_float",
     "sort",

@@ -43,6 +43,15 @@ takes ``*args`` says nothing, so `serve` refuses it unless its arity is
 given (``arity={"op": 2}`` or ``{"op": (2, 3)}``), rather than skipping the
 check.
 
+``release`` names the PtcRunner release the port implements (AP-18): it
+is said in ``hello``, and every request is decoded and answered at it
+(`ptc_sdk.releases.using`), so the SDK's structs, ``$struct`` decoding,
+atom table, ``to_string``, ``inspect``, Jason and exception texts are that
+release's. An op the release lacks (``tool.private?`` before 0.13.0,
+REL-3) is left out of ``hello`` and answered ``unsupported``, as the
+kit's reference at that release answers it, and `serve` says so on
+stderr.
+
 ``hook(op, args, kind, value)``, when given, sees every request answered
 and its answer: `op` (None for a line whose op was unreadable), the
 decoded `args` (None when they did not decode), `kind` (``ok``,
@@ -62,6 +71,7 @@ import traceback
 
 from . import features as _features
 from . import ops as _ops
+from . import releases as _releases
 from .ops import MISSING
 from .errors import DecodeError, Raised, Unsupported
 from .tagged import JObj, decode, encode, json_str, parse, pointer, too_deep
@@ -70,7 +80,7 @@ from .terms import Map
 PROTOCOL = 1
 """The protocol version this SDK speaks."""
 
-RELEASES = ("0.11.0", "0.12.0", "0.13.0")
+RELEASES = _releases.RELEASES
 """The PtcRunner releases a port can implement (spec/releases.md); a port
 that names none is judged as 0.13.0 (AP-18)."""
 
@@ -161,12 +171,8 @@ class Adapter:
         hook=None,
         release=None,
     ):
-        if release is not None and release not in RELEASES:
-            close = difflib.get_close_matches(str(release), RELEASES, 1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ValueError(
-                f"unknown release {release!r}{hint}; the boundary's releases are {', '.join(RELEASES)}"
-            )
+        if release is not None:
+            _releases.check(release)
         for f in features:
             if f not in _features.ALL:
                 close = difflib.get_close_matches(f, _features.ALL, 1)
@@ -188,13 +194,24 @@ class Adapter:
                 raise ValueError(f"arity given for {op!r}, which is not among the ops")
         self._arity = {op: _arity(op, fun, arity.get(op)) for op, fun in self.ops.items()}
         self._fill = {op: _missing_defaults(op, fun) for op, fun in self.ops.items()}
-        for op in self.ops:
-            if _ops.get(op) is None:
-                close = difflib.get_close_matches(op, _ops.names(), 1)
-                if close:
-                    print(f"{name}: op {op!r} is not an op of the kit (spec/data/ops.json); did you mean {close[0]!r}?", file=sys.stderr)
         self.hook = hook
         self.release = release
+        self._rel = _releases.DEFAULT if release is None else release
+        self._absent = {}
+        for op in self.ops:
+            if _ops.get(op) is None:
+                close = difflib.get_close_matches(op, _ops.names(_releases.DEFAULT), 1)
+                if close:
+                    print(f"{name}: op {op!r} is not an op of the kit (spec/data/ops.json); did you mean {close[0]!r}?", file=sys.stderr)
+            elif not _ops.exists_at(op, self._rel):
+                row = _ops.get(op)
+                since = _ops.since(op)
+                self._absent[op] = f"{op}: no {row['function']} at release {self._rel} (it came in {since})"
+                print(
+                    f"{name}: op {op!r} is no op of release {self._rel} (it came in {since}, "
+                    "spec/data/ops.json): left out of hello and answered unsupported",
+                    file=sys.stderr,
+                )
 
     def hello(self):
         """The ``hello`` answer's term; it names the release only when the
@@ -204,7 +221,7 @@ class Adapter:
             "version": self.version,
             "language": self.language,
             "protocol": PROTOCOL,
-            "ops": sorted(self.ops),
+            "ops": sorted(op for op in self.ops if op not in self._absent),
             "features": sorted(self.features),
         }
         if self.release is not None:
@@ -212,11 +229,14 @@ class Adapter:
         return Map.of(body)
 
     def call(self, op, args):
-        """Answers `op` on decoded `args`: ``("ok", term)``,
-        ``("raised", (class, message))`` or ``("unsupported", why)``."""
+        """Answers `op` on decoded `args` at the port's release:
+        ``("ok", term)``, ``("raised", (class, message))`` or
+        ``("unsupported", why)``."""
         fun = self.ops.get(op)
         if fun is None:
             return "unsupported", f"unknown op {json.dumps(op, ensure_ascii=False)}"
+        if op in self._absent:
+            return "unsupported", self._absent[op]
         least, most = self._arity[op]
         if not least <= len(args) <= most:
             takes = str(least) if least == most else f"{least} to {most}"
@@ -232,7 +252,8 @@ class Adapter:
             why = f"{where}: needs feature {feature!r}, which this port does not declare"
             return "unsupported", why
         try:
-            return "ok", fun(*args)
+            with _releases.using(self._rel):
+                return "ok", fun(*args)
         except Raised as e:
             return "raised", (e.cls, e.message)
         except Unsupported as e:
@@ -319,7 +340,7 @@ class Adapter:
             raise _BadRequest('cannot decode request: "op" must be a string')
         if type(args) is list:
             try:
-                args = [decode(a, pointer("/args", i), 1) for i, a in enumerate(args)]
+                args = [decode(a, pointer("/args", i), 1, self._rel) for i, a in enumerate(args)]
             except DecodeError as e:
                 raise _BadRequest(f"cannot decode request: {e}", id_, op) from None
             except RecursionError:
@@ -390,7 +411,8 @@ def serve(
     an op's argument count (n or (least, most)) where its signature cannot
     (``*args``); `hook(op, args, kind, value)` sees every answer; `release`
     is the PtcRunner release the port implements (one of `RELEASES`), said
-    in hello so that ``ptc-conformance run`` judges it at that release;
-    None (the default) says nothing, and the port is judged at 0.13.0."""
+    in hello so that ``ptc-conformance run`` judges it at that release, and
+    the release every request is decoded and answered at; None (the
+    default) says nothing, and the port is judged and answered at 0.13.0."""
     adapter = Adapter(name, version, ops, features, language, raises, arity, hook, release)
     return adapter.serve(stdin, stdout)

@@ -1,9 +1,11 @@
 """The ops of the kit as data (``spec/data/ops.json``): for each op the
 PtcRunner function and arities it stands for, its arguments in order with
 their names, what each may be and the default of an optional one, its rule
-file and prefix. `serve` reads it to refuse an op name the kit does not
-have, to name the arguments in its answers, and to fill in a parameter
-whose default is `MISSING`.
+file and prefix, and the first release that has it when that is not
+v0.11.0 (``since``: ``tool.private?`` came in v0.13.0, REL-3). `serve`
+reads it to refuse an op name the kit does not have, to leave out of
+``hello`` an op its release lacks, to name the arguments in its answers,
+and to fill in a parameter whose default is `MISSING`.
 
 >>> from ptc_sdk import ops
 >>> ops.get("protocol.render_error")["function"], ops.arity("protocol.render_error")
@@ -12,6 +14,8 @@ whose default is `MISSING`.
 (['tool', 'full_result', 'args'], [])
 >>> len(ops.names()), ops.get("nope") is None
 (21, True)
+>>> ops.since("tool.private?"), ops.exists_at("tool.private?", "0.12.0"), len(ops.names("0.12.0"))
+('0.13.0', False, 20)
 """
 
 from __future__ import annotations
@@ -65,13 +69,29 @@ def _table():
     return rows
 
 
-def names() -> list:
-    """Every op name, sorted.
+def names(release=None) -> list:
+    """Every op name of `release` (`ptc_sdk.releases`; left out, the
+    served port's), sorted.
 
     >>> names()[0]
     'exposure.effective_expose'
     """
-    return sorted(_table())
+    return sorted(op for op in _table() if exists_at(op, release))
+
+
+def since(op: str) -> str:
+    """The first release that has `op` (``ops.json``'s ``since``, else
+    the first release)."""
+    from . import releases
+
+    return _table()[op].get("since", releases.RELEASES[0])
+
+
+def exists_at(op: str, release=None) -> bool:
+    """Whether `release` has the op `op` (REL-3)."""
+    from . import releases
+
+    return releases.since(releases.resolve(release), since(op))
 
 
 def get(op: str):

@@ -1,6 +1,10 @@
 """The structs of the boundary (spec/terms.md TJ-7): their fields in
 defstruct order and their defaults, read from the data file
-``spec/data/structs.json`` rather than copied here.
+``spec/data/structs.json`` rather than copied here, as each release
+defines them: a field marked ``since`` there came in that release, and an
+older release's struct lacks it (``spec/releases.md`` REL-1). Every
+function takes the release (`ptc_sdk.releases`); left out, the served
+port's, else 0.13.0.
 
 The file is found as `data` finds every porter data file: in the directory
 named by the environment variable ``PTC_CONFORMANCE_DATA``, else in the
@@ -13,7 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from . import data
+from . import data, releases
 from .terms import Struct
 
 ENV = data.ENV
@@ -25,7 +29,8 @@ class StructsUnavailable(data.DataUnavailable):
 
 
 class _Table:
-    """The parsed data file: module -> ([(field, default)], inspect_optional)."""
+    """The parsed data file: module -> ([(field, default, since)],
+    inspect_optional), `since` None for a field every release has."""
 
     def __init__(self):
         self._rows = None
@@ -60,14 +65,24 @@ def _load(path: Path):
             fields = [
                 (
                     f["name"],
-                    decode_text(json.dumps(f["default"]), f"/structs/{i}/fields/{j}/default"),
+                    decode_text(json.dumps(f["default"]), f"/structs/{i}/fields/{j}/default", release=releases.DEFAULT),
+                    _since(f.get("since"), f"/structs/{i}/fields/{j}/since"),
                 )
                 for j, f in enumerate(entry["fields"])
             ]
             rows[entry["module"]] = (fields, tuple(entry.get("inspect_optional", ())))
-    except (KeyError, TypeError, DecodeError) as e:
+    except (KeyError, TypeError, ValueError, DecodeError) as e:
         raise StructsUnavailable(f"reading {path}: not the structs table: {e}") from None
     return rows
+
+
+def _since(release, where):
+    if release is None:
+        return None
+    try:
+        return releases.check(release)
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
 
 
 def modules():
@@ -75,11 +90,14 @@ def modules():
     return list(_TABLE.rows())
 
 
-def fields_of(module: str):
-    """``[(field, default term)]`` of `module` in defstruct order, or None
-    when it is not a struct of the boundary."""
+def fields_of(module: str, release=None):
+    """``[(field, default term)]`` of `module` in defstruct order as
+    `release` defines it, or None when it is not a struct of the boundary."""
+    rel = releases.resolve(release)
     row = _TABLE.rows().get(module)
-    return None if row is None else list(row[0])
+    if row is None:
+        return None
+    return [(name, default) for name, default, since in row[0] if since is None or releases.since(rel, since)]
 
 
 def inspect_optional(module: str):
@@ -89,19 +107,22 @@ def inspect_optional(module: str):
     return () if row is None else row[1]
 
 
-def complete(module: str, given) -> Struct:
+def complete(module: str, given, release=None) -> Struct:
     """The struct `module` with the fields `given` (a dict or pairs) and
-    defaults for the rest, as ``struct!/2`` builds it. Raises ValueError for
-    a module that is not a struct of the boundary, a field it lacks, or a
-    ``URI`` that ``URI.parse/1`` could not have made (TJ-7)."""
-    rows = fields_of(module)
+    defaults for the rest, as ``struct!/2`` builds it on `release`'s build.
+    Raises ValueError for a module that is not a struct of the boundary, a
+    field the release's struct lacks (REL-1), or a ``URI`` that
+    ``URI.parse/1`` could not have made (TJ-7)."""
+    rel = releases.resolve(release)
+    rows = fields_of(module, rel)
     if rows is None:
         raise ValueError(f"$struct module {module} is not a struct of the boundary")
     given = dict(given)
     names = {name for name, _ in rows}
     for k in given:
         if k not in names:
-            raise ValueError(f"{module} has no field {json.dumps(k, ensure_ascii=False)}")
+            at = "" if rel == releases.DEFAULT else f" at release {rel}"
+            raise ValueError(f"{module} has no field {json.dumps(k, ensure_ascii=False)}{at}")
     if module == "URI":
         for k, v in given.items():
             if v is None:
@@ -113,6 +134,7 @@ def complete(module: str, given) -> Struct:
     return Struct(module, {name: given.get(name, default) for name, default in rows})
 
 
-def new(module: str, **fields) -> Struct:
-    """`complete` with keyword arguments: ``new("PtcRunner.Tool", name="x")``."""
-    return complete(module, fields)
+def new(module: str, *, release=None, **fields) -> Struct:
+    """`complete` with keyword arguments: ``new("PtcRunner.Tool", name="x")``
+    (no struct of the boundary has a field named ``release``)."""
+    return complete(module, fields, release)

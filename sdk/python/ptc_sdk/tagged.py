@@ -22,7 +22,7 @@ import json
 import math
 import re
 
-from . import temporal
+from . import releases, temporal
 from .errors import DecodeError
 from .terms import (
     TEMPORAL_KINDS,
@@ -97,16 +97,16 @@ def parse(text):
     )
 
 
-def decode_text(text: str, root: str = ""):
+def decode_text(text: str, root: str = "", release=None):
     """One tagged term from JSON text; `root` is the path its errors start
-    with (e.g. ``/args``)."""
+    with (e.g. ``/args``); structs as `release` defines them (`decode`)."""
     try:
         value = parse(text)
     except RecursionError:
         raise DecodeError(too_deep(text, root, 0)) from None
     except ValueError as e:
         raise DecodeError(f"{_show(root)}: not JSON: {e}") from None
-    return decode(value, root)
+    return decode(value, root, release=release)
 
 
 def too_deep(text: str, root: str = "", outer: int = 0) -> str:
@@ -249,9 +249,16 @@ def _atom_name(name, path):
     return name
 
 
-def decode(v, path: str = "", depth: int = 0):
+def decode(v, path: str = "", depth: int = 0, release=None):
     """Parsed tagged term JSON (from `parse`) to a term. `path` names `v` in
-    errors; `depth` counts the JSON arrays and objects around it."""
+    errors; `depth` counts the JSON arrays and objects around it. A
+    ``$struct`` is completed with the fields and defaults `release`
+    defines (`ptc_sdk.releases`; left out, the served port's), and naming
+    a field that release's struct lacks is an error (REL-1)."""
+    return _decode(v, path, depth, releases.resolve(release))
+
+
+def _decode(v, path, depth, rel):
     if v is None or v is True or v is False:
         return v
     ty = type(v)
@@ -279,13 +286,13 @@ def decode(v, path: str = "", depth: int = 0):
         raise _bare_number(path, rust_float(x))
     _container(path, depth)
     if ty is list:
-        return [decode(x, pointer(path, i), depth + 1) for i, x in enumerate(v)]
+        return [_decode(x, pointer(path, i), depth + 1, rel) for i, x in enumerate(v)]
     pairs = v.pairs
     if not pairs:
         return Map()
     first = pairs[0][0]
     if first.startswith("$"):
-        term = _decode_tag(first, pairs[0][1], path, depth + 1)
+        term = _decode_tag(first, pairs[0][1], path, depth + 1, rel)
         if len(pairs) > 1:
             raise _err(
                 path,
@@ -302,7 +309,7 @@ def decode(v, path: str = "", depth: int = 0):
                 f"object key {json_str(k)} starts with '$': a map with such a key is written "
                 '{"$map": [[k, v], ...]}',
             )
-        out.append((k, decode(value, pointer(path, k), depth + 1)))
+        out.append((k, _decode(value, pointer(path, k), depth + 1, rel)))
     return _build_map(out, path)
 
 
@@ -321,7 +328,7 @@ def _build_map(pairs, path):
         raise _err(path, f"duplicated map key {encode(e.key)}") from None
 
 
-def _decode_tag(tag, value, parent, depth):
+def _decode_tag(tag, value, parent, depth, rel):
     path = pointer(parent, tag)
     ty = type(value)
     if tag == "$int":
@@ -359,14 +366,14 @@ def _decode_tag(tag, value, parent, depth):
     if tag == "$atom":
         return atom(_atom_name(_string(value, path, "an atom name string"), path))
     if tag == "$tuple":
-        items = decode(value, path, depth)
+        items = _decode(value, path, depth, rel)
         if type(items) is not list:
             raise _err(path, f"expected an array, got {_term_kind(items)}")
         return Tuple(items)
     if tag == "$map":
-        return _build_map(_pairs(value, path, depth, False), path)
+        return _build_map(_pairs(value, path, depth, False, rel), path)
     if tag == "$kw":
-        return [Tuple(kv) for kv in _pairs(value, path, depth, True)]
+        return [Tuple(kv) for kv in _pairs(value, path, depth, True, rel)]
     kind = tag[1:]
     if kind in TEMPORAL_KINDS:
         iso = _string(value, path, "an ISO 8601 string")
@@ -380,15 +387,15 @@ def _decode_tag(tag, value, parent, depth):
             ) from None
         return Temporal(kind, iso)
     if tag == "$struct":
-        return _decode_struct(value, path, depth)
+        return _decode_struct(value, path, depth, rel)
     if tag == "$fn":
-        return _decode_fun(value, path, depth)
+        return _decode_fun(value, path, depth, rel)
     if tag in _OPAQUE_TAGS:
         return Opaque(_OPAQUE_TAGS[tag], _string(value, path, "a label string"))
     raise _err(parent, f"unknown tag {json_str(tag)}")
 
 
-def _pairs(value, path, depth, kw):
+def _pairs(value, path, depth, kw, rel):
     """``[[k, v], ...]`` of a ``$map`` (k any term) or ``$kw`` (k a string,
     the atom's name)."""
     if type(value) is not list:
@@ -404,13 +411,13 @@ def _pairs(value, path, depth, kw):
         if len(entry) >= 1:
             k = entry[0]
             if not kw:
-                k = decode(k, pointer(p, 0), depth + 2)
+                k = _decode(k, pointer(p, 0), depth + 2, rel)
             elif type(k) is str:
                 k = atom(_atom_name(_text(k, pointer(p, 0)), pointer(p, 0)))
             else:
                 raise _err(pointer(p, 0), "a $kw key must be a string (the atom's name)")
         if len(entry) >= 2:
-            v = decode(entry[1], pointer(p, 1), depth + 2)
+            v = _decode(entry[1], pointer(p, 1), depth + 2, rel)
         if len(entry) != 2:
             raise _err(p, "expected a [key, value] pair")
         out.append((k, v))
@@ -428,7 +435,7 @@ def _object(value, path, what):
     return value.pairs
 
 
-def _decode_struct(value, path, depth):
+def _decode_struct(value, path, depth, rel):
     from . import structs
 
     _container(path, depth)
@@ -441,13 +448,13 @@ def _decode_struct(value, path, depth):
         elif k == "fields":
             _container(p, depth + 1)
             for name, fv in _object(v, p, "an object of struct fields"):
-                fields[_text(name, p)] = decode(fv, pointer(p, name), depth + 2)
+                fields[_text(name, p)] = _decode(fv, pointer(p, name), depth + 2, rel)
         else:
             raise _err(p, 'unknown key: a $struct has only "module" and "fields"')
     if module is None:
         raise _err(path, '$struct needs "module"')
     try:
-        return structs.complete(module, fields)
+        return structs.complete(module, fields, rel)
     except ValueError as e:
         raise _err(path, str(e)) from None
 
@@ -476,7 +483,7 @@ def is_capture(name: str) -> bool:
     return _ARITY_RE.match(arity) is not None and int(arity) <= 255
 
 
-def _decode_fun(value, path, depth):
+def _decode_fun(value, path, depth, rel):
     _container(path, depth)
     spec = {}
     for k, v in _object(value, path, "a function spec object"):
@@ -486,7 +493,7 @@ def _decode_fun(value, path, depth):
                 raise _err(p, "arity must be an integer from 0 to 255")
             spec[k] = v
         elif k == "returns":
-            spec[k] = decode(v, p, depth + 1)
+            spec[k] = _decode(v, p, depth + 1, rel)
         elif k == "raises":
             spec[k] = _string(v, p, "a message string")
         elif k == "name":

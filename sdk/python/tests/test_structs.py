@@ -44,8 +44,8 @@ class StructsTest(unittest.TestCase):
                 with self.assertRaisesRegex(structs.StructsUnavailable, "no structs.json in that directory"):
                     structs.data_path()
                 with open(os.path.join(empty, "structs.json"), "w") as f:
-                    f.write('{"structs": [{"module": "X", "fields": [{"name": "a", "default": 1}]}]}')
-                self.assertEqual(structs._load(structs.data_path()), {"X": ([("a", 1)], ())})
+                    f.write('{"structs": [{"module": "X", "fields": [{"name": "a", "default": 1}, {"name": "b", "default": 2, "since": "0.12.0"}]}]}')
+                self.assertEqual(structs._load(structs.data_path()), {"X": ([("a", 1, None), ("b", 2, "0.12.0")], ())})
         self.assertEqual(structs.data_path(), REPO / "spec" / "data" / "structs.json")
 
     def test_a_broken_table_is_a_clear_error(self):

@@ -4,6 +4,12 @@ the boundary meets (what ``"#{x}"`` and ``to_string/1`` give), chardata
 iodata, ``URI``'s ``String.Chars``, and the display structs of
 ``PtcRunner.Lisp.Format`` (``src/elixir/chars.rs``).
 
+``String.Chars`` is the release's (`ptc_sdk.releases`; left out, the
+served port's): the display structs implement it from v0.12.0 on, so at
+v0.11.0 ``to_string`` of one raises ``Protocol.UndefinedError`` listing
+v0.11.0's implementations (REL-7), while their ``Inspect`` (every
+release) still interpolates their field.
+
 It is not Jason's key rule: ``to_string(nil)`` is ``""``, while Jason
 writes a ``nil`` key as ``"nil"`` (`jason`).
 
@@ -12,6 +18,7 @@ Results are binary terms (``str``, or ``bytes`` when not UTF-8).
 
 from __future__ import annotations
 
+from .. import releases
 from ..errors import Raised
 from ..terms import Struct, Temporal, atom_name, binary
 from . import messages as M
@@ -35,13 +42,13 @@ class _NotChardata(Exception):
         self.items = items
 
 
-def _as_raised(e) -> Raised:
+def _as_raised(e, rel) -> Raised:
     if type(e) is _Undefined:
         from .errors import protocol_undefined
 
-        return protocol_undefined("String.Chars", e.term)
+        return protocol_undefined("String.Chars", e.term, rel)
     if type(e) is _NotChardata:
-        return Raised("ArgumentError", _lossy(not_chardata_message(e.items)))
+        return Raised("ArgumentError", _lossy(not_chardata_message(e.items, rel)))
     return e
 
 
@@ -58,32 +65,34 @@ def _bin(text: str):
     return binary(text.encode("utf-8", "surrogateescape"))
 
 
-def to_string(t):
-    """``String.Chars.to_string/1``: a binary term. Binaries are themselves,
-    atoms their name (``nil`` is ``""``), integers and floats their
-    ``to_string/1`` text, lists go through ``List.to_string/1``, calendar
-    structs print with a space between date and time, ``URI`` and the
-    display structs their own text; anything else raises
-    ``Protocol.UndefinedError`` (as `Raised`)."""
+def to_string(t, release=None):
+    """``String.Chars.to_string/1`` on `release`'s build: a binary term.
+    Binaries are themselves, atoms their name (``nil`` is ``""``), integers
+    and floats their ``to_string/1`` text, lists go through
+    ``List.to_string/1``, calendar structs print with a space between date
+    and time, ``URI`` and (from v0.12.0) the display structs their own
+    text; anything else raises ``Protocol.UndefinedError`` (as `Raised`)."""
+    rel = releases.resolve(release)
     try:
-        return _bin(_chars(t))
+        return _bin(_chars(t, rel))
     except (Raised, _Undefined, _NotChardata) as e:
-        raise _as_raised(e) from None
+        raise _as_raised(e, rel) from None
 
 
-def chars_text(t) -> str:
+def chars_text(t, release=None) -> str:
     """`to_string` as text, invalid bytes as ``surrogateescape`` code points."""
+    rel = releases.resolve(release)
     try:
-        return _chars(t)
+        return _chars(t, rel)
     except (Raised, _Undefined, _NotChardata) as e:
-        raise _as_raised(e) from None
+        raise _as_raised(e, rel) from None
 
 
 def _text(b) -> str:
     return b if type(b) is str else b.decode("utf-8", "surrogateescape")
 
 
-def _chars(t) -> str:
+def _chars(t, rel) -> str:
     ty = type(t)
     if ty is str:
         return t
@@ -103,8 +112,9 @@ def _chars(t) -> str:
     if ty is Struct:
         if t.module == "URI":
             return _uri(t)
-        shown = _display_convert(t)
-        if shown is None:
+        shown = _display_convert(t, rel)
+        # REL-7: a display struct's String.Chars is there where the release lists it.
+        if shown is None or not _implements(t.module, rel):
             raise _Undefined(t)
         return shown()
     if ty is Temporal:
@@ -117,11 +127,12 @@ def _chars(t) -> str:
 _SMALL = 1 << 59  # OTP's immediate integers: -2^59 .. 2^59 - 1
 
 
-def list_to_string(items):
+def list_to_string(items, release=None):
     """``List.to_string/1`` of a list: a binary term, or `Raised`
-    (``ArgumentError`` for a list that is not chardata,
-    ``UnicodeConversionError`` for bad code points or bytes, LF-13)."""
-    return to_string(list(items))
+    (``ArgumentError`` for a list that is not chardata, which inspects it
+    as `release` does, ``UnicodeConversionError`` for bad code points or
+    bytes, LF-13)."""
+    return to_string(list(items), release)
 
 
 def _list_chars(items) -> str:
@@ -225,13 +236,14 @@ def _convert(items, out, carried):
             _convert(x, out, carried)
 
 
-def not_chardata_message(items) -> str:
+def not_chardata_message(items, release=None) -> str:
     """``List.to_string/1``'s ``ArgumentError`` message for a list that is
-    not chardata (the list inspected; a display struct's bytes kept as
-    surrogates)."""
+    not chardata (the list inspected as `release` does; a display struct's
+    bytes kept as surrogates)."""
     from .inspect import inspect_text
 
-    return M.get("list_to_string_not_chardata").render(list=inspect_text(list(items)))
+    rel = releases.resolve(release)
+    return M.get("list_to_string_not_chardata", rel).render(list=inspect_text(list(items), release=rel))
 
 
 def iodata_to_binary(t):
@@ -334,8 +346,15 @@ _DISPLAY = {
 }
 
 
-def _display_convert(s):
-    """A thunk converting display struct `s` (raising as `_chars` does), or
+def _implements(module, rel) -> bool:
+    from .errors import implements
+
+    return implements("String.Chars", module, rel)
+
+
+def _display_convert(s, rel):
+    """A thunk converting display struct `s` as its ``Inspect`` does (its
+    field through `rel`'s ``String.Chars``, raising as `_chars` does), or
     None when `s` is no display struct."""
     if s.module == "PtcRunner.Lisp.Format.Builtin":
         return lambda: "#<builtin>"
@@ -343,50 +362,55 @@ def _display_convert(s):
     if frame is None:
         return None
     open_, field, close = frame
-    return lambda: open_ + _chars(s.fields.get(field)) + close
+    return lambda: open_ + _chars(s.fields.get(field), rel) + close
 
 
 def is_display_struct(s) -> bool:
-    """Whether `s` is one of ``PtcRunner.Lisp.Format``'s display structs."""
+    """Whether `s` is one of ``PtcRunner.Lisp.Format``'s display structs
+    (every release has them and their ``Inspect``)."""
     return type(s) is Struct and (s.module == "PtcRunner.Lisp.Format.Builtin" or s.module in _DISPLAY)
 
 
-def display_struct(s):
-    """``String.Chars`` (and ``Inspect``) of a display struct: None for any
-    other struct, else ``(text, None)`` or ``(None, Raised)``; the text
-    keeps invalid bytes as surrogates."""
-    convert = _display_convert(s)
+def display_struct(s, release=None):
+    """The ``Inspect`` text of a display struct on `release`'s build (also
+    its ``String.Chars`` text from v0.12.0 on): None for any other struct,
+    else ``(text, None)`` or ``(None, Raised)``; the text keeps invalid
+    bytes as surrogates."""
+    rel = releases.resolve(release)
+    convert = _display_convert(s, rel)
     if convert is None:
         return None
     try:
         return convert(), None
     except (Raised, _Undefined, _NotChardata) as e:
-        return None, _as_raised(e)
+        return None, _as_raised(e, rel)
 
 
-def display_struct_undefined_message(s):
+def display_struct_undefined_message(s, release=None):
     """The message (invalid bytes kept) of the ``Protocol.UndefinedError``
     display struct `s`'s conversion raises, or None."""
-    convert = _display_convert(s)
+    rel = releases.resolve(release)
+    convert = _display_convert(s, rel)
     try:
         convert()
     except _Undefined as e:
         from .errors import protocol_undefined_text
 
-        return protocol_undefined_text("String.Chars", e.term)
+        return protocol_undefined_text("String.Chars", e.term, rel)
     except (Raised, _NotChardata):
         pass
     return None
 
 
-def display_struct_not_chardata_message(s):
+def display_struct_not_chardata_message(s, release=None):
     """The message (invalid bytes kept) of the ``ArgumentError`` display
     struct `s`'s conversion raises for a list that is not chardata, or None."""
-    convert = _display_convert(s)
+    rel = releases.resolve(release)
+    convert = _display_convert(s, rel)
     try:
         convert()
     except _NotChardata as e:
-        return not_chardata_message(e.items)
+        return not_chardata_message(e.items, rel)
     except (Raised, _Undefined):
         pass
     return None
@@ -400,16 +424,21 @@ _ADAPTER_FRAMES = (
     "harness/adapters/elixir/adapter.exs:417: PtcAdapter.loop/0",
     "harness/adapters/elixir/adapter.exs:545: (file)",
 )
+# The line of each display struct's Inspect in lib/ptc_runner/lisp/format.ex,
+# (v0.11.0's, v0.12.0's on): v0.12.0 added the String.Chars implementations
+# between them (REL-7). The other display structs' sit on _OTHER_LINE.
 _FRAME_LINES = {
-    "PtcRunner.Lisp.Format.Fn": 31,
-    "PtcRunner.Lisp.Format.Var": 65,
-    "PtcRunner.Lisp.Format.SymbolRef": 82,
+    "PtcRunner.Lisp.Format.Fn": (30, 31),
+    "PtcRunner.Lisp.Format.Var": (49, 65),
+    "PtcRunner.Lisp.Format.SymbolRef": (58, 82),
 }
+_OTHER_LINE = (67, 99)
 
 
-def display_struct_frames(s, cls):
+def display_struct_frames(s, cls, release=None):
     """The stack trace the reference shows for a display struct whose
-    ``Inspect`` raised `cls` (compared loosely, ``spec/README.md`` LOOSE-4)."""
+    ``Inspect`` raised `cls` on `release`'s build (compared loosely,
+    ``spec/README.md`` LOOSE-4)."""
     if cls == "Protocol.UndefinedError":
         raising = [
             "(elixir 1.18.4) lib/string/chars.ex:3: String.Chars.impl_for!/1",
@@ -419,7 +448,8 @@ def display_struct_frames(s, cls):
         raising = ["(elixir 1.18.4) lib/list.ex:1143: List.to_string/1"]
     else:
         raising = ["(elixir 1.18.4) lib/list.ex:1124: List.to_string/1"]
-    line = _FRAME_LINES.get(s.module, 99)
+    newer = releases.since(releases.resolve(release), "0.12.0")
+    line = _FRAME_LINES.get(s.module, _OTHER_LINE)[newer]
     frames = raising + [f"lib/ptc_runner/lisp/format.ex:{line}: Inspect.{s.module}.inspect/2"]
     return (frames + list(_ADAPTER_FRAMES))[:8]
 

@@ -1,11 +1,15 @@
 """The messages of the Elixir exceptions the boundary raises, as Elixir
 1.18.4 writes them (``src/elixir/errors.rs``), each built from its template
 in `messages` and returned as a `Raised` for the port to raise. Most embed
-``inspect`` of the offending term.
+``inspect`` of the offending term, which prints as the release's build
+does (a display struct's ``String.Chars``, REL-7); a protocol's
+implementations are the release's. Each function takes the release
+(`ptc_sdk.releases`); left out, the served port's.
 """
 
 from __future__ import annotations
 
+from .. import releases
 from ..errors import Raised
 from ..terms import Fun, Struct, Temporal, Tuple, atom, atom_name
 from . import messages as M
@@ -17,23 +21,26 @@ def _inspect(t, **opts):
     return inspect_lossy(t, **opts)
 
 
-def key_error(key: str, term) -> Raised:
+def key_error(key: str, term, release=None) -> Raised:
     """``KeyError`` for a missing atom `key` in a keyword list or map:
     ``key :k not found in: <inspect(term, pretty: true, limit: :infinity)>``."""
-    return M.get("key_error").raised(
-        key=_inspect(atom(key)),
-        term=_inspect(term, pretty=True, limit=None),
+    rel = releases.resolve(release)
+    return M.get("key_error", rel).raised(
+        key=_inspect(atom(key), release=rel),
+        term=_inspect(term, pretty=True, limit=None, release=rel),
     )
 
 
-def bad_map(term) -> Raised:
+def bad_map(term, release=None) -> Raised:
     """``BadMapError``: ``expected a map, got: <inspect(term)>``."""
-    return M.get("bad_map").raised(term=_inspect(term))
+    rel = releases.resolve(release)
+    return M.get("bad_map", rel).raised(term=_inspect(term, release=rel))
 
 
-def case_clause(term) -> Raised:
+def case_clause(term, release=None) -> Raised:
     """``CaseClauseError``: ``no case clause matching: <inspect(term)>``."""
-    return M.get("case_clause").raised(term=_inspect(term))
+    rel = releases.resolve(release)
+    return M.get("case_clause", rel).raised(term=_inspect(term, release=rel))
 
 
 def function_clause(function: str) -> Raised:
@@ -70,22 +77,43 @@ _IMPLEMENTATIONS = {
 }
 
 
-def protocol_undefined(protocol: str, value) -> Raised:
+def implementations(protocol: str, release=None) -> list:
+    """The modules (and types) implementing `protocol` (one of
+    `PROTOCOLS`) on `release`'s build, as its ``Protocol.UndefinedError``
+    lists them (``spec/data/messages.json``).
+
+    >>> "PtcRunner.Lisp.Format.Var" in implementations("String.Chars", "0.11.0")
+    False
+    >>> "PtcRunner.Lisp.Format.Var" in implementations("Jason.Encoder", "0.12.0")
+    True
+    """
+    return M.text(_IMPLEMENTATIONS[protocol], release).split(", ")
+
+
+def implements(protocol: str, module: str, release=None) -> bool:
+    """Whether the struct `module` implements `protocol` on `release`'s
+    build: ``String.Chars`` and ``Jason.Encoder`` of ``PtcRunner.Lisp.Format``'s
+    display structs came in v0.12.0 (REL-7)."""
+    return module in implementations(protocol, release)
+
+
+def protocol_undefined(protocol: str, value, release=None) -> Raised:
     """``Protocol.UndefinedError`` for `protocol` (one of `PROTOCOLS`) and
     `value`: its type, the description, the implementations as the
-    reference platform lists them (LOOSE-1) and ``inspect(value, pretty:
-    true)`` indented by four spaces."""
-    text = protocol_undefined_text(protocol, value)
+    release's build lists them (compared loosely, LOOSE-1) and
+    ``inspect(value, pretty: true)`` indented by four spaces."""
+    text = protocol_undefined_text(protocol, value, release)
     if not text.isascii():
         text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     return Raised("Protocol.UndefinedError", text)
 
 
-def protocol_undefined_text(protocol: str, value) -> str:
+def protocol_undefined_text(protocol: str, value, release=None) -> str:
     """`protocol_undefined`'s message with a display struct's invalid
     bytes kept (as surrogates), as an ``Inspect.Error`` shows them."""
     from .inspect import LIMIT, inspect_text
 
+    rel = releases.resolve(release)
     ty = type(value)
     description = ""
     if protocol == "Jason.Encoder":
@@ -97,13 +125,13 @@ def protocol_undefined_text(protocol: str, value) -> str:
         description = M.text("enumerable_function_description")
     if description:
         description = ", " + description
-    inspected = inspect_text(value, pretty=True, limit=LIMIT)
+    inspected = inspect_text(value, pretty=True, limit=LIMIT, release=rel)
     shown = "\n".join("    " + line if line else "" for line in inspected.split("\n"))
-    return M.get("protocol_undefined").render(
+    return M.get("protocol_undefined", rel).render(
         protocol=protocol,
         type=value_type(value),
         description=description,
-        implementations=M.text(_IMPLEMENTATIONS[protocol]),
+        implementations=M.text(_IMPLEMENTATIONS[protocol], rel),
         value=shown,
     )
 

@@ -12,6 +12,13 @@ otherwise the width is infinite and nothing breaks). Nested containers get
 the limit that remains where they stand, as ``container_doc/6`` passes it
 down.
 
+`release` (`ptc_sdk.releases`; left out, the served port's) is the
+PtcRunner release whose protocol implementations are loaded: a display
+struct's ``Inspect`` interpolates its field through that release's
+``String.Chars``, so at v0.11.0 one display struct inside another prints
+an ``Inspect.Error`` (REL-7); a struct prints the fields it holds, in the
+order that release's ``defstruct`` gives them.
+
 `inspect` answers a binary term: a ``str``, or ``bytes`` in the one case
 Elixir's text is not UTF-8 (a display struct's invalid bytes, IN-15).
 `inspect_text` gives the text with such bytes as ``surrogateescape`` code
@@ -23,6 +30,7 @@ from __future__ import annotations
 import re
 import sys
 
+from .. import releases
 from .. import temporal as temporal_parts
 from ..errors import Raised
 from ..order import equal
@@ -42,30 +50,34 @@ _INFINITY = sys.maxsize
 
 class _Opts:
     """The options that stay put while a term is printed (the limit is
-    passed along as it shrinks)."""
+    passed along as it shrinks), and the release whose protocol
+    implementations are loaded."""
 
-    __slots__ = ("printable", "lists_as_lists", "width")
+    __slots__ = ("printable", "lists_as_lists", "width", "rel")
 
-    def __init__(self, printable, lists_as_lists, width):
+    def __init__(self, printable, lists_as_lists, width, rel):
         self.printable = printable
         self.lists_as_lists = lists_as_lists
         self.width = width
+        self.rel = rel
 
 
-def inspect(term, *, limit=LIMIT, printable_limit=PRINTABLE_LIMIT, pretty=False, width=PRETTY_WIDTH):
+def inspect(term, *, limit=LIMIT, printable_limit=PRINTABLE_LIMIT, pretty=False, width=PRETTY_WIDTH, release=None):
     """``inspect(term, opts)`` as a binary term (``str`` unless not UTF-8)."""
     text = inspect_text(
-        term, limit=limit, printable_limit=printable_limit, pretty=pretty, width=width
+        term, limit=limit, printable_limit=printable_limit, pretty=pretty, width=width, release=release
     )
     if text.isascii():
         return text
     return binary(text.encode("utf-8", "surrogateescape"))
 
 
-def inspect_text(term, *, limit=LIMIT, printable_limit=PRINTABLE_LIMIT, pretty=False, width=PRETTY_WIDTH) -> str:
+def inspect_text(
+    term, *, limit=LIMIT, printable_limit=PRINTABLE_LIMIT, pretty=False, width=PRETTY_WIDTH, release=None
+) -> str:
     """``inspect(term, opts)`` as text, invalid bytes as ``surrogateescape``
     code points."""
-    o = _Opts(_INFINITY if printable_limit is None else printable_limit, False, width)
+    o = _Opts(_INFINITY if printable_limit is None else printable_limit, False, width, releases.resolve(release))
     doc = A.group(to_doc(term, _INFINITY if limit is None else limit, o))
     return A.format(doc, width if pretty else None)
 
@@ -346,7 +358,7 @@ def _binary(s: str, limit, o):
 def inspect_binary(b) -> str:
     """``inspect/1`` of a binary term."""
     s = b if type(b) is str else b.decode("utf-8", "surrogateescape")
-    return A.format(_binary(s, LIMIT, _DEFAULT), None)
+    return A.format(_binary(s, LIMIT, _DEFAULT), None)  # no struct in a binary: any release
 
 
 # ---- lists, maps, structs ---------------------------------------------------
@@ -357,13 +369,13 @@ def inspect_binary(b) -> str:
 _RAISED = []
 
 
-def _ascii_printable(items, plimit):
+def _ascii_printable(items, o):
     """``List.ascii_printable?(list, limit)`` (the first ``limit`` elements
     are integers in 7..13, 27 or 32..126), then the whole list converted as
     chardata: elements past the limit are not checked for printability but
     must still convert (IN-11). When they do not, the exception is recorded
     for `inspect_checked` and the list prints as a list; else None."""
-    head = items[:plimit]
+    head = items[: o.printable]
     for c in head:
         if type(c) is not int or not (7 <= c <= 13 or c == 27 or 32 <= c <= 126):
             return None
@@ -373,7 +385,7 @@ def _ascii_printable(items, plimit):
     from .chars import chars_text
 
     try:
-        return text + chars_text(list(items[len(head):]))
+        return text + chars_text(list(items[len(head):]), release=o.rel)
     except Raised as e:
         if not _RAISED:
             _RAISED.append(e)
@@ -413,7 +425,7 @@ def _list(items, limit, o):
     if not items:
         return "[]"
     if not o.lists_as_lists:
-        text = _ascii_printable(items, o.printable)
+        text = _ascii_printable(items, o)
         if text is not None:
             escaped, more = escape(text, '"', o.printable)
             return f'~c"{escaped}" ++ ...' if more else f'~c"{escaped}"'
@@ -455,15 +467,15 @@ def _struct(s, limit, o):
     if s.module == "MapSet":
         m = s.fields.get("map")
         if type(m) is Map:
-            inner = _list(m.keys(), limit, _Opts(o.printable, True, o.width))
+            inner = _list(m.keys(), limit, _Opts(o.printable, True, o.width, o.rel))
             return A.concat(A.concat("MapSet.new(", inner), ")")
-    shown = chars.display_struct(s)
+    shown = chars.display_struct(s, o.rel)
     if shown is not None:
         text, raised = shown
         if raised is None:
             return text
         return _failed_struct(s, raised, limit, o)
-    rows = structs.fields_of(s.module)
+    rows = structs.fields_of(s.module, o.rel)
     order = [f for f, _ in rows] if rows is not None else list(s.fields)
     optional = structs.inspect_optional(s.module)
     defaults = dict(rows or ())
@@ -492,7 +504,7 @@ def _failed_struct(s, raised, limit, o):
     from . import chars, errors
 
     pairs = [(Atom("__struct__"), Atom("Elixir." + s.module))]
-    rows = structs.fields_of(s.module)
+    rows = structs.fields_of(s.module, o.rel)
     if rows is not None:
         pairs += [(Atom(f), s.fields.get(f, d)) for f, d in rows]
     else:
@@ -501,19 +513,19 @@ def _failed_struct(s, raised, limit, o):
     if _TRAP[0]:
         return _map(as_map.items(), "", limit, o)
     # List.to_string/1 built its message when it raised, before the trap.
-    raised_message = chars.display_struct_not_chardata_message(s)
+    raised_message = chars.display_struct_not_chardata_message(s, o.rel)
     _TRAP[0] = True
     try:
         # Laid out at opts.width, 80 even when the outer inspect is not pretty.
         inspected = A.format(A.group(_map(as_map.items(), "", limit, o)), o.width)
         message = raised_message
         if message is None:
-            message = chars.display_struct_undefined_message(s)
+            message = chars.display_struct_undefined_message(s, o.rel)
         if message is None:
             message = raised.message
     finally:
         _TRAP[0] = False
-    frames = chars.display_struct_frames(s, raised.cls)
+    frames = chars.display_struct_frames(s, raised.cls, o.rel)
     return errors.inspect_error(raised.cls, message, inspected, frames)
 
 
@@ -544,4 +556,4 @@ def temporal(t) -> str:
     return f"#DateTime<{spaced} {offset} {offset}>"
 
 
-_DEFAULT = _Opts(PRINTABLE_LIMIT, False, PRETTY_WIDTH)
+_DEFAULT = _Opts(PRINTABLE_LIMIT, False, PRETTY_WIDTH, releases.DEFAULT)

@@ -6,7 +6,8 @@ Maps are written in map iteration order; keys that stringify alike are
 *both* written (``maps: :naive``); atom keys and values become strings,
 other keys their ``to_string/1`` text; the four calendar structs their ISO
 8601 text; ``PtcRunner.Lisp.Format``'s display structs the JSON string of
-their ``String.Chars`` text. Only ``"``, ``\\`` and control characters are
+their ``String.Chars`` text, from v0.12.0 on (REL-7: the release is
+`ptc_sdk.releases`'s, left out the served port's). Only ``"``, ``\\`` and control characters are
 escaped: ``\\b \\t \\n \\f \\r``, the rest ``\\u00XX`` with upper-case hex
 (``\\u001F``; serde_json, and so the tagged term writer `ptc_sdk.json_str`,
 writes ``\\u001f``). Anything else (tuples, functions, other structs)
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from .. import releases
 from ..terms import Map, Struct, Temporal, atom_name
 from . import messages as M
 from .num import short_float
@@ -36,10 +38,11 @@ def escape_string(s: str) -> str:
     return '"' + _ESCAPE_RE.sub(_escape, s) + '"'
 
 
-def encode(term) -> str:
-    """The JSON text Jason writes for `term`, or `Raised` as Jason raises."""
+def encode(term, release=None) -> str:
+    """The JSON text Jason writes for `term` on `release`'s build, or
+    `Raised` as Jason raises."""
     out = []
-    _value(term, out)
+    _value(term, out, releases.resolve(release))
     return "".join(out)
 
 
@@ -58,7 +61,7 @@ def _string(b, out):
     out.append(escape_string(s))
 
 
-def _value(t, out):
+def _value(t, out, rel):
     ty = type(t)
     if ty is str or ty is bytes:
         _string(t, out)
@@ -77,16 +80,16 @@ def _value(t, out):
         for i, x in enumerate(t):
             if i:
                 out.append(",")
-            _value(x, out)
+            _value(x, out, rel)
         out.append("]")
     elif ty is Map:
         out.append("{")
         for i, (k, v) in enumerate(t.items()):
             if i:
                 out.append(",")
-            _key(k, out)
+            _key(k, out, rel)
             out.append(":")
-            _value(v, out)
+            _value(v, out, rel)
         out.append("}")
     elif ty is Temporal:
         out.append('"' + t.iso + '"')
@@ -96,16 +99,15 @@ def _value(t, out):
             _string(name, out)
             return
         from . import chars
+        from .errors import implements, protocol_undefined
 
-        if ty is Struct and chars.is_display_struct(t):
-            _string(chars.to_string(t), out)
+        if ty is Struct and chars.is_display_struct(t) and implements("Jason.Encoder", t.module, rel):
+            _string(chars.to_string(t, rel), out)
             return
-        from .errors import protocol_undefined
-
-        raise protocol_undefined("Jason.Encoder", t)
+        raise protocol_undefined("Jason.Encoder", t, rel)
 
 
-def _key(k, out):
+def _key(k, out, rel):
     ty = type(k)
     if ty is str or ty is bytes:
         _string(k, out)
@@ -116,10 +118,10 @@ def _key(k, out):
         return
     from .chars import to_string
 
-    _string(to_string(k), out)
+    _string(to_string(k, rel), out)
 
 
-def try_encode(term):
+def try_encode(term, release=None):
     """``Jason.encode(term)``: ``("ok", text)``, or ``("error", Raised)``
     for the refusals Jason rescues itself (``Jason.EncodeError``, and
     ``Protocol.UndefinedError`` for ``Jason.Encoder``). Anything else
@@ -138,7 +140,7 @@ def try_encode(term):
     from ..errors import Raised
 
     try:
-        return "ok", encode(term)
+        return "ok", encode(term, release)
     except Raised as e:
         if e.cls == "Jason.EncodeError" or (
             e.cls == "Protocol.UndefinedError" and e.message.startswith("protocol Jason.Encoder ")

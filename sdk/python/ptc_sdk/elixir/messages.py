@@ -7,13 +7,17 @@ literal text (``@derive {Jason.Encoder, only: [....]}``)::
 
     messages.get("bad_map").render(term="1")      # 'expected a map, got: 1'
     messages.get("bad_map").raised(term="1")      # Raised("BadMapError", ...)
+
+A text an older release writes otherwise has a second template, its id
+suffixed with that release (``protocol_implementations_string_chars_v0_11``);
+`get` with a release picks it there (``spec/releases.md``).
 """
 
 from __future__ import annotations
 
 import re
 
-from .. import data
+from .. import data, releases
 from ..errors import Raised
 
 FILE = "messages.json"
@@ -79,14 +83,29 @@ def all_templates():
     return list(_TEMPLATES.values())
 
 
-def get(id: str) -> Template:
-    """The template `id` (``key_error``, ``protocol_undefined``); KeyError
-    for an id the data file lacks."""
+def get(id: str, release=None) -> Template:
+    """The template `id` (``key_error``, ``protocol_undefined``) as
+    `release` writes it: the first of ``id`` suffixed with `release` or a
+    later one (``_v0_11``, ``_v0_12``, ...) that the data file has, else
+    ``id`` itself. Left out, the release is the served port's
+    (`ptc_sdk.releases`). KeyError for an id the data file lacks.
+
+    >>> "PtcRunner.Lisp.Format.Fn" in get("protocol_implementations_string_chars", "0.11.0").text
+    False
+    >>> get("protocol_implementations_string_chars", "0.12.0").id
+    'protocol_implementations_string_chars'
+    """
     if _TEMPLATES is None:
         all_templates()
+    rel = releases.resolve(release)
+    for later in releases.RELEASES[releases.RELEASES.index(rel) :]:
+        found = _TEMPLATES.get(id + releases.suffix(later))
+        if found is not None:
+            return found
     return _TEMPLATES[id]
 
 
-def text(id: str) -> str:
-    """The text of a template without placeholders (a hint, a list)."""
-    return get(id).text
+def text(id: str, release=None) -> str:
+    """The text of a template without placeholders (a hint, a list), as
+    `release` writes it (`get`)."""
+    return get(id, release).text
