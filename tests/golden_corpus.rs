@@ -1,5 +1,9 @@
 //! The golden corpus (`golden/`) as one test of this crate, at the strict
 //! level, for mutation testing (`cargo mutants`, `.cargo/mutants.toml`).
+//! Each case runs at every release it holds for (`releases`, all three
+//! when absent), against that release's expectation (its entry in
+//! `expect_by_release`, else `expect`), so that a mutant of a release
+//! switch is caught by the cases of the release it breaks.
 //!
 //! The harness crate (`harness/tests/golden.rs`) runs the same cases as one
 //! trial each, with path-level diffs; this copy needs nothing but the
@@ -16,7 +20,7 @@ use ptc_conformance::loose::{mask_stacktraces, mask_stacktraces_in};
 use ptc_conformance::ops::{self, Output};
 use ptc_conformance::structs;
 use ptc_conformance::tagged::{decode_args, decode_str, encode};
-use ptc_conformance::Term;
+use ptc_conformance::{Release, Term};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
@@ -30,6 +34,11 @@ struct CaseFile {
     /// `{"ok": <term>}` or `{"raised": ...}`; a map of raw values, since
     /// `{"ok": null}` is an answer, not an absent one.
     expect: BTreeMap<String, Box<RawValue>>,
+    /// The releases the case holds for; absent: all.
+    releases: Option<Vec<String>>,
+    /// An older release's expectation, where it differs.
+    #[serde(default)]
+    expect_by_release: BTreeMap<String, BTreeMap<String, Box<RawValue>>>,
 }
 
 #[derive(Deserialize)]
@@ -50,39 +59,63 @@ fn case_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Runs one case; `Err` says why it fails.
+/// Runs one case at every release it holds for; `Err` says why it fails.
 fn check(file: &Path) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("reading: {e}"))?;
     let case: CaseFile = serde_json::from_str(&text).map_err(|e| format!("parsing: {e}"))?;
+    let mut ran = 0;
+    for rel in Release::ALL {
+        let holds = case
+            .releases
+            .as_ref()
+            .is_none_or(|rs| rs.iter().any(|r| r == rel.version()));
+        if holds {
+            check_at(&case, rel, file)?;
+            ran += 1;
+        }
+    }
+    if ran == 0 {
+        return Err(format!("{}: holds for no release", case.id));
+    }
+    Ok(())
+}
+
+/// Runs `case` at release `rel`.
+fn check_at(case: &CaseFile, rel: Release, file: &Path) -> Result<(), String> {
     let op = ops::find(&case.op).ok_or_else(|| format!("unknown op {:?}", case.op))?;
     let args = decode_args(case.args.get(), "/args").map_err(|e| e.to_string())?;
     // Structs travel as written; the reference computes on them completed
-    // with v0.13.0's defaults (spec/terms.md TJ-7), as the harness's does.
-    let args = structs::complete_args(&args, "/args")?;
-    let answer = op.invoke(ptc_conformance::Release::default(), &args);
+    // with the release's defaults (spec/terms.md TJ-7), as the harness's does.
+    let args = structs::complete_args_at(rel, &args, "/args")
+        .map_err(|e| format!("{} at {rel}: {e}", case.id))?;
+    let answer = op.invoke(rel, &args);
     let shown = match &answer {
         Ok(t) => format!("ok {}", encode(t)),
         Err(r) => format!("raised {}: {:?}", r.class, r.message),
     };
     let fail = |expected: String| {
         Err(format!(
-            "{} ({})\n    expected {expected}\n    got      {shown}",
+            "{} at {rel} ({})\n    expected {expected}\n    got      {shown}",
             case.id,
             file.display()
         ))
     };
-    let raised = match case.expect.get("raised") {
+    let expect = case
+        .expect_by_release
+        .get(rel.version())
+        .unwrap_or(&case.expect);
+    let raised = match expect.get("raised") {
         Some(raw) => Some(
             serde_json::from_str::<RaisedFile>(raw.get())
                 .map_err(|e| format!("{}: /expect/raised: {e}", case.id))?,
         ),
         None => None,
     };
-    match (case.expect.get("ok"), raised) {
-        (Some(raw), None) if case.expect.len() == 1 => {
+    match (expect.get("ok"), raised) {
+        (Some(raw), None) if expect.len() == 1 => {
             let expected = decode_str(raw.get(), "/expect/ok").map_err(|e| e.to_string())?;
-            // An omitted field of an expected struct is v0.13.0's default.
-            let expected = structs::with_defaults(&expected).into_owned();
+            // An omitted field of an expected struct is the release's default.
+            let expected = structs::with_defaults_at(rel, &expected).into_owned();
             // Stack frames in an `#Inspect.Error` are the VM's and the
             // caller's (spec/README.md LOOSE-4): masked, as the judge does.
             let equal = match (&answer, &expected) {

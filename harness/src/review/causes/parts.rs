@@ -388,11 +388,77 @@ pub fn with_text(
     Some(mutate(args, node, &replaced))
 }
 
+/// `args` with the text a candidate's `text` names replaced by `new`, and
+/// every other string or atom of the input that reads the same too (a
+/// signature's field and the key of the value checked against it, a
+/// tool's name and the map key it sits under: a name the input gives in
+/// two places must change in both, or the two stop matching and the
+/// builds agree for that reason alone).
+pub fn with_text_everywhere(
+    args: &[Term],
+    at: (usize, Option<usize>),
+    new: &str,
+) -> Option<Vec<Term>> {
+    let old = text_at(args, at)?;
+    let args = with_text(args, at, new)?;
+    Some(args.iter().map(|a| renamed(a, &old, new)).collect())
+}
+
+/// `t` with every string and atom that reads `old` written `new`.
+fn renamed(t: &Term, old: &str, new: &str) -> Term {
+    let all = |xs: &[Term]| xs.iter().map(|x| renamed(x, old, new)).collect();
+    match t {
+        Term::Str(s) if s == old => Term::str(new),
+        Term::Atom(s) if s == old => Term::atom(new),
+        Term::List(xs) => Term::List(all(xs)),
+        Term::Tuple(xs) => Term::Tuple(all(xs)),
+        Term::Map(m) => Term::map(
+            m.pairs()
+                .iter()
+                .map(|(k, v)| (renamed(k, old, new), renamed(v, old, new)))
+                .collect(),
+        ),
+        Term::Struct(s) => Term::Struct(Box::new(Struct {
+            module: s.module.clone(),
+            fields: s
+                .fields
+                .iter()
+                .map(|(f, v)| (f.clone(), renamed(v, old, new)))
+                .collect(),
+        })),
+        other => other.clone(),
+    }
+}
+
 /// The key of an option entry: the atom first in a tuple, or a bare atom.
 fn option_key_term(item: &Term) -> Option<&Term> {
     match item {
         Term::Tuple(kv) => kv.first().filter(|k| matches!(k, Term::Atom(_))),
         Term::Atom(_) => Some(item),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A name the input gives twice changes in both places.
+    #[test]
+    fn a_text_is_renamed_wherever_the_input_repeats_it() {
+        let args = vec![
+            Term::List(vec![Term::tuple(vec![Term::atom("a/b"), Term::atom("any")])]),
+            Term::map(vec![(Term::atom("a/b"), Term::str("a/b"))]),
+        ];
+        let at = (0, Some(0)); // node 0: the list (nodes are numbered in pre-order); its option 0
+        assert_eq!(text_at(&args, at).as_deref(), Some("a/b"));
+        let out = with_text_everywhere(&args, at, "ab").unwrap();
+        assert_eq!(
+            out,
+            vec![
+                Term::List(vec![Term::tuple(vec![Term::atom("ab"), Term::atom("any")])]),
+                Term::map(vec![(Term::atom("ab"), Term::str("ab"))]),
+            ]
+        );
     }
 }

@@ -267,8 +267,8 @@ impl Search<'_> {
             .map(|&ch| {
                 let without: String = text.chars().filter(|&x| x != ch).collect();
                 Some((
-                    parts::with_text(args, at, &without)?,
-                    parts::with_text(args, at, &ch.to_string())?,
+                    parts::with_text_everywhere(args, at, &without)?,
+                    parts::with_text_everywhere(args, at, &ch.to_string())?,
                 ))
             })
             .collect::<Option<_>>()?;
