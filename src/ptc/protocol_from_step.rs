@@ -32,13 +32,10 @@ pub fn render_success_from_step(
     };
     let include_memory = option("include_memory")?.unwrap_or(&Term::Bool(false));
     // v0.11.0's state is `%{memory: %{}}`; from v0.12.0 `Keyword.get/3`
-    // with a `%{}` default, which a `nil` given explicitly overrides.
+    // with a `%{}` default, which a `nil` given explicitly overrides (the
+    // memory section reads `nil` as it reads `%{}`, PP-107).
     let empty = Term::map(vec![]);
-    let prior_memory = match option("prior_memory")? {
-        Some(given) => given,
-        None if reads_options => &Term::Nil,
-        None => &empty,
-    };
+    let prior_memory = option("prior_memory")?.unwrap_or(&empty);
     let format_options = match option("format_options")? {
         None | Some(Term::Nil | Term::Bool(false)) => default_format_options(),
         Some(given) => given.clone(),

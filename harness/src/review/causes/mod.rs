@@ -15,6 +15,7 @@
 //! The search is bounded: at most [`MAX_CANDIDATES`] inputs per kind,
 //! sent to each side in one pipelined batch.
 
+pub mod default;
 pub mod message;
 pub mod output;
 pub mod parts;

@@ -447,7 +447,10 @@ mod tests {
     #[test]
     fn a_text_is_renamed_wherever_the_input_repeats_it() {
         let args = vec![
-            Term::List(vec![Term::tuple(vec![Term::atom("a/b"), Term::atom("any")])]),
+            Term::List(vec![Term::tuple(vec![
+                Term::atom("a/b"),
+                Term::atom("any"),
+            ])]),
             Term::map(vec![(Term::atom("a/b"), Term::str("a/b"))]),
         ];
         let at = (0, Some(0)); // node 0: the list (nodes are numbered in pre-order); its option 0

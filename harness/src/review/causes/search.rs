@@ -32,6 +32,9 @@ pub struct Search<'a> {
     pub reading: Reading,
     /// What reports call the two sides.
     pub labels: Labels,
+    /// The options the corpus gives, by op and place (for a changed
+    /// default, [`super::default`]).
+    pub seen: &'a super::default::OptionsSeen,
 }
 
 impl Search<'_> {
@@ -58,6 +61,9 @@ impl Search<'_> {
         }
         let echo = self.echo(base, head);
         if let Some(found) = self.impl_lists(op, args, base, head) {
+            return found;
+        }
+        if let Some(found) = self.default_of(op, args, (base, head)) {
             return found;
         }
         let mut candidates = parts::candidates(op.name, args, MAX_CANDIDATES);
@@ -130,6 +136,68 @@ impl Search<'_> {
         self.char_in_texts(op, args, &candidates, (base, head))
             .or_else(|| self.unpartitioned(kind, op, (base, head)))
             .unwrap_or(alone)
+    }
+
+    /// A changed default ([`super::default`]): an option the input leaves
+    /// out, given at some value, makes the two answer alike with one side
+    /// answering as before (that value is its default); the other side's
+    /// default is the value at which it answers as before, if one tried is.
+    fn default_of(
+        &mut self,
+        op: &'static Op,
+        args: &[Term],
+        (base, head): (&Answer, &Answer),
+    ) -> Option<Found> {
+        let variants = self.seen.variants(op.name, args);
+        if variants.is_empty() {
+            return None;
+        }
+        let requests: Vec<Request<'_>> = variants
+            .iter()
+            .map(|(_, _, a)| Request::new(op.name, a))
+            .collect();
+        let (b2, h2) = (
+            self.base.call_many(&requests),
+            self.head.call_many(&requests),
+        );
+        // A default is a value the op computes with: the side that keeps
+        // its answer returned one (a side that failed before keeps failing
+        // whatever option is added, which says nothing of a default).
+        let same = |before: &Answer, now: &Answer, a: &[Term]| {
+            answered(now)
+                && failure(now).is_none()
+                && disagreement(op, a, before, now, self.reading).is_none()
+        };
+        let i = (0..variants.len()).find(|&i| {
+            let a = &variants[i].2;
+            self.accept(op, a, (base, head), (&b2[i], &h2[i])).is_some()
+                && (same(base, &b2[i], a) || same(head, &h2[i], a))
+        })?;
+        let key = &variants[i].0;
+        // A side's default is the one value tried at which it answers as
+        // before; several such values (any limit past the rows the example
+        // has) leave it unknown.
+        let default = |answers: &[Answer], before: &Answer| {
+            let at: Vec<usize> = (0..variants.len())
+                .filter(|&j| &variants[j].0 == key && same(before, &answers[j], &variants[j].2))
+                .collect();
+            match at[..] {
+                [j] => Some(ptc_conformance::tagged::encode(&variants[j].1)),
+                _ => None,
+            }
+        };
+        Some(Found {
+            trigger: Trigger::Default {
+                op: op.name,
+                key: key.clone(),
+                base: default(&b2, base),
+                head: default(&h2, head),
+            },
+            how: format!(
+                "left out; given as {}, both answer alike",
+                ptc_conformance::tagged::encode(&variants[i].1)
+            ),
+        })
     }
 
     /// The trigger of an accepted part `c` (found `how`), narrowed: a

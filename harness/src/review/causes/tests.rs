@@ -210,6 +210,7 @@ fn the_smallest_part_that_makes_both_answer_alike_is_the_trigger() {
         shapes: &shapes,
         reading: Reading::AsAnswered,
         labels: ("base", "head"),
+        seen: &super::default::OptionsSeen::default(),
     };
     let found = search.trigger(&kind, op, &args, (&b, &h));
     assert_eq!(

@@ -104,6 +104,18 @@ pub enum Trigger {
         /// Where the two messages part and how each reads there.
         parting: super::message::Parting,
     },
+    /// An option the input leaves out, whose default differs: given at
+    /// one side's default, the two answer alike ([`super::default`]).
+    Default {
+        /// The op it was met in.
+        op: &'static str,
+        /// The option's key.
+        key: String,
+        /// Base's default (tagged JSON), when one of the values tried is.
+        base: Option<String>,
+        /// Head's default, likewise.
+        head: Option<String>,
+    },
     /// No part of the input: every input shows it, named by what differs
     /// in the output ([`super::output`]), the same in any op and kind.
     Output {
@@ -229,6 +241,11 @@ impl Trigger {
                 },
             ) => class == class2 && parting.base == parting2.base && parting.head == parting2.head,
             (Trigger::Output { what, .. }, Trigger::Output { what: what2, .. }) => what == what2,
+            // The default of one option key, in any op, and that option
+            // given: one change of how the key is read.
+            (Trigger::Default { key, .. }, Trigger::Default { key: key2, .. })
+            | (Trigger::Default { key, .. }, Opt { key: key2, .. })
+            | (Opt { key, .. }, Trigger::Default { key: key2, .. }) => key == key2,
             _ => self == other,
         }
     }
@@ -289,6 +306,19 @@ impl Trigger {
             }
             Trigger::Output { what, .. } => {
                 format!("no part of the input (every input shows it): {what}")
+            }
+            Trigger::Default {
+                key, base, head, ..
+            } => {
+                let known: Vec<String> = [(base, labels.0), (head, labels.1)]
+                    .iter()
+                    .filter_map(|(v, l)| v.as_ref().map(|v| format!("{v} in {l}")))
+                    .collect();
+                if known.is_empty() {
+                    format!("the default of option :{key}")
+                } else {
+                    format!("the default of option :{key}: {}", known.join(", "))
+                }
             }
             Trigger::Alone(kind) => format!("no single trigger: {}", kind.title(labels)),
             Trigger::Fault { side: s } => format!(

@@ -5,6 +5,7 @@
 use super::{Comparison, Group, OneSided};
 use crate::judging::judge::Reading;
 use crate::review::attribution::Shapes;
+use crate::review::causes::default::OptionsSeen;
 use crate::review::causes::{in_list, Found, Search, Trigger};
 use crate::review::kinds::{weight, Side};
 use crate::subject::Subject;
@@ -33,6 +34,7 @@ pub fn causes(
     groups: &[Group<'_>],
     one_sided_ops: &[OneSided],
     shapes: &Shapes,
+    seen: &OptionsSeen,
 ) -> Vec<Cause> {
     let mut search = Search {
         base,
@@ -40,6 +42,7 @@ pub fn causes(
         shapes,
         reading: Reading::AsAnswered,
         labels: ("base", "head"),
+        seen,
     };
     let mut out: Vec<Cause> = Vec::new();
     for (i, g) in groups.iter().enumerate() {

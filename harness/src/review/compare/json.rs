@@ -178,6 +178,14 @@ fn trigger_json(t: &Trigger, labels: crate::review::kinds::Labels) -> serde_json
             "char": c.to_string(),
             "within": trigger_json(within, labels),
         }}),
+        Trigger::Default {
+            op,
+            key,
+            base,
+            head,
+        } => json!({"default": {
+            "op": op, "key": key, "base": base, "head": head,
+        }}),
         Trigger::Message { class, parting } => json!({"message": {
             "class": class,
             "after": parting.after,

@@ -310,7 +310,14 @@ pub fn compare<'c>(
         }
     }
     out.groups = group(&out.differences, out.fuzz.as_ref());
-    out.causes = causes((base, head), &out.groups, &out.one_sided_ops, &shapes);
+    let seen = crate::review::causes::default::OptionsSeen::from_corpus(corpus);
+    out.causes = causes(
+        (base, head),
+        &out.groups,
+        &out.one_sided_ops,
+        &shapes,
+        &seen,
+    );
     if let Some(dir) = &cfg.emit {
         emit_groups(&mut out, dir, cfg, &runnable)?;
     }
