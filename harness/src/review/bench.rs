@@ -36,13 +36,22 @@ pub const REPEATS: usize = 5;
 /// Runs `cases` against `subject` [`REPEATS`] times and keeps the median
 /// time, after one untimed warm-up run (the machine is shared and noisy;
 /// one run can be off by half).
-pub fn measure(label: &str, subject: &mut dyn Subject, cases: &[&Case]) -> Measure {
+pub fn measure(
+    label: &str,
+    subject: &mut dyn Subject,
+    cases: &[&Case],
+    release: ptc_conformance::Release,
+) -> Measure {
+    let options = || RunOptions {
+        release,
+        ..RunOptions::new(Strictness::Default)
+    };
     // One untimed run first: caches, allocator and the adapter warm up.
-    runner::run(subject, cases, RunOptions::new(Strictness::Default));
+    runner::run(subject, cases, options());
     let mut runs: Vec<(f64, usize, usize)> = (0..REPEATS)
         .map(|_| {
             let started = Instant::now();
-            let results = runner::run(subject, cases, RunOptions::new(Strictness::Default));
+            let results = runner::run(subject, cases, options());
             let seconds = started.elapsed().as_secs_f64();
             let passed = results
                 .iter()
@@ -84,7 +93,7 @@ pub fn run(
     let reference = Reference::at(release);
     let has: Vec<Case> = corpus
         .iter()
-        .filter(|c| c.op.exists_at(release))
+        .filter(|c| c.op.exists_at(release) && c.holds_at(release))
         .cloned()
         .collect();
     let cases = repeated(&has, n);
@@ -92,6 +101,7 @@ pub fn run(
         "in-process reference",
         &mut reference.clone(),
         &cases,
+        release,
     )];
     let ours = vec![
         self_exe.to_owned(),
@@ -107,14 +117,14 @@ pub fn run(
         let mut cfg = AdapterConfig::new(command);
         cfg.window = w;
         let mut adapter = Adapter::start(cfg)?;
-        out.push(measure(label, &mut adapter, &cases));
+        out.push(measure(label, &mut adapter, &cases, release));
     }
     for command in others {
         let mut cfg = AdapterConfig::new(command.clone());
         cfg.window = window;
         let mut adapter = Adapter::start(cfg)?;
         let label = format!("{}, pipelined (window {window})", command.join(" "));
-        out.push(measure(&label, &mut adapter, &cases));
+        out.push(measure(&label, &mut adapter, &cases, release));
     }
     Ok(out)
 }
