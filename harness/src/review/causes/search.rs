@@ -63,8 +63,12 @@ impl Search<'_> {
         if let Some(found) = self.impl_lists(op, args, base, head) {
             return found;
         }
-        if let Some(found) = self.default_of(op, args, (base, head)) {
-            return found;
+        // An echo of a struct change is that change, whatever option
+        // would hide it (a limit that cuts the text before the field).
+        if echo.is_none() {
+            if let Some(found) = self.default_of(op, args, (base, head)) {
+                return found;
+            }
         }
         let mut candidates = parts::candidates(op.name, args, MAX_CANDIDATES);
         // A struct of the input one side cannot handle for want of a
@@ -139,9 +143,12 @@ impl Search<'_> {
     }
 
     /// A changed default ([`super::default`]): an option the input leaves
-    /// out, given at some value, makes the two answer alike with one side
-    /// answering as before (that value is its default); the other side's
-    /// default is the value at which it answers as before, if one tried is.
+    /// out, given at one value, makes the two answer alike with base
+    /// answering as before (base's default), and given at another, alike
+    /// with head answering as before (head's). Both are needed: an option
+    /// that only hides the difference (a limit cutting the text before it)
+    /// makes them alike at a value where one side keeps its answer, but at
+    /// no value where the other does.
     fn default_of(
         &mut self,
         op: &'static Op,
@@ -168,10 +175,17 @@ impl Search<'_> {
                 && failure(now).is_none()
                 && disagreement(op, a, before, now, self.reading).is_none()
         };
+        let alike = |i: usize| {
+            self.accept(op, &variants[i].2, (base, head), (&b2[i], &h2[i]))
+                .is_some()
+        };
+        let keeps = |i: usize, before: &Answer, now: &[Answer]| {
+            alike(i) && same(before, &now[i], &variants[i].2)
+        };
         let i = (0..variants.len()).find(|&i| {
-            let a = &variants[i].2;
-            self.accept(op, a, (base, head), (&b2[i], &h2[i])).is_some()
-                && (same(base, &b2[i], a) || same(head, &h2[i], a))
+            keeps(i, base, &b2)
+                && (0..variants.len())
+                    .any(|k| variants[k].0 == variants[i].0 && keeps(k, head, &h2))
         })?;
         let key = &variants[i].0;
         // A side's default is the one value tried at which it answers as
