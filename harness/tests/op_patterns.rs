@@ -78,8 +78,13 @@ fn an_op_glob_selects_every_op_it_matches() {
         .output()
         .unwrap();
     let report = json_report(&out);
-    assert_eq!(report["totals"]["total"], total[0]);
+    // `list` counts the cases that hold at v0.13.0; `run` also reports the
+    // others, skipped as not in the release.
     assert_eq!(report["totals"]["passed"], total[0]);
+    assert_eq!(
+        report["totals"]["total"].as_u64().unwrap() - report["totals"]["skipped"].as_u64().unwrap(),
+        total[0] as u64
+    );
     // A name and a glob together: each case once.
     let (mixed, t) = counts(&["--op", "tool.new", "--op", "tool.*"]);
     assert_eq!(mixed.len(), 3, "{mixed:?}");
