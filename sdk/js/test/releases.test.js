@@ -248,11 +248,15 @@ test("the struct fields a release's answers write are its table's", () => {
   }
 });
 
+// A case that holds only from a later release on is left out of an earlier
+// one because a struct in it names a later field; a case left out of a later
+// release (v0.11.0's atom table) has inputs every release decodes.
 test("an input a release lacks does not decode there", () => {
   let leftOut = 0;
   for (const c of CASES) {
     for (const rel of RELEASES) {
       if (expected(c, rel) !== undefined || !opExistsAt(c.op, rel)) continue;
+      if (!(c.releases ?? RELEASES).every((r) => RELEASES.indexOf(r) > RELEASES.indexOf(rel))) continue;
       leftOut += 1;
       assert.throws(() => decodeValue(c.args, "/args", rel), (e) => e instanceof TermDecodeError && e.message.includes(`at release ${rel}`), `${c.file} at ${rel}`);
       decodeValue(c.args, "/args", DEFAULT_RELEASE);

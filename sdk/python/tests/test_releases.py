@@ -284,12 +284,16 @@ class StructsAtEachRelease(unittest.TestCase):
             structs.new("PtcRunner.Tool", visibility=Atom("private"), release="0.12.0")
 
     def test_an_input_the_release_lacks_does_not_decode(self):
-        """A case left out of a release whose op the release has exists only
-        from a later release on because a struct in it names a later field."""
+        """A case that holds only from a later release on, whose op the
+        release has, is left out because a struct in it names a later field.
+        (A case left out of a later release, as v0.11.0's atom table, has
+        inputs every release decodes.)"""
         left_out = 0
         for case in CASES:
             for rel in RELEASES:
                 if expected(case, rel) is not None or not ptc_sdk.ops.exists_at(case["op"], rel):
+                    continue
+                if not all(RELEASES.index(r) > RELEASES.index(rel) for r in case.get("releases", RELEASES)):
                     continue
                 left_out += 1
                 with self.assertRaisesRegex(DecodeError, f"at release {rel}", msg=f"{case['file']} at {rel}"):
