@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{bin, case_json, misbehave, repo, text, with_adapter};
+use common::{bin, case_json, cases_not_at, misbehave, repo, text, with_adapter};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -16,22 +16,6 @@ fn cases_under(dir: &str) -> usize {
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
-        .count()
-}
-
-/// The repository's cases whose `releases` leave `release` out.
-fn cases_not_at(release: &str) -> usize {
-    walkdir::WalkDir::new(repo().join("golden"))
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
-        .filter(|e| {
-            let v: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
-            v["releases"]
-                .as_array()
-                .is_some_and(|rs| !rs.iter().any(|r| r == release))
-        })
         .count()
 }
 

@@ -7,6 +7,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
 
+mod common;
+
 use ptc_conformance_harness::corpus::tree::{self, Tree};
 use ptc_conformance_harness::links;
 use std::path::{Path, PathBuf};
@@ -68,18 +70,7 @@ fn repository_corpus() -> (usize, String) {
 /// The repository's cases whose `releases` leave v0.13.0 out: a default
 /// run reports them skipped (not in the release).
 fn not_at_default_release() -> usize {
-    walkdir::WalkDir::new(repo().join("golden"))
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
-        .filter(|e| {
-            let v: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
-            v["releases"]
-                .as_array()
-                .is_some_and(|rs| !rs.iter().any(|r| r == "0.13.0"))
-        })
-        .count()
+    common::cases_not_at("0.13.0")
 }
 
 #[test]

@@ -98,3 +98,20 @@ pub fn json_report(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("not a JSON report ({e}): {}", text(o)))
 }
+
+/// The repository's cases whose `releases` leave `release` out (a run at
+/// that release reports them skipped, not in the release).
+pub fn cases_not_at(release: &str) -> usize {
+    walkdir::WalkDir::new(repo().join("golden"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .filter(|e| {
+            let v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(e.path()).unwrap()).unwrap();
+            v["releases"]
+                .as_array()
+                .is_some_and(|rs| !rs.iter().any(|r| r == release))
+        })
+        .count()
+}
