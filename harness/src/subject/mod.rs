@@ -59,8 +59,9 @@ pub enum Flow {
     Stop,
 }
 
-/// An implementation of the boundary.
-pub trait Subject {
+/// An implementation of the boundary. `Send`, so that the two sides of a
+/// comparison answer one batch at the same time ([`call_both`]).
+pub trait Subject: Send {
     /// A name for reports.
     fn name(&self) -> String;
     /// The ops it declares.
@@ -113,6 +114,36 @@ pub trait Subject {
             .pop()
             .unwrap_or_else(|| Answer::Error("no answer".into()))
     }
+}
+
+/// Both sides' answers to the same requests, the two answering at the same
+/// time (each on its own thread): two external builds then work side by
+/// side instead of one waiting for the other. With them, how long each
+/// side took to answer the batch.
+pub fn call_both(
+    a: &mut dyn Subject,
+    b: &mut dyn Subject,
+    requests: &[Request<'_>],
+) -> (
+    (Vec<Answer>, Vec<Answer>),
+    (std::time::Duration, std::time::Duration),
+) {
+    let timed = |s: &mut dyn Subject| {
+        let started = std::time::Instant::now();
+        let answers = s.call_many(requests);
+        (answers, started.elapsed())
+    };
+    std::thread::scope(|scope| {
+        let other = scope.spawn(|| timed(b));
+        let (xa, ta) = timed(a);
+        let (xb, tb) = other.join().unwrap_or_else(|_| {
+            (
+                vec![Answer::Error("the subject's thread panicked".into()); requests.len()],
+                std::time::Duration::ZERO,
+            )
+        });
+        ((xa, xb), (ta, tb))
+    })
 }
 
 /// What a subject declares that the kit does not know: an op missing from

@@ -157,7 +157,7 @@ mod tests {
 /// the harness against a subject that answers as the reference does except
 /// where it is told not to (a planted bug, a build that lacks a field).
 /// [`Altered`] makes it a subject.
-pub trait Alteration {
+pub trait Alteration: Send {
     /// The subject's name.
     fn name(&self) -> String;
     /// The release whose reference it alters; v0.13.0 unless given.

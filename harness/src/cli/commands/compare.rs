@@ -322,6 +322,7 @@ fn print_pretty(c: &Comparison<'_>) {
             );
         }
     }
+    outln!("\n{}", c.timing.describe());
     outln!(
         "\ncompare: {} cases selected, {} answered alike, {} answered differently ({explained_cases} explained by struct changes), {} run on neither side, {} unanswered by both; {} generated input(s) answered differently ({explained_generated} explained by struct changes); {} cause(s), {} kind(s) of difference; {} op(s) and {} feature(s) declared by one side only",
         c.selected,

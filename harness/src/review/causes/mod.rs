@@ -16,12 +16,14 @@
 //! sent to each side in one pipelined batch.
 
 pub mod default;
+pub mod join;
 pub mod message;
 pub mod output;
 pub mod parts;
 pub mod protocols;
 mod search;
 mod trigger;
+pub mod what;
 
 pub use search::Search;
 pub use trigger::{bare_option, Trigger};

@@ -81,10 +81,7 @@ impl Search<'_> {
             .iter()
             .map(|c| Request::new(op.name, &c.args))
             .collect();
-        let (b2, h2) = (
-            self.base.call_many(&requests),
-            self.head.call_many(&requests),
-        );
+        let (b2, h2) = self.both(&requests);
         let accepted: Vec<Option<String>> = candidates
             .iter()
             .zip(&b2)
@@ -163,10 +160,7 @@ impl Search<'_> {
             .iter()
             .map(|(_, _, a)| Request::new(op.name, a))
             .collect();
-        let (b2, h2) = (
-            self.base.call_many(&requests),
-            self.head.call_many(&requests),
-        );
+        let (b2, h2) = self.both(&requests);
         // A default is a value the op computes with: the side that keeps
         // its answer returned one (a side that failed before keeps failing
         // whatever option is added, which says nothing of a default).
@@ -360,10 +354,7 @@ impl Search<'_> {
                 [Request::new(op.name, without), Request::new(op.name, alone)]
             })
             .collect();
-        let (b2, h2) = (
-            self.base.call_many(&requests),
-            self.head.call_many(&requests),
-        );
+        let (b2, h2) = self.both(&requests);
         let fixes: Vec<Option<String>> = (0..chars.len())
             .map(|i| self.accept(op, &variants[i].0, (base, head), (&b2[2 * i], &h2[2 * i])))
             .collect();
@@ -396,7 +387,7 @@ impl Search<'_> {
     /// Whether answers `(b, h)` to an input with a part taken out make
     /// that part the trigger of a difference whose answers were
     /// `(base, head)`: how both answer then, if they do.
-    fn accept(
+    pub(super) fn accept(
         &self,
         op: &'static Op,
         args: &[Term],
@@ -519,6 +510,11 @@ impl Search<'_> {
             module: change.module.clone(),
             field: change.field.clone(),
         })
+    }
+
+    /// Both sides' answers to `requests`, the two answering at once.
+    pub(super) fn both(&mut self, requests: &[Request<'_>]) -> (Vec<Answer>, Vec<Answer>) {
+        crate::subject::call_both(&mut *self.base, &mut *self.head, requests).0
     }
 
     /// Whether two answers agree, or differ only by the struct shape changes.

@@ -250,6 +250,61 @@ impl Trigger {
         }
     }
 
+    /// When a change shows, as the second half of a cause's title: `when
+    /// the input holds option :strict`, `always (no part of the input
+    /// makes the two agree)`.
+    pub fn when(&self, labels: Labels) -> String {
+        let side = |s: &Side| match s {
+            Side::Expected => labels.0,
+            Side::Actual => labels.1,
+        };
+        match self {
+            Trigger::Field { module, field } => {
+                format!("when an answer or the input holds a {module} (its field {field})")
+            }
+            Trigger::Struct { module } => format!("when the input holds a {module} struct"),
+            Trigger::Option { key, .. } => format!("when an option list holds :{key}"),
+            Trigger::Impl { modules, .. } => {
+                format!("when the input holds a {} struct", modules.join(" or "))
+            }
+            Trigger::Pairs { op, path } => {
+                format!("when the map at {op} args{path} has pairs (any one of them)")
+            }
+            Trigger::MapKey { class } => format!("when a map key is of class \"{class}\""),
+            Trigger::Value {
+                op, path, value, ..
+            } => format!("when {op} args{path} is {value}"),
+            Trigger::Refusal { side: s, reason } => {
+                format!("when {} declines the input: {reason}", side(s))
+            }
+            Trigger::Ops { .. } => "always".to_owned(),
+            Trigger::Fault { .. } => "when an adapter gives no valid answer".to_owned(),
+            Trigger::Char { c, .. } => {
+                format!("when a map key or string holds {}", shown_char(*c))
+            }
+            Trigger::Message { .. } | Trigger::Output { .. } => {
+                "always (no part of the input makes the two agree)".to_owned()
+            }
+            Trigger::Default {
+                key, base, head, ..
+            } => {
+                let known: Vec<String> = [(base, labels.0), (head, labels.1)]
+                    .iter()
+                    .filter_map(|(v, l)| v.as_ref().map(|v| format!("{v} in {l}")))
+                    .collect();
+                if known.is_empty() {
+                    format!("when option :{key} is left out (its default changed)")
+                } else {
+                    format!(
+                        "when option :{key} is left out (its default: {})",
+                        known.join(", ")
+                    )
+                }
+            }
+            Trigger::Alone(_) => "no single part of the input explains it".to_owned(),
+        }
+    }
+
     /// One line naming the trigger.
     pub fn title(&self, labels: Labels) -> String {
         let side = |s: &Side| match s {

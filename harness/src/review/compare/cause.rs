@@ -6,6 +6,8 @@ use super::{Comparison, Group, OneSided};
 use crate::judging::judge::Reading;
 use crate::review::attribution::Shapes;
 use crate::review::causes::default::OptionsSeen;
+use crate::review::causes::join::{self, Link, Member};
+use crate::review::causes::what::Change;
 use crate::review::causes::{in_list, Found, Search, Trigger};
 use crate::review::kinds::{weight, Side};
 use crate::subject::Subject;
@@ -24,6 +26,15 @@ pub struct Cause {
     pub kinds: Vec<usize>,
     /// For an op one side declares: the selected cases run on neither side.
     pub cases_not_run: usize,
+    /// What changed in the answers of its example, base → head (none for
+    /// an op one side declares).
+    pub change: Option<Change>,
+    /// The kind whose example shows the change (an index into
+    /// [`Comparison::groups`]).
+    pub example: Option<usize>,
+    /// Causes found apart and joined to it by test, each its trigger's
+    /// title and the test that joined it.
+    pub joined: Vec<(String, &'static str)>,
 }
 
 /// Finds each kind's trigger and groups the kinds by it; the ops only one
@@ -73,6 +84,9 @@ pub fn causes(
                 how: found.how,
                 kinds: vec![i],
                 cases_not_run: 0,
+                change: None,
+                example: None,
+                joined: Vec::new(),
             }),
             Some((&first, rest)) => {
                 for &j in rest.iter().rev() {
@@ -110,8 +124,12 @@ pub fn causes(
             triggers: Vec::new(),
             kinds: Vec::new(),
             cases_not_run: ops.iter().map(|o| o.cases).sum(),
+            change: None,
+            example: None,
+            joined: Vec::new(),
         });
     }
+    let mut out = joined(&mut search, groups, out);
     let order = |c: &Cause| match &c.trigger {
         Trigger::Field { .. } if groups[c.kinds[0]].kind.one_sided() => 0,
         Trigger::Ops { .. } => 1,
@@ -141,6 +159,141 @@ pub fn causes(
     out
 }
 
+/// The kind of a cause whose example shows its change most plainly: a
+/// value before an exception, an answer before a message, the shallowest,
+/// then the smallest input. With its op and change.
+fn shown_by(
+    groups: &[Group<'_>],
+    kinds: &[usize],
+) -> Option<(usize, &'static ptc_conformance::ops::Op, Change)> {
+    kinds
+        .iter()
+        .filter_map(|&k| {
+            let g = &groups[k];
+            let op = ptc_conformance::ops::find(g.kind.op).or_else(|| {
+                g.ops
+                    .iter()
+                    .next()
+                    .and_then(|o| ptc_conformance::ops::find(o))
+            })?;
+            Some((k, op, Change::of(op, &g.example.base, &g.example.head)))
+        })
+        .min_by_key(|(k, _, c)| {
+            (
+                c.is_raise(),
+                c.at.starts_with("the message of"),
+                c.depth,
+                weight(&groups[*k].example.args),
+            )
+        })
+}
+
+/// The causes with those a test links joined ([`join`]), each with the
+/// change its example shows.
+fn joined(search: &mut Search<'_>, groups: &[Group<'_>], mut out: Vec<Cause>) -> Vec<Cause> {
+    for c in &mut out {
+        if let Some((k, _, change)) = shown_by(groups, &c.kinds) {
+            c.example = Some(k);
+            c.change = Some(change);
+        }
+    }
+    // Causes of behaviour only: not faults, not ops one side declares, not
+    // a field one side's struct lacks (attribution joined its echoes).
+    let eligible: Vec<usize> = (0..out.len())
+        .filter(|&i| {
+            out[i].change.is_some()
+                && !matches!(
+                    out[i].trigger,
+                    Trigger::Fault { .. } | Trigger::Ops { .. } | Trigger::Refusal { .. }
+                )
+                && !out[i].kinds.iter().any(|&k| groups[k].kind.one_sided())
+        })
+        .collect();
+    let links: Vec<Link> = {
+        let members: Vec<Member<'_>> = eligible
+            .iter()
+            .filter_map(|&i| {
+                let c = &out[i];
+                let k = c.example?;
+                let g = &groups[k];
+                let op = ptc_conformance::ops::find(g.kind.op)?;
+                Some(Member {
+                    trigger: &c.trigger,
+                    op,
+                    args: &g.example.args,
+                    base: &g.example.base,
+                    head: &g.example.head,
+                    change: c.change.as_ref()?,
+                })
+            })
+            .collect();
+        if members.len() != eligible.len() {
+            return out;
+        }
+        join::links(search, &members)
+    };
+    let sets = join::groups(eligible.len(), &links);
+    let mut gone = vec![false; out.len()];
+    for set in sets.iter().filter(|s| s.len() > 1) {
+        let idx: Vec<usize> = set.iter().map(|&m| eligible[m]).collect();
+        let all_kinds: Vec<usize> = idx.iter().flat_map(|&i| out[i].kinds.clone()).collect();
+        // The cause whose example shows the change most plainly names it.
+        let Some((k, _, change)) = shown_by(groups, &all_kinds) else {
+            continue;
+        };
+        let keep = *idx
+            .iter()
+            .find(|&&i| out[i].kinds.contains(&k))
+            .unwrap_or(&idx[0]);
+        for &i in &idx {
+            if i == keep {
+                continue;
+            }
+            let other = std::mem::replace(
+                &mut out[i],
+                Cause {
+                    trigger: Trigger::Fault {
+                        side: crate::review::kinds::Side::Expected,
+                    },
+                    how: String::new(),
+                    triggers: Vec::new(),
+                    kinds: Vec::new(),
+                    cases_not_run: 0,
+                    change: None,
+                    example: None,
+                    joined: Vec::new(),
+                },
+            );
+            gone[i] = true;
+            let m = eligible.iter().position(|&e| e == i).unwrap_or(0);
+            let test = links
+                .iter()
+                .find(|l| l.explained == m || l.by == m)
+                .map_or("", |l| l.test);
+            let target = &mut out[keep];
+            target
+                .joined
+                .push((other.trigger.title(("base", "head")), test));
+            target.joined.extend(other.joined);
+            target.kinds.extend(other.kinds);
+            for t in other.triggers {
+                if !target.triggers.contains(&t) {
+                    target.triggers.push(t);
+                }
+            }
+        }
+        let target = &mut out[keep];
+        target.kinds.sort_unstable();
+        target.kinds.dedup();
+        target.example = Some(k);
+        target.change = Some(change);
+    }
+    out.into_iter()
+        .zip(gone)
+        .filter_map(|(c, g)| (!g).then_some(c))
+        .collect()
+}
+
 /// Whether two triggers are fields one side's struct lacks of one module:
 /// one change of that struct's definition (its `defstruct` gained or
 /// lost them).
@@ -166,10 +319,50 @@ impl Cause {
         matches!(self.trigger, Trigger::Fault { .. })
     }
 
-    /// One line naming the cause: its trigger, or what its triggers share
-    /// (the options of one op's list, the implementations of protocols one
-    /// side lacks, a value met at one place or one value met at several).
+    /// One line naming the cause: what changed in the answers, base →
+    /// head, then when it shows (`tool.new: {:error, :x} became {:error,
+    /// :y} — when an option list holds :visibility`). An op one side
+    /// declares, a refusal and a fault are named by what they are.
     pub fn title(&self, labels: crate::review::kinds::Labels) -> String {
+        let Some(change) = &self.change else {
+            return self.trigger_title(labels);
+        };
+        match &self.trigger {
+            Trigger::Refusal { .. } | Trigger::Fault { .. } | Trigger::Ops { .. } => {
+                return self.trigger_title(labels)
+            }
+            // A struct's definition is what changed: its fields name it.
+            Trigger::Field { .. }
+                if self
+                    .triggers
+                    .iter()
+                    .all(|t| matches!(t, Trigger::Field { .. })) =>
+            {
+                return format!(
+                    "{} — {}: {}",
+                    self.trigger_title(labels),
+                    change.op,
+                    change.phrase(labels)
+                );
+            }
+            _ => {}
+        }
+        let more = self.triggers.len().saturating_sub(1);
+        let when = self.trigger.when(labels);
+        let when = if more == 0 {
+            when
+        } else {
+            format!("{when} (and {more} more trigger(s), joined)")
+        };
+        format!("{}: {} — {when}", change.op, change.phrase(labels))
+    }
+
+    /// What the cause's triggers name (the second half of the title, as
+    /// compare named causes before it named the change): its trigger, or
+    /// what its triggers share (the options of one op's list, the
+    /// implementations of protocols one side lacks, a value met at one
+    /// place or one value met at several).
+    pub fn trigger_title(&self, labels: crate::review::kinds::Labels) -> String {
         if self.triggers.len() < 2 {
             return self.trigger.title(labels);
         }
@@ -517,6 +710,9 @@ mod tests {
             triggers: vec![field("T", "expose"), field("T", "native_result")],
             kinds: vec![0, 1],
             cases_not_run: 0,
+            change: None,
+            example: None,
+            joined: Vec::new(),
         };
         assert_eq!(
             cause.title(("base", "head")),

@@ -66,6 +66,10 @@ impl Comparison<'_> {
                 json!({
                     "title": c.title(labels),
                     "difference_of_behaviour": !c.is_fault(),
+                    "change": c.change.as_ref().map(|x| change_json(x, labels)),
+                    "when": c.trigger.when(labels),
+                    "joined": c.joined.iter().map(|(t, test)| json!({"trigger": t, "test": test})).collect::<Vec<_>>(),
+                    "trigger_title": c.trigger_title(labels),
                     "trigger": trigger_json(&c.trigger, labels),
                     "triggers": c.triggers.iter().map(|t| trigger_json(t, labels)).collect::<Vec<_>>(),
                     "found": c.how,
@@ -73,7 +77,7 @@ impl Comparison<'_> {
                     "cases": cases,
                     "generated": generated,
                     "cases_run_on_neither_side": c.cases_not_run,
-                    "example_kind": self.cause_example(c),
+                    "example_kind": c.example.or_else(|| self.cause_example(c)),
                     "kinds": c.kinds,
                 })
             })
@@ -103,10 +107,20 @@ impl Comparison<'_> {
                 "differed": f.findings.iter().map(|x| x.count).sum::<usize>(),
             })
         });
+        let t = &self.timing;
         json!({
             "base": self.base,
             "head": self.head,
             "passed": self.passed(),
+            "timing": {
+                "seconds": t.total().as_secs_f64(),
+                "corpus_seconds": t.corpus.as_secs_f64(),
+                "fuzz_seconds": t.fuzz.as_secs_f64(),
+                "causes_seconds": t.causes.as_secs_f64(),
+                "base_answering_seconds": t.answering.0.as_secs_f64(),
+                "head_answering_seconds": t.answering.1.as_secs_f64(),
+                "ratio_to_slower_side": t.ratio(),
+            },
             "totals": {
                 "selected": self.selected,
                 "agreed": self.agreed,
@@ -198,4 +212,36 @@ fn trigger_json(t: &Trigger, labels: crate::review::kinds::Labels) -> serde_json
         Trigger::Alone(kind) => json!({"none": kind.title(labels)}),
         Trigger::Fault { side: s } => json!({"fault": side(s)}),
     }
+}
+
+/// A cause's output change as data: the op, where, how, and each side's part.
+fn change_json(
+    c: &crate::review::causes::what::Change,
+    labels: crate::review::kinds::Labels,
+) -> serde_json::Value {
+    use crate::review::causes::what::Delta;
+    use serde_json::json;
+    let side = |s: &Side| match s {
+        Side::Expected => labels.0,
+        Side::Actual => labels.1,
+    };
+    let how = match &c.delta {
+        Delta::Raises {
+            side: s,
+            class,
+            message,
+        } => json!({"raises": {"side": side(s), "class": class, "message": message}}),
+        Delta::Class { base, head } => json!({"class": {"base": base, "head": head}}),
+        Delta::Text { base, head, .. } => json!({"text": {"base": base, "head": head}}),
+        Delta::Key {
+            side: s,
+            key,
+            value,
+        } => json!({"key": {"only_in": side(s), "key": key, "value": value}}),
+        Delta::Renamed { base, head } => json!({"renamed": {"base": base, "head": head}}),
+        Delta::Value { base, head, .. } => json!({"value": {"base": base, "head": head}}),
+        Delta::Order => json!("order"),
+        Delta::Other(what) => json!({"other": what}),
+    };
+    json!({"op": c.op, "at": c.at, "how": how, "phrase": c.phrase(labels)})
 }

@@ -169,6 +169,53 @@ pub struct Comparison<'c> {
     /// What triggers the differences: each kind under its cause, and the
     /// ops one side declares ([`crate::review::causes`]).
     pub causes: Vec<Cause>,
+    /// Where the time went.
+    pub timing: Timing,
+}
+
+/// Where a comparison's time went: each phase's wall time, and how long
+/// each side took to answer the corpus and the generated inputs (the two
+/// answering at once, so that the slower side's time is what the two
+/// builds alone need; the rest is the harness's).
+#[derive(Clone, Debug, Default)]
+pub struct Timing {
+    /// Running the corpus on both sides.
+    pub corpus: std::time::Duration,
+    /// Fuzzing: generating, answering, judging, then shrinking each kind.
+    pub fuzz: std::time::Duration,
+    /// Finding and joining the causes.
+    pub causes: std::time::Duration,
+    /// Base's and head's time answering the corpus and the generated inputs.
+    pub answering: (std::time::Duration, std::time::Duration),
+}
+
+impl Timing {
+    /// The whole comparison's wall time.
+    pub fn total(&self) -> std::time::Duration {
+        self.corpus + self.fuzz + self.causes
+    }
+
+    /// The whole time over the slower side's answering time.
+    pub fn ratio(&self) -> f64 {
+        let slower = self.answering.0.max(self.answering.1).as_secs_f64();
+        self.total().as_secs_f64() / slower.max(1e-9)
+    }
+
+    /// One line: `in 120.3 s (corpus 1.2 s, fuzzing 100.1 s, causes 19.0
+    /// s); base answered in 70.2 s, head in 71.0 s: 1.69 × the slower side`.
+    pub fn describe(&self) -> String {
+        let s = |d: std::time::Duration| format!("{:.1} s", d.as_secs_f64());
+        format!(
+            "time: {} (corpus {}, fuzzing and shrinking {}, causes {}); the corpus and generated inputs answered by base in {}, by head in {} (each side's own time, the two answering at once): {:.2} × the slower side",
+            s(self.total()),
+            s(self.corpus),
+            s(self.fuzz),
+            s(self.causes),
+            s(self.answering.0),
+            s(self.answering.1),
+            self.ratio()
+        )
+    }
 }
 
 impl Comparison<'_> {
@@ -271,7 +318,10 @@ pub fn compare<'c>(
     cfg: &CompareConfig,
     progress: &mut dyn FnMut(usize),
 ) -> Result<Comparison<'c>, String> {
+    let started = std::time::Instant::now();
     let (mut out, runnable) = run_corpus(base, head, cases, cfg.strictness);
+    out.timing.corpus = started.elapsed();
+    let started = std::time::Instant::now();
     let mut shapes: Shapes = out
         .differences
         .iter()
@@ -303,7 +353,11 @@ pub fn compare<'c>(
     }
     if let Some(f) = &out.fuzz {
         shapes.extend(f.shapes.iter().cloned());
+        out.timing.answering.0 += f.answering.0;
+        out.timing.answering.1 += f.answering.1;
     }
+    out.timing.fuzz = started.elapsed();
+    let started = std::time::Instant::now();
     for d in &mut out.differences {
         if ShapeChange::of(&d.kind).is_none() {
             d.explained = explain(d.case.op, &d.base, &d.head, &shapes, Reading::AsAnswered);
@@ -318,6 +372,7 @@ pub fn compare<'c>(
         &shapes,
         &seen,
     );
+    out.timing.causes = started.elapsed();
     if let Some(dir) = &cfg.emit {
         emit_groups(&mut out, dir, cfg, &runnable)?;
     }
@@ -366,8 +421,12 @@ fn run_corpus<'c>(
             args_json: Some(&c.args_json),
         })
         .collect();
-    let base_answers = base.call_many(&requests);
-    let head_answers = head.call_many(&requests);
+    let ((base_answers, head_answers), answering) =
+        crate::subject::call_both(&mut *base, &mut *head, &requests);
+    let timing = Timing {
+        answering,
+        ..Timing::default()
+    };
     let mut out = Comparison {
         base: base.name(),
         head: head.name(),
@@ -384,6 +443,7 @@ fn run_corpus<'c>(
         fuzz: None,
         learned: None,
         causes: Vec::new(),
+        timing,
     };
     for ((case, b), h) in runnable.iter().zip(base_answers).zip(head_answers) {
         match difference(case, &b, &h, strictness) {

@@ -140,8 +140,15 @@ impl Comparison<'_> {
             &format!("{}, in {} op(s):", counts(cases, generated), ops.len()),
             &ops,
         );
+        if let Some(change) = &c.change {
+            let _ = writeln!(out, "  what changed: {}", cut(&change.phrase(labels)));
+        }
+        let _ = writeln!(out, "  when: {}", cut(&c.trigger.when(labels)));
         let _ = writeln!(out, "  found: {}", c.how);
-        if let Some(k) = self.cause_example(c) {
+        for (t, test) in &c.joined {
+            let _ = writeln!(out, "  joined: {} ({test})", cut(t));
+        }
+        if let Some(k) = c.example.or_else(|| self.cause_example(c)) {
             example(out, &self.groups[k]);
         }
         let _ = writeln!(out, "  kinds ({}):", c.kinds.len());

@@ -271,8 +271,10 @@ fn check_batch(
         }
     }
     let requests: Vec<Request<'_>> = inputs.iter().map(|a| Request::new(op.name, a)).collect();
-    let expected_answers = expected.call_many(&requests);
-    let actual = subject.call_many(&requests);
+    let ((expected_answers, actual), (te, ta)) =
+        crate::subject::call_both(&mut *expected, &mut *subject, &requests);
+    report.answering.0 += te;
+    report.answering.1 += ta;
     report.checked += inputs.len();
     *report.checked_per_op.entry(op.name).or_default() += inputs.len();
     report.declined += actual

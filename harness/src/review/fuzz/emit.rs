@@ -30,7 +30,7 @@ pub fn evidence<'c>(
         .iter()
         .map(|c| Request::new(op.name, &c.args))
         .collect();
-    let (e, a) = (expected.call_many(&requests), subject.call_many(&requests));
+    let ((e, a), _) = crate::subject::call_both(expected, subject, &requests);
     cases
         .into_iter()
         .zip(e.iter().zip(&a))

@@ -167,6 +167,9 @@ pub struct FuzzReport {
         std::collections::BTreeMap<&'static str, std::collections::BTreeSet<refusal::Field>>,
     /// Generated inputs that named an [`Self::unknown_fields`] field, sent without it.
     pub stripped: usize,
+    /// How long each side took to answer the generated batches (the
+    /// expected side's, then the subject's), the two answering at once.
+    pub answering: (Duration, Duration),
 }
 
 /// The ops a run fuzzes: those asked for (each must exist, have a

@@ -206,7 +206,7 @@ pub(super) fn retry_refused(
         .iter()
         .map(|(_, args)| Request::new(op.name, args))
         .collect();
-    let (re, ra) = (expected.call_many(&requests), subject.call_many(&requests));
+    let ((re, ra), _) = crate::subject::call_both(expected, subject, &requests);
     report.retried += retried.len();
     retried
         .into_iter()

@@ -96,8 +96,11 @@ pub(super) fn shrink(
     let prepare = |args: &Vec<Term>| refusal::stripped(args, leave_out).unwrap_or(args.clone());
     let check = |args: &Vec<Term>| {
         let args = &prepare(args);
-        let expected = expected_side.call(Request::new(op.name, args));
-        let actual = subject.call(Request::new(op.name, args));
+        let request = [Request::new(op.name, args)];
+        let ((mut e, mut a), _) =
+            crate::subject::call_both(&mut *expected_side, &mut *subject, &request);
+        let none = || Answer::Error("no answer".into());
+        let (expected, actual) = (e.pop().unwrap_or_else(none), a.pop().unwrap_or_else(none));
         difference_of_kind(op, args, &expected, &actual, known, reading, refusals)
             .filter(|(_, k)| {
                 k == kind

@@ -1,0 +1,302 @@
+//! Causes joined by test, not by look. Two causes are one change when a
+//! test says so: the other's smallest example, with this cause's output
+//! change undone in its answers ([`super::what::Change::undo`]), answers
+//! alike (the change seen inside a quoted term, inside another op's
+//! answer), or, with this cause's trigger taken out of its input
+//! ([`take_out`]), is answered alike by the two builds (the change shows
+//! only where this trigger is). The tests are run for every ordered pair
+//! of causes, the inputs in one batch per side; causes a test links are
+//! one, titled by the example that shows the change most plainly.
+
+use super::search::Search;
+use super::what::{undone_alike, Change};
+use super::Trigger;
+use crate::review::gen::mutate::children;
+use crate::subject::{Answer, Request};
+use ptc_conformance::ops::Op;
+use ptc_conformance::term::{Struct, Term};
+
+/// One cause to join: its trigger, its smallest example and the change it shows.
+pub struct Member<'a> {
+    /// Its trigger.
+    pub trigger: &'a Trigger,
+    /// The op of its example.
+    pub op: &'static Op,
+    /// The example's arguments.
+    pub args: &'a [Term],
+    /// Base's answer.
+    pub base: &'a Answer,
+    /// Head's answer.
+    pub head: &'a Answer,
+    /// What changed in it.
+    pub change: &'a Change,
+}
+
+/// How one member was found to be another's change: the member that
+/// explains it and the test that said so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    /// The member explained.
+    pub explained: usize,
+    /// The member that explains it.
+    pub by: usize,
+    /// The test, in words.
+    pub test: &'static str,
+}
+
+/// Runs both tests for every ordered pair of `members`: the links found.
+pub fn links(search: &mut Search<'_>, members: &[Member<'_>]) -> Vec<Link> {
+    let mut out = Vec::new();
+    let mut probes: Vec<(usize, usize, Vec<Term>)> = Vec::new();
+    for (b, mb) in members.iter().enumerate() {
+        for (a, ma) in members.iter().enumerate() {
+            if a == b {
+                continue;
+            }
+            if undone_alike(ma.change, mb.op, mb.base, mb.head) {
+                out.push(Link {
+                    explained: b,
+                    by: a,
+                    test: "its change undone in the other's answers, they agree",
+                });
+                continue;
+            }
+            if let Some(args) = take_out(ma.trigger, mb.args) {
+                probes.push((b, a, args));
+            }
+        }
+    }
+    let requests: Vec<Request<'_>> = probes
+        .iter()
+        .map(|(b, _, args)| Request::new(members[*b].op.name, args))
+        .collect();
+    let (b2, h2) = search.both(&requests);
+    for (i, (b, a, args)) in probes.iter().enumerate() {
+        let m = &members[*b];
+        if out.iter().any(|l| l.explained == *b && l.by == *a) {
+            continue;
+        }
+        if search
+            .accept(m.op, args, (m.base, m.head), (&b2[i], &h2[i]))
+            .is_some()
+        {
+            out.push(Link {
+                explained: *b,
+                by: *a,
+                test: "its trigger taken out of the other's input, both builds answer alike",
+            });
+        }
+    }
+    out
+}
+
+/// The groups of members the links join (each a list of indices, the
+/// first member's group first).
+pub fn groups(n: usize, links: &[Link]) -> Vec<Vec<usize>> {
+    let mut root: Vec<usize> = (0..n).collect();
+    fn find(root: &mut [usize], i: usize) -> usize {
+        let mut i = i;
+        while root[i] != i {
+            root[i] = root[root[i]];
+            i = root[i];
+        }
+        i
+    }
+    for l in links {
+        let (x, y) = (find(&mut root, l.explained), find(&mut root, l.by));
+        if x != y {
+            root[x.max(y)] = x.min(y);
+        }
+    }
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut at: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
+    for i in 0..n {
+        let r = find(&mut root, i);
+        match at.get(&r) {
+            Some(&g) => out[g].push(i),
+            None => {
+                at.insert(r, out.len());
+                out.push(vec![i]);
+            }
+        }
+    }
+    out
+}
+
+/// `args` with what `trigger` names taken out wherever it is: a character
+/// out of every text, every entry of an option, every struct of a module
+/// (or of the modules a protocol lacks), a field out of every struct of
+/// its module, a distinctive value. `None` when the trigger names nothing
+/// an input can lose, or `args` hold none of it.
+pub fn take_out(trigger: &Trigger, args: &[Term]) -> Option<Vec<Term>> {
+    let mut hit = false;
+    let out: Vec<Term> = match trigger {
+        Trigger::Char { c, .. } => args.iter().map(|a| without_char(a, *c, &mut hit)).collect(),
+        Trigger::Option { key, .. } => args
+            .iter()
+            .map(|a| without_option(a, key, &mut hit))
+            .collect(),
+        Trigger::Struct { module } => {
+            return super::parts::without_structs(args, module);
+        }
+        Trigger::Impl { modules, .. } => {
+            let mut now = args.to_vec();
+            for m in modules {
+                if let Some(w) = super::parts::without_structs(&now, m) {
+                    hit = true;
+                    now = w;
+                }
+            }
+            now
+        }
+        Trigger::Field { module, field } => args
+            .iter()
+            .map(|a| without_field(a, module, field, &mut hit))
+            .collect(),
+        Trigger::Value { value, .. } => {
+            let common = ["null", "true", "false", "0", "1", "\"\"", "[]", "{}"];
+            if common.contains(&value.as_str()) {
+                return None;
+            }
+            let v = ptc_conformance::tagged::decode_str(value, "").ok()?;
+            args.iter().map(|a| replaced(a, &v, &mut hit)).collect()
+        }
+        _ => return None,
+    };
+    hit.then_some(out)
+}
+
+fn rebuild(t: &Term, f: &mut dyn FnMut(&Term) -> Term) -> Term {
+    match t {
+        Term::List(xs) => Term::List(xs.iter().map(&mut *f).collect()),
+        Term::Tuple(xs) => Term::Tuple(xs.iter().map(&mut *f).collect()),
+        Term::Map(m) => Term::map(m.iter().map(|(k, v)| (f(k), f(v))).collect()),
+        Term::Struct(s) => Term::Struct(Box::new(Struct {
+            module: s.module.clone(),
+            fields: s.fields.iter().map(|(n, v)| (n.clone(), f(v))).collect(),
+        })),
+        other => other.clone(),
+    }
+}
+
+fn without_char(t: &Term, c: char, hit: &mut bool) -> Term {
+    match t {
+        Term::Str(s) if s.contains(c) => {
+            *hit = true;
+            Term::Str(s.replace(c, ""))
+        }
+        Term::Atom(s) if s.contains(c) => {
+            *hit = true;
+            Term::atom(&s.replace(c, ""))
+        }
+        _ => rebuild(t, &mut |x| without_char(x, c, hit)),
+    }
+}
+
+fn without_option(t: &Term, key: &str, hit: &mut bool) -> Term {
+    match t {
+        Term::List(xs) => {
+            let kept: Vec<&Term> = xs
+                .iter()
+                .filter(|x| {
+                    let named = match x {
+                        Term::Tuple(kv) => kv.first().and_then(Term::as_atom) == Some(key),
+                        Term::Atom(a) => a == key,
+                        _ => false,
+                    };
+                    *hit |= named;
+                    !named
+                })
+                .collect();
+            Term::List(
+                kept.into_iter()
+                    .map(|x| without_option(x, key, hit))
+                    .collect(),
+            )
+        }
+        _ => rebuild(t, &mut |x| without_option(x, key, hit)),
+    }
+}
+
+fn without_field(t: &Term, module: &str, field: &str, hit: &mut bool) -> Term {
+    match t {
+        Term::Struct(s) if s.module == module && s.fields.iter().any(|(f, _)| f == field) => {
+            *hit = true;
+            let s = Struct {
+                module: s.module.clone(),
+                fields: s
+                    .fields
+                    .iter()
+                    .filter(|(f, _)| f != field)
+                    .map(|(f, v)| (f.clone(), without_field(v, module, field, hit)))
+                    .collect(),
+            };
+            Term::Struct(Box::new(s))
+        }
+        _ => rebuild(t, &mut |x| without_field(x, module, field, hit)),
+    }
+}
+
+fn replaced(t: &Term, v: &Term, hit: &mut bool) -> Term {
+    if t == v {
+        *hit = true;
+        return Term::Nil;
+    }
+    if children(t).is_empty() {
+        return t.clone();
+    }
+    rebuild(t, &mut |x| replaced(x, v, hit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trigger_is_taken_out_wherever_the_input_holds_it() {
+        let args = vec![
+            Term::List(vec![
+                Term::tuple(vec![Term::atom("limit"), Term::int(3)]),
+                Term::atom("limit"),
+                Term::tuple(vec![Term::atom("mode"), Term::str("a b")]),
+            ]),
+            Term::map(vec![(Term::str("x y"), Term::atom("p q"))]),
+        ];
+        let opt = Trigger::Option {
+            op: "protocol.render_error",
+            path: "/2".into(),
+            key: "limit".into(),
+        };
+        assert_eq!(
+            take_out(&opt, &args).unwrap()[0],
+            Term::List(vec![Term::tuple(vec![
+                Term::atom("mode"),
+                Term::str("a b")
+            ])])
+        );
+        let space = Trigger::Char {
+            c: ' ',
+            within: Box::new(opt.clone()),
+        };
+        let out = take_out(&space, &args).unwrap();
+        assert_eq!(out[1], Term::map(vec![(Term::str("xy"), Term::atom("pq"))]));
+        let tab = Trigger::Char {
+            c: '\t',
+            within: Box::new(opt),
+        };
+        assert_eq!(take_out(&tab, &args), None, "nothing to take out");
+    }
+
+    #[test]
+    fn links_join_transitively_into_groups() {
+        let l = |explained, by| Link {
+            explained,
+            by,
+            test: "",
+        };
+        assert_eq!(
+            groups(5, &[l(3, 1), l(4, 3)]),
+            vec![vec![0], vec![1, 3, 4], vec![2]]
+        );
+    }
+}

@@ -1,0 +1,694 @@
+//! What changed: the smallest part of two answers that differs, base →
+//! head. A cause is named by it first (a key renamed or added, a value
+//! replaced, an exception class, the order of a list, the differing words
+//! of a text), then by when it shows ([`super::Trigger`]). The change is
+//! also a test: [`Change::undo`] takes it out of another pair of answers,
+//! and a difference that then disappears is that change seen elsewhere
+//! (inside a message that quotes an inspected term, inside one op's answer
+//! embedded in another's), which [`super::join`] uses to join causes.
+
+use crate::judging::judge::Reading;
+use crate::review::kinds::{comparable, Labels, Side};
+use crate::subject::Answer;
+use ptc_conformance::diff::diff;
+use ptc_conformance::ops::Op;
+use ptc_conformance::term::{Map, Struct, Term};
+
+/// Characters of a value or text shown in a title at most; a longer one
+/// keeps its two ends (`start…(+56 chars)…end`).
+const SHOWN_CHARS: usize = 64;
+
+/// How the answers differ at the place of a [`Change`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Delta {
+    /// One side returns, the other raises (`class: message`).
+    Raises {
+        /// The side that raises.
+        side: Side,
+        /// What it raises.
+        class: String,
+        /// Its message.
+        message: String,
+    },
+    /// Both raise, different exceptions.
+    Class {
+        /// Base's exception.
+        base: String,
+        /// Head's.
+        head: String,
+    },
+    /// A text reworded: the words where the two differ, whole (the shared
+    /// start and end elided), each side's.
+    Text {
+        /// Base's words there.
+        base: String,
+        /// Head's words there.
+        head: String,
+        /// The smallest part of base's text that differs (characters).
+        base_edit: String,
+        /// The smallest part of head's text that differs (characters).
+        head_edit: String,
+    },
+    /// A map key (or struct field) only one side's answer has.
+    Key {
+        /// The side that has it.
+        side: Side,
+        /// The key, as tagged JSON (a string key as a JSON string).
+        key: String,
+        /// Its value there.
+        value: String,
+    },
+    /// A map key renamed, its value kept.
+    Renamed {
+        /// Base's key.
+        base: String,
+        /// Head's key.
+        head: String,
+    },
+    /// A value replaced.
+    Value {
+        /// Base's value (Elixir's notation).
+        base: String,
+        /// Head's value.
+        head: String,
+        /// Base's value as a term (to undo the change with).
+        base_term: Term,
+        /// Head's value as a term.
+        head_term: Term,
+    },
+    /// The same elements, in another order.
+    Order,
+    /// An answer that is no value nor exception (a refusal, a fault).
+    Other(String),
+}
+
+/// What changed between base's and head's answer to one input: where, and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// The op.
+    pub op: &'static str,
+    /// Where in the answer, in words: `the answer`, `"reason"`,
+    /// `PtcRunner.Tool.cache`, `the message of ArgumentError`.
+    pub at: String,
+    /// How many steps into the answer the place is (0: the answer).
+    pub depth: usize,
+    /// How.
+    pub delta: Delta,
+}
+
+impl Change {
+    /// The change between `base` and `head`, answers of `op` that differ.
+    pub fn of(op: &'static Op, base: &Answer, head: &Answer) -> Change {
+        let change = |at: &str, depth, delta| Change {
+            op: op.name,
+            at: at.to_owned(),
+            depth,
+            delta,
+        };
+        match (base, head) {
+            (Answer::Raised(b), Answer::Raised(h)) if b.class != h.class => change(
+                "the exception",
+                0,
+                Delta::Class {
+                    base: b.class.clone(),
+                    head: h.class.clone(),
+                },
+            ),
+            (Answer::Raised(b), Answer::Raised(h)) => change(
+                &format!("the message of {}", b.class),
+                0,
+                text_delta(&b.message, &h.message),
+            ),
+            (Answer::Raised(r), _) | (_, Answer::Raised(r)) if answered(base) && answered(head) => {
+                let side = if matches!(base, Answer::Raised(_)) {
+                    Side::Expected
+                } else {
+                    Side::Actual
+                };
+                change(
+                    "the answer",
+                    0,
+                    Delta::Raises {
+                        side,
+                        class: r.class.clone(),
+                        message: r.message.clone(),
+                    },
+                )
+            }
+            (Answer::Ok(b), Answer::Ok(h)) => {
+                let (b, h) = comparable(op, b, h, Reading::AsAnswered);
+                let mut path = Vec::new();
+                let delta = smallest(&b, &h, &mut path);
+                let at = path
+                    .iter()
+                    .rev()
+                    .find(|p| !p.starts_with('#'))
+                    .cloned()
+                    .unwrap_or_else(|| "the answer".to_owned());
+                change(&at, path.len(), delta)
+            }
+            _ => change(
+                "the answer",
+                0,
+                Delta::Other(format!(
+                    "{} in base, {} in head",
+                    crate::review::fuzz::describe(base),
+                    crate::review::fuzz::describe(head)
+                )),
+            ),
+        }
+    }
+
+    /// The change in words, base → head, without the op:
+    /// `key "feedback" became "hint"`, `"…accepted values are…" became "…expected one of…"`.
+    pub fn phrase(&self, labels: Labels) -> String {
+        let side = |s: &Side| match s {
+            Side::Expected => labels.0,
+            Side::Actual => labels.1,
+        };
+        let at = if self.at == "the answer" {
+            String::new()
+        } else {
+            format!(" at {}", self.at)
+        };
+        match &self.delta {
+            Delta::Raises {
+                side: s,
+                class,
+                message,
+            } => format!(
+                "{} raises {class} ({}) where {} returns",
+                side(s),
+                shown(&one_line(message)),
+                side(&other(*s))
+            ),
+            Delta::Class { base, head } => format!("{base} became {head}"),
+            Delta::Text { base, head, .. } => {
+                let place = if self.at == "the answer" {
+                    "the text".to_owned()
+                } else {
+                    self.at.clone()
+                };
+                format!("{place}: {} became {}", quoted(base), quoted(head))
+            }
+            Delta::Key {
+                side: s,
+                key,
+                value,
+            } => {
+                let verb = match s {
+                    Side::Expected => "removed",
+                    Side::Actual => "added",
+                };
+                format!("key {key}{at} {verb} ({} in {})", shown(value), side(s))
+            }
+            Delta::Renamed { base, head } => format!("key {base}{at} became {head}"),
+            Delta::Value { base, head, .. } => {
+                format!("{}{at} became {}", shown(base), shown(head))
+            }
+            Delta::Order => format!("the order of the elements{at} changed"),
+            Delta::Other(what) => what.clone(),
+        }
+    }
+
+    /// `answer` (one side's, of any op) with this change taken out where
+    /// it shows as a value: head's words written as base's in every text,
+    /// head's key renamed back, a key only one side has left out, head's
+    /// value put back, the exception class put back. `None` when the
+    /// change is not one a value shows (an exception instead of a value).
+    pub fn undo(&self, op: &'static Op, answer: &Answer) -> Option<Answer> {
+        match (&self.delta, answer) {
+            (Delta::Class { base, head }, Answer::Raised(r)) if &r.class == head => {
+                let mut r = r.clone();
+                r.class = base.clone();
+                Some(Answer::Raised(r))
+            }
+            (Delta::Text { .. }, Answer::Raised(r)) => {
+                let mut r = r.clone();
+                r.message = self.undo_text(&r.message)?;
+                Some(Answer::Raised(r))
+            }
+            (_, Answer::Ok(t)) => {
+                let t = match (op.output, t) {
+                    (ptc_conformance::ops::Output::JsonString, Term::Str(s)) => {
+                        match serde_json::from_str::<serde_json::Value>(s) {
+                            Ok(v) => ptc_conformance::diff::plain_json_to_term(&v),
+                            Err(_) => t.clone(),
+                        }
+                    }
+                    _ => t.clone(),
+                };
+                Some(Answer::Ok(self.undo_term(&t)?))
+            }
+            _ => None,
+        }
+    }
+
+    /// A text with head's part of a reworded text written as base's.
+    fn undo_text(&self, s: &str) -> Option<String> {
+        let Delta::Text {
+            base_edit,
+            head_edit,
+            base,
+            head,
+        } = &self.delta
+        else {
+            return None;
+        };
+        if !head_edit.is_empty() && s.contains(head_edit.as_str()) {
+            return Some(s.replace(head_edit.as_str(), base_edit));
+        }
+        if !head.is_empty() && s.contains(head.as_str()) {
+            return Some(s.replace(head.as_str(), base));
+        }
+        None
+    }
+
+    /// `t` with the change taken out wherever it shows.
+    fn undo_term(&self, t: &Term) -> Option<Term> {
+        let mut hit = false;
+        let out = self.walk(t, &mut hit);
+        hit.then_some(out)
+    }
+
+    fn walk(&self, t: &Term, hit: &mut bool) -> Term {
+        if let Delta::Value {
+            base_term,
+            head_term,
+            ..
+        } = &self.delta
+        {
+            if t == head_term {
+                *hit = true;
+                return base_term.clone();
+            }
+        }
+        let all = |xs: &[Term], hit: &mut bool| -> Vec<Term> {
+            xs.iter().map(|x| self.walk(x, hit)).collect()
+        };
+        match t {
+            Term::Str(s) => match self.undo_text(s) {
+                Some(new) => {
+                    *hit = true;
+                    Term::Str(new)
+                }
+                None => t.clone(),
+            },
+            Term::List(xs) => {
+                let mut xs = all(xs, hit);
+                if self.delta == Delta::Order {
+                    xs.sort_by(ptc_conformance::term::term_cmp);
+                    *hit = true;
+                }
+                Term::List(xs)
+            }
+            Term::Tuple(xs) => Term::Tuple(all(xs, hit)),
+            Term::Map(m) => {
+                let pairs = m
+                    .iter()
+                    .filter_map(|(k, v)| {
+                        let key = ptc_conformance::tagged::encode(k);
+                        match &self.delta {
+                            Delta::Key { key: gone, .. } if &key == gone => {
+                                *hit = true;
+                                None
+                            }
+                            Delta::Renamed { base, head } if &key == head => {
+                                *hit = true;
+                                let k = ptc_conformance::tagged::decode_str(base, "")
+                                    .unwrap_or_else(|_| k.clone());
+                                Some((k, self.walk(v, hit)))
+                            }
+                            _ => Some((self.walk(k, hit), self.walk(v, hit))),
+                        }
+                    })
+                    .collect();
+                Term::Map(Map::from_pairs(pairs))
+            }
+            Term::Struct(s) => Term::Struct(Box::new(Struct {
+                module: s.module.clone(),
+                fields: s
+                    .fields
+                    .iter()
+                    .filter_map(|(f, v)| match &self.delta {
+                        Delta::Key { key, .. } if key == &format!(".{f}") => {
+                            *hit = true;
+                            None
+                        }
+                        _ => Some((f.clone(), self.walk(v, hit))),
+                    })
+                    .collect(),
+            })),
+            other => other.clone(),
+        }
+    }
+
+    /// Whether the change is an exception on one side only (no value shows it).
+    pub fn is_raise(&self) -> bool {
+        matches!(self.delta, Delta::Raises { .. })
+    }
+}
+
+/// Whether `b` and `h` (answers of `op`) are alike once `change` is taken
+/// out of both: head's answer undone, and base's too for a key only one
+/// side has (its value is what differs from input to input).
+pub fn undone_alike(change: &Change, op: &'static Op, b: &Answer, h: &Answer) -> bool {
+    let Some(h2) = change.undo(op, h) else {
+        return false;
+    };
+    let b2 = match (&change.delta, b) {
+        (Delta::Key { .. } | Delta::Order, _) => change.undo(op, b).unwrap_or_else(|| plain(op, b)),
+        _ => plain(op, b),
+    };
+    let h2 = match (&change.delta, &h2) {
+        (Delta::Key { .. } | Delta::Order, _) => h2,
+        _ => h2,
+    };
+    same(&b2, &h2)
+}
+
+/// An answer with a rendered JSON text read as the term it renders.
+fn plain(op: &'static Op, a: &Answer) -> Answer {
+    match (op.output, a) {
+        (ptc_conformance::ops::Output::JsonString, Answer::Ok(Term::Str(s))) => {
+            match serde_json::from_str::<serde_json::Value>(s) {
+                Ok(v) => Answer::Ok(ptc_conformance::diff::plain_json_to_term(&v)),
+                Err(_) => a.clone(),
+            }
+        }
+        _ => a.clone(),
+    }
+}
+
+fn same(a: &Answer, b: &Answer) -> bool {
+    match (a, b) {
+        (Answer::Ok(x), Answer::Ok(y)) => diff(x, y).is_empty(),
+        (Answer::Raised(x), Answer::Raised(y)) => x.class == y.class && x.message == y.message,
+        _ => false,
+    }
+}
+
+fn answered(a: &Answer) -> bool {
+    matches!(a, Answer::Ok(_) | Answer::Raised(_))
+}
+
+fn other(s: Side) -> Side {
+    match s {
+        Side::Expected => Side::Actual,
+        Side::Actual => Side::Expected,
+    }
+}
+
+/// The smallest part of `b` and `h` that differs, its place pushed on
+/// `path` (map keys and struct fields by name, list and tuple elements
+/// as `#i`).
+fn smallest(b: &Term, h: &Term, path: &mut Vec<String>) -> Delta {
+    let value = |b: &Term, h: &Term| Delta::Value {
+        base: term_text(b),
+        head: term_text(h),
+        base_term: b.clone(),
+        head_term: h.clone(),
+    };
+    match (b, h) {
+        (Term::Str(x), Term::Str(y)) => text_delta(x, y),
+        (Term::Map(x), Term::Map(y)) => {
+            let only = |a: &Map, other: &Map| -> Vec<(Term, Term)> {
+                a.iter()
+                    .filter(|(k, _)| other.get(k).is_none())
+                    .cloned()
+                    .collect()
+            };
+            let (ob, oh) = (only(x, y), only(y, x));
+            let changed: Vec<&(Term, Term)> = x
+                .iter()
+                .filter(|(k, v)| y.get(k).is_some_and(|w| !diff(v, w).is_empty()))
+                .collect();
+            match (&ob[..], &oh[..], &changed[..]) {
+                ([(kb, vb)], [(kh, vh)], []) if diff(vb, vh).is_empty() => Delta::Renamed {
+                    base: ptc_conformance::tagged::encode(kb),
+                    head: ptc_conformance::tagged::encode(kh),
+                },
+                ([], [(k, v)], []) | ([(k, v)], [], []) => Delta::Key {
+                    side: if ob.is_empty() {
+                        Side::Actual
+                    } else {
+                        Side::Expected
+                    },
+                    key: ptc_conformance::tagged::encode(k),
+                    value: term_text(v),
+                },
+                ([], [], [(k, v)]) => {
+                    path.push(key_text(k));
+                    let w = y.get(k).unwrap_or(v);
+                    smallest(v, w, path)
+                }
+                _ => value(b, h),
+            }
+        }
+        (Term::Struct(x), Term::Struct(y)) if x.module == y.module => {
+            let ob: Vec<&(String, Term)> = x
+                .fields
+                .iter()
+                .filter(|(f, _)| get(y, f).is_none())
+                .collect();
+            let oh: Vec<&(String, Term)> = y
+                .fields
+                .iter()
+                .filter(|(f, _)| get(x, f).is_none())
+                .collect();
+            let changed: Vec<&(String, Term)> = x
+                .fields
+                .iter()
+                .filter(|(f, v)| get(y, f).is_some_and(|w| !diff(v, w).is_empty()))
+                .collect();
+            match (&ob[..], &oh[..], &changed[..]) {
+                ([], [(f, v)], []) | ([(f, v)], [], []) => Delta::Key {
+                    side: if ob.is_empty() {
+                        Side::Actual
+                    } else {
+                        Side::Expected
+                    },
+                    key: format!(".{f}"),
+                    value: term_text(v),
+                },
+                ([], [], [(f, v)]) => {
+                    path.push(format!("{}.{f}", x.module));
+                    smallest(v, get(y, f).unwrap_or(v), path)
+                }
+                _ => value(b, h),
+            }
+        }
+        (Term::List(x), Term::List(y)) | (Term::Tuple(x), Term::Tuple(y)) if x.len() == y.len() => {
+            let differing: Vec<usize> = (0..x.len())
+                .filter(|&i| !diff(&x[i], &y[i]).is_empty())
+                .collect();
+            if let [i] = differing[..] {
+                path.push(format!("#{i}"));
+                return smallest(&x[i], &y[i], path);
+            }
+            if matches!(b, Term::List(_)) && same_elements(x, y) {
+                return Delta::Order;
+            }
+            value(b, h)
+        }
+        _ => value(b, h),
+    }
+}
+
+fn get<'s>(s: &'s Struct, f: &str) -> Option<&'s Term> {
+    s.fields.iter().find(|(g, _)| g == f).map(|(_, v)| v)
+}
+
+/// Whether two lists hold the same elements, each as often.
+fn same_elements(x: &[Term], y: &[Term]) -> bool {
+    let sorted = |v: &[Term]| {
+        let mut v = v.to_vec();
+        v.sort_by(ptc_conformance::term::term_cmp);
+        v
+    };
+    let (a, b) = (sorted(x), sorted(y));
+    a.len() == b.len() && a.iter().zip(&b).all(|(p, q)| diff(p, q).is_empty())
+}
+
+/// How two texts differ: the words where they part, whole, each side's,
+/// and the smallest differing characters (to undo the change elsewhere).
+pub fn text_delta(b: &str, h: &str) -> Delta {
+    let (bc, hc): (Vec<char>, Vec<char>) = (b.chars().collect(), h.chars().collect());
+    let p = bc.iter().zip(&hc).take_while(|(x, y)| x == y).count();
+    let s = bc[p..]
+        .iter()
+        .rev()
+        .zip(hc[p..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let edit = |c: &[char]| -> String { c.iter().collect() };
+    let (base_edit, head_edit) = (edit(&bc[p..bc.len() - s]), edit(&hc[p..hc.len() - s]));
+    // Whole words: back to the start of the word the parting is in, on to
+    // the end of the word where they meet again (the shared start and end
+    // are alike on both sides).
+    let word = |c: char| !c.is_whitespace();
+    let mut start = p;
+    while start > 0 && word(bc[start - 1]) {
+        start -= 1;
+    }
+    let mut end = s;
+    while end > 0 && word(bc[bc.len() - end]) {
+        end -= 1;
+    }
+    let words = |c: &[char]| -> String {
+        let mut t: String = c[start..c.len() - end].iter().collect();
+        if start > 0 {
+            t.insert(0, '…');
+        }
+        if end > 0 {
+            t.push('…');
+        }
+        t
+    };
+    Delta::Text {
+        base: words(&bc),
+        head: words(&hc),
+        base_edit,
+        head_edit,
+    }
+}
+
+/// A term in Elixir's notation, as `inspect/1` writes it.
+fn term_text(t: &Term) -> String {
+    ptc_conformance::elixir::inspect::inspect(t)
+}
+
+fn key_text(k: &Term) -> String {
+    match k {
+        Term::Str(s) => format!("{s:?}"),
+        other => term_text(other),
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.replace('\n', "\\n").replace('\t', "\\t")
+}
+
+/// A text in quotes, line breaks shown as `\n`, its middle kept (the words
+/// that differ are in it).
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", one_line(s))
+}
+
+/// A value shown on one line, its ends kept past [`SHOWN_CHARS`].
+fn shown(s: &str) -> String {
+    let s = one_line(s);
+    let n = s.chars().count();
+    if n <= SHOWN_CHARS {
+        return s;
+    }
+    let keep = SHOWN_CHARS / 2;
+    let head: String = s.chars().take(keep).collect();
+    let tail: String = s.chars().skip(n - keep).collect();
+    format!("{head}…(+{} chars)…{tail}", n - 2 * keep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ptc_conformance::raised::Raised;
+
+    fn op(name: &str) -> &'static Op {
+        ptc_conformance::ops::find(name).unwrap()
+    }
+
+    fn ok(json: &str) -> Answer {
+        Answer::Ok(ptc_conformance::tagged::decode_str(json, "").unwrap())
+    }
+
+    #[test]
+    fn a_renamed_key_of_a_rendered_payload_is_named_by_both_names() {
+        let o = op("protocol.render_error");
+        let c = Change::of(
+            o,
+            &ok(r#""{\"status\":\"error\",\"feedback\":\"x\"}""#),
+            &ok(r#""{\"status\":\"error\",\"hint\":\"x\"}""#),
+        );
+        assert_eq!(
+            c.delta,
+            Delta::Renamed {
+                base: "\"feedback\"".into(),
+                head: "\"hint\"".into()
+            }
+        );
+        assert_eq!(
+            c.phrase(("base", "head")),
+            "key \"feedback\" became \"hint\""
+        );
+        // Undone in another payload of the same change, the two agree.
+        let (b, h) = (
+            ok(r#""{\"feedback\":\"y\",\"reason\":\"fail\"}""#),
+            ok(r#""{\"hint\":\"y\",\"reason\":\"fail\"}""#),
+        );
+        assert!(undone_alike(&c, o, &b, &h));
+        // Not a difference of another key.
+        let h = ok(r#""{\"feedback\":\"y\",\"reason\":\"failed\"}""#);
+        assert!(!undone_alike(&c, o, &b, &h));
+    }
+
+    #[test]
+    fn a_reworded_text_shows_its_differing_words_whole_and_undoes_in_a_message() {
+        let o = op("term.inspect");
+        let c = Change::of(o, &ok(r#""%{a: 1, b: 2}""#), &ok(r#""%{a => 1, b => 2}""#));
+        let Delta::Text { base, head, .. } = &c.delta else {
+            panic!("{c:?}")
+        };
+        // The shared end (" 2}") is elided, the differing middle kept whole.
+        assert_eq!(
+            (base.as_str(), head.as_str()),
+            ("%{a: 1, b:…", "%{a => 1, b =>…")
+        );
+        let msg = |m: &str| {
+            Answer::Raised(Raised {
+                class: "ArgumentError".into(),
+                message: m.into(),
+            })
+        };
+        let c2 = Change::of(o, &ok(r#""x: 1""#), &ok(r#""x => 1""#));
+        assert!(undone_alike(
+            &c2,
+            op("tool.validate"),
+            &msg("bad value %{y: 2} given"),
+            &msg("bad value %{y => 2} given")
+        ));
+        let words = Change::of(
+            o,
+            &msg("tool \"a\": the accepted values are :x"),
+            &msg("tool \"a\": the expected values are :x"),
+        );
+        assert_eq!(
+            words.phrase(("base", "head")),
+            "the message of ArgumentError: \"…accepted…\" became \"…expected…\""
+        );
+    }
+
+    #[test]
+    fn a_replaced_value_deep_in_an_answer_is_named_where_it_is() {
+        let o = op("tool.new");
+        let c = Change::of(
+            o,
+            &ok(
+                r#"{"$tuple": [{"$atom": "error"}, {"$tuple": [{"$atom": "invalid_visibility"}, 1]}]}"#,
+            ),
+            &ok(
+                r#"{"$tuple": [{"$atom": "error"}, {"$tuple": [{"$atom": "invalid_option"}, {"$atom": "visibility"}, 1]}]}"#,
+            ),
+        );
+        assert_eq!(
+            c.phrase(("base", "head")),
+            "{:invalid_visibility, 1} became {:invalid_option, :visibility, 1}"
+        );
+        let order = Change::of(o, &ok("[1, 2, 3]"), &ok("[3, 2, 1]"));
+        assert_eq!(order.delta, Delta::Order);
+        let added = Change::of(o, &ok(r#"{"a": 1}"#), &ok(r#"{"a": 1, "b": [2]}"#));
+        assert_eq!(
+            added.phrase(("base", "head")),
+            "key \"b\" added ([2] in head)"
+        );
+    }
+}
