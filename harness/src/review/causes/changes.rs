@@ -10,12 +10,12 @@ use crate::subject::Request;
 use ptc_conformance::raised::Raised;
 
 /// A change planted in the reference's answers to the ops it names.
-struct Change {
-    ops: &'static [&'static str],
-    alter: fn(Request<'_>, Answer) -> Answer,
+pub(super) struct Change {
+    pub(super) ops: &'static [&'static str],
+    pub(super) alter: fn(Request<'_>, Answer) -> Answer,
     /// Atoms head's code holds that base's lacks (AP-19): the names a
     /// change brings, as a build's code would hold them.
-    atoms: &'static [&'static str],
+    pub(super) atoms: &'static [&'static str],
 }
 
 impl Alteration for Change {
@@ -98,44 +98,33 @@ fn a_key_rule_extended_to_one_more_character_is_one_cause_titled_by_it() {
     assert!(causes[0].1.len() >= 2, "{causes:?}");
 }
 
-/// The entries of `args`'s option lists that name `key`: well-formed
-/// (`{:key, v}`) or not (`{:key}`, `{:key, a, b}`, a bare `:key`).
-fn entries(t: &Term, key: &str) -> (bool, bool) {
+/// The entries of `op`'s option lists in `args` (where the op reads
+/// options) that name `key`: well-formed (`{:key, v}`) or not (`{:key}`,
+/// `{:key, a, b}`, a bare `:key`).
+fn entries(op: &str, args: &[Term], key: &str) -> (bool, bool) {
     let (mut good, mut bad) = (false, false);
-    fn walk(t: &Term, key: &str, good: &mut bool, bad: &mut bool) {
-        match t {
-            Term::List(xs) => {
-                for x in xs {
-                    match x {
-                        Term::Tuple(kv) if kv.first().and_then(Term::as_atom) == Some(key) => {
-                            if kv.len() == 2 {
-                                *good = true;
-                            } else {
-                                *bad = true;
-                            }
-                        }
-                        Term::Atom(a) if a == key => *bad = true,
-                        _ => {}
+    for xs in parts::option_lists(op, args) {
+        for x in xs {
+            match x {
+                Term::Tuple(kv) if kv.first().and_then(Term::as_atom) == Some(key) => {
+                    if kv.len() == 2 {
+                        good = true;
+                    } else {
+                        bad = true;
                     }
-                    walk(x, key, good, bad);
                 }
+                Term::Atom(a) if a == key => bad = true,
+                _ => {}
             }
-            Term::Tuple(xs) => xs.iter().for_each(|x| walk(x, key, good, bad)),
-            _ => {}
         }
     }
-    walk(t, key, &mut good, &mut bad);
     (good, bad)
 }
 
 /// Head newly reads option `key`: a well-formed entry turns the tool down,
 /// a malformed one raises.
 fn reads_option(r: Request<'_>, a: Answer, key: &str) -> Answer {
-    let (good, bad) = r
-        .args
-        .iter()
-        .map(|x| entries(x, key))
-        .fold((false, false), |(g, b), (g2, b2)| (g || g2, b || b2));
+    let (good, bad) = entries(r.op, r.args, key);
     match a {
         _ if bad => Answer::Raised(Raised {
             class: "ArgumentError".into(),

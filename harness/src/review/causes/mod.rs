@@ -185,4 +185,6 @@ fn answered(a: &Answer) -> bool {
 #[cfg(test)]
 mod changes;
 #[cfg(test)]
+mod planted;
+#[cfg(test)]
 mod tests;

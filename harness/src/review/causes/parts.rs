@@ -143,7 +143,9 @@ fn walk(
             };
             push(trigger, "replaced by nil", &Term::Nil, size(t), None);
         }
-        Term::List(items) => {
+        // A list where the op reads options (`spec/data/ops.json`); any
+        // other list is data, whatever its elements look like.
+        Term::List(items) if option_list(op, path) => {
             // A bare atom in a list is an option too (a flag, or an entry
             // of a keyword list a build reads as malformed).
             for (j, item) in items.iter().enumerate() {
@@ -237,7 +239,7 @@ fn walk(
         let (seg, p) = match t {
             // An option is named by its key: `/1/[format_options]/1` is
             // the value of the option `format_options` in argument 2's list.
-            Term::List(_) => match option_key(child) {
+            Term::List(_) => match option_key(child).filter(|_| option_list(op, path)) {
                 Some(key) => (format!("/[{key}]"), Place::ListItem),
                 None => ("/*".to_owned(), Place::ListItem),
             },
@@ -271,6 +273,90 @@ fn walk(
             out,
         );
     }
+}
+
+/// Whether the list at `path` (`/1/1`) of `op`'s arguments is one the op
+/// reads options from: a place `spec/data/ops.json` names under the
+/// argument's `options` (read from the spec packed into the binary).
+pub fn option_list(op: &str, path: &str) -> bool {
+    option_places()
+        .get(op)
+        .is_some_and(|places| places.iter().any(|p| p == path))
+}
+
+/// Every list of options in `args` of `op`: the lists at the places
+/// [`option_list`] names, nested ones included.
+pub fn option_lists<'a>(op: &str, args: &'a [Term]) -> Vec<&'a [Term]> {
+    fn go<'a>(op: &str, t: &'a Term, path: &str, out: &mut Vec<&'a [Term]>) {
+        match t {
+            Term::List(xs) => {
+                let options = option_list(op, path);
+                if options {
+                    out.push(xs);
+                }
+                for x in xs {
+                    let seg = match option_key(x).filter(|_| options) {
+                        Some(k) => format!("/[{k}]"),
+                        None => "/*".to_owned(),
+                    };
+                    go(op, x, &format!("{path}{seg}"), out);
+                }
+            }
+            Term::Tuple(xs) => {
+                for (j, x) in xs.iter().enumerate() {
+                    go(op, x, &format!("{path}/{j}"), out);
+                }
+            }
+            Term::Struct(s) => {
+                for (f, v) in &s.fields {
+                    go(op, v, &format!("{path}/.{f}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        go(op, a, &format!("/{i}"), &mut out);
+    }
+    out
+}
+
+/// Every op's option places, as full paths (`/2`, `/1/[format_options]/1`).
+fn option_places() -> &'static std::collections::BTreeMap<String, Vec<String>> {
+    static PLACES: std::sync::OnceLock<std::collections::BTreeMap<String, Vec<String>>> =
+        std::sync::OnceLock::new();
+    PLACES.get_or_init(|| {
+        let file = crate::corpus::embedded::Embedded::Spec
+            .files()
+            .iter()
+            .find(|(path, _)| *path == "data/ops.json")
+            .map(|(_, bytes)| *bytes)
+            .unwrap_or_default();
+        let data: serde_json::Value = serde_json::from_slice(file).unwrap_or_default();
+        let mut out = std::collections::BTreeMap::new();
+        for op in data["ops"].as_array().into_iter().flatten() {
+            let Some(name) = op["op"].as_str() else {
+                continue;
+            };
+            let places: Vec<String> = op["args"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .flat_map(|(i, a)| {
+                    a["options"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(serde_json::Value::as_str)
+                        .map(move |p| format!("/{i}{p}"))
+                })
+                .collect();
+            out.insert(name.to_owned(), places);
+        }
+        out
+    })
 }
 
 /// The key of a keyword-like list element: a tuple whose first element is
@@ -442,6 +528,32 @@ fn option_key_term(item: &Term) -> Option<&Term> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Options are looked for where ops.json says the op reads them, and
+    /// a list of atoms an op reads as data (`filter_by_expose`'s allowed
+    /// set) holds none.
+    #[test]
+    fn options_are_where_the_op_reads_them() {
+        assert!(option_list("protocol.render_error", "/2"));
+        assert!(option_list("tool.new", "/1/1"));
+        assert!(option_list(
+            "protocol.render_success_from_step",
+            "/1/[format_options]/1"
+        ));
+        assert!(!option_list("exposure.filter_by_expose", "/2"));
+        let args = vec![
+            Term::List(vec![]),
+            Term::tuple(vec![Term::atom("text"), Term::atom("tool_call")]),
+            Term::List(vec![Term::atom("native"), Term::atom("both")]),
+        ];
+        let found = candidates("exposure.filter_by_expose", &args, 96);
+        assert!(
+            !found
+                .iter()
+                .any(|c| matches!(c.trigger, Trigger::Option { .. })),
+            "{found:?}"
+        );
+    }
 
     /// A name the input gives twice changes in both places.
     #[test]

@@ -23,19 +23,13 @@ struct Planted {
 /// A planted bug: the op, the option key that triggers it, what it does to the answer.
 type Bug = (&'static str, &'static str, fn(Answer) -> Answer);
 
-fn has_option(t: &Term, key: &str) -> bool {
-    match t {
-        Term::List(xs) => xs.iter().any(|x| {
-            matches!(x, Term::Tuple(kv) if kv.len() >= 2 && kv[0].as_atom() == Some(key))
-                || has_option(x, key)
-        }),
-        Term::Tuple(xs) => xs.iter().any(|x| has_option(x, key)),
-        Term::Map(m) => m
-            .iter()
-            .any(|(k, v)| has_option(k, key) || has_option(v, key)),
-        Term::Struct(s) => s.fields.iter().any(|(_, v)| has_option(v, key)),
-        _ => false,
-    }
+/// Whether a list of options of `op` (where the op reads them) in `args`
+/// holds an entry with `key`.
+fn has_option(op: &str, args: &[Term], key: &str) -> bool {
+    parts::option_lists(op, args).iter().any(|xs| {
+        xs.iter()
+            .any(|x| matches!(x, Term::Tuple(kv) if kv.len() >= 2 && kv[0].as_atom() == Some(key)))
+    })
 }
 
 fn raises(_: Answer) -> Answer {
@@ -61,7 +55,7 @@ impl Alteration for Planted {
     }
     fn alter(&mut self, r: Request<'_>, mut answer: Answer) -> Answer {
         for (op, key, bug) in &self.bugs {
-            if r.op == *op && r.args.iter().any(|a| has_option(a, key)) {
+            if r.op == *op && has_option(r.op, r.args, key) {
                 answer = bug(answer);
             }
         }
@@ -75,6 +69,34 @@ pub(super) fn run(
     ops: &[&str],
     per_op: usize,
 ) -> Vec<(Trigger, BTreeSet<&'static str>, usize)> {
+    compared(base, head, ops, per_op, |c| {
+        c.causes
+            .iter()
+            .map(|x| (x.trigger.clone(), c.cause_ops(x), x.kinds.len()))
+            .collect()
+    })
+}
+
+/// The whole titles of the causes between `base` and `head` over `ops`
+/// (what changed, then when), in the report's order.
+pub(super) fn run_titles(
+    base: &mut dyn Subject,
+    head: &mut dyn Subject,
+    ops: &[&str],
+    per_op: usize,
+) -> Vec<String> {
+    compared(base, head, ops, per_op, |c| {
+        c.causes.iter().map(|x| x.title(("base", "head"))).collect()
+    })
+}
+
+fn compared<T>(
+    base: &mut dyn Subject,
+    head: &mut dyn Subject,
+    ops: &[&str],
+    per_op: usize,
+    read: impl Fn(&Comparison<'_>) -> T,
+) -> T {
     let corpus = crate::corpus::load_clean(&Sources::embedded()).unwrap();
     let cases: Vec<&Case> = corpus
         .cases
@@ -90,10 +112,7 @@ pub(super) fn run(
         fuzz: Some(fuzz),
     };
     let c: Comparison<'_> = compare(base, head, &cases, &corpus.cases, &cfg, &mut |_| {}).unwrap();
-    c.causes
-        .iter()
-        .map(|x| (x.trigger.clone(), c.cause_ops(x), x.kinds.len()))
-        .collect()
+    read(&c)
 }
 
 /// The causes between the reference (base) and the reference with `bugs`

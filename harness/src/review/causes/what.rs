@@ -48,6 +48,10 @@ pub enum Delta {
         base_edit: String,
         /// The smallest part of head's text that differs (characters).
         head_edit: String,
+        /// The shared text before the differing characters.
+        before: String,
+        /// The shared text after them.
+        after: String,
     },
     /// A map key (or struct field) only one side's answer has.
     Key {
@@ -217,6 +221,11 @@ impl Change {
     /// value put back, the exception class put back. `None` when the
     /// change is not one a value shows (an exception instead of a value).
     pub fn undo(&self, op: &'static Op, answer: &Answer) -> Option<Answer> {
+        self.undo_by(op, answer, 0)
+    }
+
+    /// [`Change::undo`] with the `v`-th of a reworded text's [`Change::edits`].
+    fn undo_by(&self, op: &'static Op, answer: &Answer, v: usize) -> Option<Answer> {
         match (&self.delta, answer) {
             (Delta::Class { base, head }, Answer::Raised(r)) if &r.class == head => {
                 let mut r = r.clone();
@@ -225,7 +234,7 @@ impl Change {
             }
             (Delta::Text { .. }, Answer::Raised(r)) => {
                 let mut r = r.clone();
-                r.message = self.undo_text(&r.message)?;
+                r.message = self.undo_text(&r.message, v)?;
                 Some(Answer::Raised(r))
             }
             (_, Answer::Ok(t)) => {
@@ -238,40 +247,65 @@ impl Change {
                     }
                     _ => t.clone(),
                 };
-                Some(Answer::Ok(self.undo_term(&t)?))
+                Some(Answer::Ok(self.undo_term(&t, v)?))
             }
             _ => None,
         }
     }
 
-    /// A text with head's part of a reworded text written as base's.
-    fn undo_text(&self, s: &str) -> Option<String> {
+    /// A text with head's part of a reworded text written as base's, by
+    /// the [`Change::edits`] variant `v`.
+    fn undo_text(&self, s: &str, v: usize) -> Option<String> {
+        let (base, head) = self.edits().into_iter().nth(v)?;
+        (!head.is_empty() && s.contains(head.as_str())).then(|| s.replace(head.as_str(), &base))
+    }
+
+    /// For a reworded text, the rewritings that may take it out of another
+    /// text, base's part and head's each: the differing characters alone,
+    /// then with one to three characters of the shared text before or after
+    /// them (the fixed part of a format, where the rest is what the input
+    /// put there), then the differing words whole.
+    pub fn edits(&self) -> Vec<(String, String)> {
         let Delta::Text {
-            base_edit,
-            head_edit,
             base,
             head,
+            base_edit,
+            head_edit,
+            before,
+            after,
         } = &self.delta
         else {
-            return None;
+            return Vec::new();
         };
-        if !head_edit.is_empty() && s.contains(head_edit.as_str()) {
-            return Some(s.replace(head_edit.as_str(), base_edit));
+        let mut out = vec![(base_edit.clone(), head_edit.clone())];
+        for n in 1..=3 {
+            let l: String = before
+                .chars()
+                .rev()
+                .take(n)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            let r: String = after.chars().take(n).collect();
+            out.push((format!("{l}{base_edit}"), format!("{l}{head_edit}")));
+            out.push((format!("{base_edit}{r}"), format!("{head_edit}{r}")));
         }
-        if !head.is_empty() && s.contains(head.as_str()) {
-            return Some(s.replace(head.as_str(), base));
-        }
-        None
+        let strip = |s: &str| s.trim_matches('…').to_owned();
+        out.push((strip(base), strip(head)));
+        let mut seen = std::collections::BTreeSet::new();
+        out.retain(|(b, h)| !h.is_empty() && b != h && seen.insert(h.clone()));
+        out
     }
 
     /// `t` with the change taken out wherever it shows.
-    fn undo_term(&self, t: &Term) -> Option<Term> {
+    fn undo_term(&self, t: &Term, v: usize) -> Option<Term> {
         let mut hit = false;
-        let out = self.walk(t, &mut hit);
+        let out = self.walk(t, v, &mut hit);
         hit.then_some(out)
     }
 
-    fn walk(&self, t: &Term, hit: &mut bool) -> Term {
+    fn walk(&self, t: &Term, v: usize, hit: &mut bool) -> Term {
         if let Delta::Value {
             base_term,
             head_term,
@@ -284,10 +318,10 @@ impl Change {
             }
         }
         let all = |xs: &[Term], hit: &mut bool| -> Vec<Term> {
-            xs.iter().map(|x| self.walk(x, hit)).collect()
+            xs.iter().map(|x| self.walk(x, v, hit)).collect()
         };
         match t {
-            Term::Str(s) => match self.undo_text(s) {
+            Term::Str(s) => match self.undo_text(s, v) {
                 Some(new) => {
                     *hit = true;
                     Term::Str(new)
@@ -306,7 +340,7 @@ impl Change {
             Term::Map(m) => {
                 let pairs = m
                     .iter()
-                    .filter_map(|(k, v)| {
+                    .filter_map(|(k, val)| {
                         let key = ptc_conformance::tagged::encode(k);
                         match &self.delta {
                             Delta::Key { key: gone, .. } if &key == gone => {
@@ -317,9 +351,9 @@ impl Change {
                                 *hit = true;
                                 let k = ptc_conformance::tagged::decode_str(base, "")
                                     .unwrap_or_else(|_| k.clone());
-                                Some((k, self.walk(v, hit)))
+                                Some((k, self.walk(val, v, hit)))
                             }
-                            _ => Some((self.walk(k, hit), self.walk(v, hit))),
+                            _ => Some((self.walk(k, v, hit), self.walk(val, v, hit))),
                         }
                     })
                     .collect();
@@ -330,12 +364,12 @@ impl Change {
                 fields: s
                     .fields
                     .iter()
-                    .filter_map(|(f, v)| match &self.delta {
+                    .filter_map(|(f, val)| match &self.delta {
                         Delta::Key { key, .. } if key == &format!(".{f}") => {
                             *hit = true;
                             None
                         }
-                        _ => Some((f.clone(), self.walk(v, hit))),
+                        _ => Some((f.clone(), self.walk(val, v, hit))),
                     })
                     .collect(),
             })),
@@ -353,18 +387,21 @@ impl Change {
 /// out of both: head's answer undone, and base's too for a key only one
 /// side has (its value is what differs from input to input).
 pub fn undone_alike(change: &Change, op: &'static Op, b: &Answer, h: &Answer) -> bool {
-    let Some(h2) = change.undo(op, h) else {
-        return false;
-    };
-    let b2 = match (&change.delta, b) {
-        (Delta::Key { .. } | Delta::Order, _) => change.undo(op, b).unwrap_or_else(|| plain(op, b)),
-        _ => plain(op, b),
-    };
-    let h2 = match (&change.delta, &h2) {
-        (Delta::Key { .. } | Delta::Order, _) => h2,
-        _ => h2,
-    };
-    same(&b2, &h2)
+    let variants = change.edits().len().max(1);
+    (0..variants).any(|v| {
+        let Some(h2) = change.undo_by(op, h, v) else {
+            return false;
+        };
+        // A key only one side has, and an order, are taken out of both:
+        // base's value there is what differs from input to input.
+        let b2 = match &change.delta {
+            Delta::Key { .. } | Delta::Order => {
+                change.undo_by(op, b, v).unwrap_or_else(|| plain(op, b))
+            }
+            _ => plain(op, b),
+        };
+        same(&b2, &h2)
+    })
 }
 
 /// An answer with a rendered JSON text read as the term it renders.
@@ -550,6 +587,8 @@ pub fn text_delta(b: &str, h: &str) -> Delta {
         head: words(&hc),
         base_edit,
         head_edit,
+        before: bc[..p].iter().collect(),
+        after: bc[bc.len() - s..].iter().collect(),
     }
 }
 

@@ -333,13 +333,14 @@ impl Cause {
             }
             // A struct's definition is what changed: its fields name it.
             Trigger::Field { .. }
-                if self
-                    .triggers
-                    .iter()
-                    .all(|t| matches!(t, Trigger::Field { .. })) =>
+                if matches!(change.delta, crate::review::causes::what::Delta::Key { .. })
+                    && self
+                        .triggers
+                        .iter()
+                        .all(|t| matches!(t, Trigger::Field { .. })) =>
             {
                 return format!(
-                    "{} — {}: {}",
+                    "{} — always, e.g. {}: {}",
                     self.trigger_title(labels),
                     change.op,
                     change.phrase(labels)
