@@ -131,7 +131,23 @@ pub fn groups(n: usize, links: &[Link]) -> Vec<Vec<usize>> {
 pub fn take_out(trigger: &Trigger, args: &[Term]) -> Option<Vec<Term>> {
     let mut hit = false;
     let out: Vec<Term> = match trigger {
-        Trigger::Char { c, .. } => args.iter().map(|a| without_char(a, *c, &mut hit)).collect(),
+        Trigger::Char { c, .. } => {
+            let exact: Vec<Term> = args
+                .iter()
+                .map(|a| without_chars(a, &|x| x == *c, &mut hit))
+                .collect();
+            if hit {
+                exact
+            } else {
+                // The input holds not that character but others of its
+                // class (an uppercase letter, a digit, a space): a rule
+                // that reads one reads them all, which the test decides.
+                let class = char_class(*c);
+                args.iter()
+                    .map(|a| without_chars(a, &|x| char_class(x) == class, &mut hit))
+                    .collect()
+            }
+        }
         Trigger::Option { key, .. } => args
             .iter()
             .map(|a| without_option(a, key, &mut hit))
@@ -179,17 +195,36 @@ fn rebuild(t: &Term, f: &mut dyn FnMut(&Term) -> Term) -> Term {
     }
 }
 
-fn without_char(t: &Term, c: char, hit: &mut bool) -> Term {
+/// A character's class, for taking out characters like a trigger's.
+fn char_class(c: char) -> u8 {
+    if c.is_uppercase() {
+        0
+    } else if c.is_lowercase() {
+        1
+    } else if c.is_numeric() {
+        2
+    } else if c.is_whitespace() {
+        3
+    } else if c.is_ascii_punctuation() {
+        4
+    } else if c.is_control() {
+        5
+    } else {
+        6
+    }
+}
+
+fn without_chars(t: &Term, drop: &dyn Fn(char) -> bool, hit: &mut bool) -> Term {
+    let cut = |s: &str, hit: &mut bool| -> Option<String> {
+        s.chars().any(drop).then(|| {
+            *hit = true;
+            s.chars().filter(|x| !drop(*x)).collect()
+        })
+    };
     match t {
-        Term::Str(s) if s.contains(c) => {
-            *hit = true;
-            Term::Str(s.replace(c, ""))
-        }
-        Term::Atom(s) if s.contains(c) => {
-            *hit = true;
-            Term::atom(&s.replace(c, ""))
-        }
-        _ => rebuild(t, &mut |x| without_char(x, c, hit)),
+        Term::Str(s) => cut(s, hit).map_or_else(|| t.clone(), Term::Str),
+        Term::Atom(s) => cut(s, hit).map_or_else(|| t.clone(), |n| Term::atom(&n)),
+        _ => rebuild(t, &mut |x| without_chars(x, drop, hit)),
     }
 }
 

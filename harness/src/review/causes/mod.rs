@@ -26,7 +26,7 @@ mod trigger;
 pub mod what;
 
 pub use search::Search;
-pub use trigger::{bare_option, Trigger};
+pub use trigger::{bare_option, shown_char, Trigger};
 
 use crate::review::attribution::ShapeChange;
 use crate::review::kinds::{How, Kind, Side};

@@ -204,7 +204,11 @@ impl Change {
                     Side::Expected => "removed",
                     Side::Actual => "added",
                 };
-                format!("key {key}{at} {verb} ({} in {})", shown(value), side(s))
+                let what = match key.strip_prefix('.') {
+                    Some(field) => format!("field {field}"),
+                    None => format!("key {key}"),
+                };
+                format!("{what}{at} {verb} ({} in {})", shown(value), side(s))
             }
             Delta::Renamed { base, head } => format!("key {base}{at} became {head}"),
             Delta::Value { base, head, .. } => {
@@ -321,7 +325,7 @@ impl Change {
             xs.iter().map(|x| self.walk(x, v, hit)).collect()
         };
         match t {
-            Term::Str(s) => match self.undo_text(s, v) {
+            Term::Str(_) | Term::Bytes(_) => match self.undo_text(&lossy(t), v) {
                 Some(new) => {
                     *hit = true;
                     Term::Str(new)
@@ -389,18 +393,18 @@ impl Change {
 pub fn undone_alike(change: &Change, op: &'static Op, b: &Answer, h: &Answer) -> bool {
     let variants = change.edits().len().max(1);
     (0..variants).any(|v| {
-        let Some(h2) = change.undo_by(op, h, v) else {
-            return false;
+        // A key only one side has, and an order, are taken out of both
+        // answers (the key's value is what differs from input to input;
+        // either side may hold it): it must show in one of them.
+        let both = matches!(change.delta, Delta::Key { .. } | Delta::Order);
+        let (b2, h2) = match (change.undo_by(op, b, v), change.undo_by(op, h, v)) {
+            (Some(b2), Some(h2)) if both => (b2, h2),
+            (Some(b2), None) if both => (b2, plain(op, h)),
+            (None, Some(h2)) if both => (plain(op, b), h2),
+            (_, Some(h2)) if !both => (plain(op, b), h2),
+            _ => return false,
         };
-        // A key only one side has, and an order, are taken out of both:
-        // base's value there is what differs from input to input.
-        let b2 = match &change.delta {
-            Delta::Key { .. } | Delta::Order => {
-                change.undo_by(op, b, v).unwrap_or_else(|| plain(op, b))
-            }
-            _ => plain(op, b),
-        };
-        same(&b2, &h2)
+        same(&texts_read(b2), &texts_read(h2))
     })
 }
 
@@ -422,6 +426,38 @@ fn same(a: &Answer, b: &Answer) -> bool {
         (Answer::Ok(x), Answer::Ok(y)) => diff(x, y).is_empty(),
         (Answer::Raised(x), Answer::Raised(y)) => x.class == y.class && x.message == y.message,
         _ => false,
+    }
+}
+
+/// A binary's text: itself when UTF-8, its bytes read lossily otherwise.
+fn lossy(t: &Term) -> String {
+    match t {
+        Term::Str(s) => s.clone(),
+        Term::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+        _ => String::new(),
+    }
+}
+
+/// An answer with every binary read as text ([`lossy`]), so that a text
+/// undone in a binary compares with the other side's.
+fn texts_read(a: Answer) -> Answer {
+    fn go(t: &Term) -> Term {
+        let all = |xs: &[Term]| xs.iter().map(go).collect();
+        match t {
+            Term::Bytes(_) => Term::Str(lossy(t)),
+            Term::List(xs) => Term::List(all(xs)),
+            Term::Tuple(xs) => Term::Tuple(all(xs)),
+            Term::Map(m) => Term::map(m.iter().map(|(k, v)| (go(k), go(v))).collect()),
+            Term::Struct(s) => Term::Struct(Box::new(Struct {
+                module: s.module.clone(),
+                fields: s.fields.iter().map(|(f, v)| (f.clone(), go(v))).collect(),
+            })),
+            other => other.clone(),
+        }
+    }
+    match a {
+        Answer::Ok(t) => Answer::Ok(go(&t)),
+        other => other,
     }
 }
 
@@ -447,7 +483,9 @@ fn smallest(b: &Term, h: &Term, path: &mut Vec<String>) -> Delta {
         head_term: h.clone(),
     };
     match (b, h) {
-        (Term::Str(x), Term::Str(y)) => text_delta(x, y),
+        (Term::Str(_) | Term::Bytes(_), Term::Str(_) | Term::Bytes(_)) => {
+            text_delta(&lossy(b), &lossy(h))
+        }
         (Term::Map(x), Term::Map(y)) => {
             let only = |a: &Map, other: &Map| -> Vec<(Term, Term)> {
                 a.iter()
@@ -479,6 +517,33 @@ fn smallest(b: &Term, h: &Term, path: &mut Vec<String>) -> Delta {
                     let w = y.get(k).unwrap_or(v);
                     smallest(v, w, path)
                 }
+                // Several values changed (rows reordered and the sample
+                // taken from the first): the most telling change of them,
+                // an order before a key before a text before a value.
+                ([], [], several) => {
+                    let tried: Vec<(Vec<String>, Delta)> = several
+                        .iter()
+                        .map(|(k, v)| {
+                            let mut p = path.clone();
+                            p.push(key_text(k));
+                            let d = smallest(v, y.get(k).unwrap_or(v), &mut p);
+                            (p, d)
+                        })
+                        .collect();
+                    let rank = |d: &Delta| match d {
+                        Delta::Order => 0,
+                        Delta::Key { .. } | Delta::Renamed { .. } => 1,
+                        Delta::Text { .. } => 2,
+                        _ => 3,
+                    };
+                    match tried.into_iter().min_by_key(|(_, d)| rank(d)) {
+                        Some((p, d)) if rank(&d) < 3 => {
+                            *path = p;
+                            d
+                        }
+                        _ => value(b, h),
+                    }
+                }
                 _ => value(b, h),
             }
         }
@@ -499,15 +564,18 @@ fn smallest(b: &Term, h: &Term, path: &mut Vec<String>) -> Delta {
                 .filter(|(f, v)| get(y, f).is_some_and(|w| !diff(v, w).is_empty()))
                 .collect();
             match (&ob[..], &oh[..], &changed[..]) {
-                ([], [(f, v)], []) | ([(f, v)], [], []) => Delta::Key {
-                    side: if ob.is_empty() {
-                        Side::Actual
-                    } else {
-                        Side::Expected
-                    },
-                    key: format!(".{f}"),
-                    value: term_text(v),
-                },
+                ([], [(f, v)], []) | ([(f, v)], [], []) => {
+                    path.push(x.module.clone());
+                    Delta::Key {
+                        side: if ob.is_empty() {
+                            Side::Actual
+                        } else {
+                            Side::Expected
+                        },
+                        key: format!(".{f}"),
+                        value: term_text(v),
+                    }
+                }
                 ([], [], [(f, v)]) => {
                     path.push(format!("{}.{f}", x.module));
                     smallest(v, get(y, f).unwrap_or(v), path)
@@ -569,6 +637,17 @@ pub fn text_delta(b: &str, h: &str) -> Delta {
         start -= 1;
     }
     let mut end = s;
+    // Only spaces or punctuation differ (`[1 2]` written `[1, 2]`): the
+    // word after them shows where.
+    let slight = |c: &[char]| {
+        c.iter()
+            .all(|x| x.is_whitespace() || x.is_ascii_punctuation())
+    };
+    if slight(&bc[p..bc.len() - s]) && slight(&hc[p..hc.len() - s]) {
+        while end > 0 && !word(bc[bc.len() - end]) {
+            end -= 1;
+        }
+    }
     while end > 0 && word(bc[bc.len() - end]) {
         end -= 1;
     }

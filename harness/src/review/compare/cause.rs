@@ -179,9 +179,12 @@ fn shown_by(
             Some((k, op, Change::of(op, &g.example.base, &g.example.head)))
         })
         .min_by_key(|(k, _, c)| {
+            use crate::review::causes::what::Delta;
+            let exception =
+                matches!(c.delta, Delta::Class { .. }) || c.at.starts_with("the message of");
             (
                 c.is_raise(),
-                c.at.starts_with("the message of"),
+                exception,
                 c.depth,
                 weight(&groups[*k].example.args),
             )
@@ -348,14 +351,60 @@ impl Cause {
             }
             _ => {}
         }
-        let more = self.triggers.len().saturating_sub(1);
-        let when = self.trigger.when(labels);
-        let when = if more == 0 {
-            when
-        } else {
-            format!("{when} (and {more} more trigger(s), joined)")
-        };
-        format!("{}: {} — {when}", change.op, change.phrase(labels))
+        // A protocol one side implements for more structs: the
+        // implementations are what changed, whatever shows it.
+        if self
+            .triggers
+            .iter()
+            .any(|t| matches!(t, Trigger::Impl { .. }))
+        {
+            return format!(
+                "{} — when the input holds one of those structs, e.g. {}: {}",
+                self.trigger_title(labels),
+                change.op,
+                change.phrase(labels)
+            );
+        }
+        format!(
+            "{}: {} — {}",
+            change.op,
+            change.phrase(labels),
+            self.when(labels)
+        )
+    }
+
+    /// When the cause's change shows: its trigger's [`Trigger::when`];
+    /// for triggers one rule joined (the options of one list, values at
+    /// one place), what they share; for causes joined by test, the
+    /// characters they name together, or the first trigger and how many
+    /// more were joined.
+    pub fn when(&self, labels: crate::review::kinds::Labels) -> String {
+        let chars: Vec<String> = self
+            .triggers
+            .iter()
+            .filter_map(|t| match t {
+                Trigger::Char { c, .. } => Some(crate::review::causes::shown_char(*c)),
+                _ => None,
+            })
+            .collect();
+        if chars.len() > 1 && chars.len() == self.triggers.len() {
+            let (last, rest) = chars.split_last().unwrap_or((&chars[0], &[]));
+            return format!(
+                "when a map key or string holds {} or {last}",
+                rest.join(", ")
+            );
+        }
+        if self.triggers.len() < 2 {
+            return self.trigger.when(labels);
+        }
+        if self.joined.is_empty() {
+            return format!("when the input holds {}", self.trigger_title(labels));
+        }
+        format!(
+            "{} (and {} more trigger(s) of causes joined by test)",
+            self.trigger.when(labels),
+            self.triggers.len() - 1
+        )
     }
 
     /// What the cause's triggers name (the second half of the title, as

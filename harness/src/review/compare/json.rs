@@ -67,7 +67,7 @@ impl Comparison<'_> {
                     "title": c.title(labels),
                     "difference_of_behaviour": !c.is_fault(),
                     "change": c.change.as_ref().map(|x| change_json(x, labels)),
-                    "when": c.trigger.when(labels),
+                    "when": c.when(labels),
                     "joined": c.joined.iter().map(|(t, test)| json!({"trigger": t, "test": test})).collect::<Vec<_>>(),
                     "trigger_title": c.trigger_title(labels),
                     "trigger": trigger_json(&c.trigger, labels),
