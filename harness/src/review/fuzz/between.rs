@@ -26,6 +26,9 @@ use std::time::{Duration, Instant};
 /// and whether it was met retried without the fields a side lacks.
 type Smallest = ((usize, usize), usize, usize, bool);
 
+/// The least time shrinking gets, however quick the fuzzing was.
+const SHRINK_FLOOR: Duration = Duration::from_secs(10);
+
 /// A batch of generated inputs, or why the generator failed.
 type Batch = (usize, Result<Vec<Vec<Term>>, String>);
 
@@ -46,6 +49,7 @@ struct Tally {
 /// whatever the number of threads, a total cap only cuts the schedule
 /// short, and an op's inputs do not depend on the other ops fuzzed.
 struct Schedule<'a> {
+    started: Instant,
     ops: Vec<&'static Op>,
     names: Vec<&'static str>,
     batch: usize,
@@ -78,6 +82,7 @@ pub fn run_between(
     let batch = cfg.batch.max(1);
     let per_op = cfg.cases_per_op;
     let schedule = Schedule {
+        started: Instant::now(),
         batches: names.len() * per_op.div_ceil(batch),
         ops,
         names,
@@ -356,7 +361,17 @@ fn shrink_kinds(
     let cfg = s.cfg;
     let retry_fields: BTreeSet<refusal::Field> =
         report.lacking.values().flatten().cloned().collect();
-    for (kind, count, (_, b, i, retried)) in kinds {
+    // Shrinking is one request at a time: many kinds (a change met in a
+    // text that quotes the input varies with it) would take longer than
+    // the fuzzing itself. It gets a quarter of the time spent so far (at
+    // least SHRINK_FLOOR), shared among the kinds left; past its share a
+    // kind keeps the smallest example found by then.
+    let started = Instant::now();
+    let budget = (s.started.elapsed() / 4).max(SHRINK_FLOOR);
+    let total = kinds.len();
+    for (n, (kind, count, (_, b, i, retried))) in kinds.into_iter().enumerate() {
+        let left = budget.saturating_sub(started.elapsed());
+        let deadline = Instant::now() + left / u32::try_from(total - n).unwrap_or(u32::MAX).max(1);
         let op = s.ops[b % s.ops.len()];
         let strategy = args_for(op.name, corpus, &cfg.words).ok_or("generator vanished")?;
         let tree = generate(
@@ -377,7 +392,7 @@ fn shrink_kinds(
             (&kind, shapes),
             (&cfg.known, cfg.one_sided_refusals, &leave_out),
             tree,
-            reading,
+            (reading, Some(deadline)),
         );
         finding.count = count;
         if let Some(dir) = &cfg.emit {

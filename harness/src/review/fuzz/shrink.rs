@@ -88,7 +88,7 @@ pub(super) fn shrink(
     (kind, shapes): (&Kind, &Shapes),
     (known, refusals, leave_out): (&Known, bool, &BTreeSet<Field>),
     tree: impl ValueTree<Value = Vec<Term>>,
-    reading: Reading,
+    (reading, deadline): (Reading, Option<std::time::Instant>),
 ) -> Finding {
     // Of the same kind and not explained by the struct shape changes, so
     // that the example shows what is left; sent without the fields the
@@ -114,7 +114,7 @@ pub(super) fn shrink(
         out.extend(gen::mutate::hoists(a));
         out
     };
-    let (args, found, steps) = shrink_with(tree, check, smaller);
+    let (args, found, steps) = shrink_until(tree, check, smaller, deadline);
     let args = prepare(&args);
     let (expected, actual, diff) = found.unwrap_or((
         Answer::Error("the disagreement did not reproduce".into()),
@@ -142,17 +142,30 @@ pub(super) fn shrink(
 /// what `check` said of it (`None` when no value reproduced the fault) and
 /// the steps that kept the fault.
 pub fn shrink_with<V, W>(
+    tree: impl ValueTree<Value = V>,
+    check: impl FnMut(&V) -> Option<W>,
+    smaller: impl Fn(&V) -> Vec<V>,
+) -> (V, Option<W>, usize) {
+    shrink_until(tree, check, smaller, None)
+}
+
+/// [`shrink_with`], stopping at `deadline` too (with the smallest value
+/// found by then): a comparison that meets many kinds shrinks each within
+/// its share of the time.
+pub fn shrink_until<V, W>(
     mut tree: impl ValueTree<Value = V>,
     mut check: impl FnMut(&V) -> Option<W>,
     smaller: impl Fn(&V) -> Vec<V>,
+    deadline: Option<std::time::Instant>,
 ) -> (V, Option<W>, usize) {
     let first = tree.current();
     let mut found = check(&first);
     let mut best = first;
     let mut steps = 0;
     let mut budget = 5000;
+    let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     if tree.simplify() {
-        while budget > 0 {
+        while budget > 0 && !late() {
             budget -= 1;
             let candidate = tree.current();
             match check(&candidate) {
@@ -175,7 +188,7 @@ pub fn shrink_with<V, W>(
     // Then hoist nested parts out of their containers while the fault
     // stays (value trees cannot), within the same budget.
     let mut improved = true;
-    while improved && budget > 0 {
+    while improved && budget > 0 && !late() {
         improved = false;
         for candidate in smaller(&best) {
             if budget == 0 {
