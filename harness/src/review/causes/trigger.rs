@@ -273,7 +273,7 @@ impl Trigger {
             Trigger::MapKey { class } => format!("when a map key is of class \"{class}\""),
             Trigger::Value {
                 op, path, value, ..
-            } => format!("when {op} args{path} is {value}"),
+            } => format!("when {op} args{path} is {}", elixir_text(value)),
             Trigger::Refusal { side: s, reason } => {
                 format!("when {} declines the input: {reason}", side(s))
             }
@@ -381,6 +381,15 @@ impl Trigger {
                 side(s)
             ),
         }
+    }
+}
+
+/// A value's tagged JSON in Elixir's notation (`-0.0`, `:rows`), or as
+/// it is when it was cut too short to read back.
+fn elixir_text(value: &str) -> String {
+    match ptc_conformance::tagged::decode_str(value, "") {
+        Ok(t) => ptc_conformance::elixir::inspect::inspect(&t),
+        Err(_) => value.to_owned(),
     }
 }
 

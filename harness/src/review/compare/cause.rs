@@ -230,9 +230,9 @@ fn explained_by(
     links.first().map(|l| (candidates[l.by - 1].0, l.test))
 }
 
-/// The kind of a cause whose example shows its change most plainly: a
-/// value before an exception, an answer before a message, the shallowest,
-/// then the smallest input. With its op and change.
+/// The kind of a cause whose example shows its change most plainly
+/// ([`Change::plainness`]), the shallowest, then the smallest input. With
+/// its op and change.
 fn shown_by(
     groups: &[Group<'_>],
     kinds: &[usize],
@@ -249,17 +249,7 @@ fn shown_by(
             })?;
             Some((k, op, Change::of(op, &g.example.base, &g.example.head)))
         })
-        .min_by_key(|(k, _, c)| {
-            use crate::review::causes::what::Delta;
-            let exception =
-                matches!(c.delta, Delta::Class { .. }) || c.at.starts_with("the message of");
-            (
-                c.is_raise(),
-                exception,
-                c.depth,
-                weight(&groups[*k].example.args),
-            )
-        })
+        .min_by_key(|(k, _, c)| (c.plainness(), c.depth, weight(&groups[*k].example.args)))
 }
 
 /// The causes with those a test links joined ([`join`]), each with the
@@ -312,11 +302,7 @@ fn joined(search: &mut Search<'_>, groups: &[Group<'_>], mut out: Vec<Cause>) ->
         let c = &out[eligible[i]];
         let change = c.change.as_ref();
         (
-            change.is_none_or(Change::is_raise),
-            change.is_none_or(|x| {
-                matches!(x.delta, crate::review::causes::what::Delta::Class { .. })
-                    || x.at.starts_with("the message of")
-            }),
+            change.map_or(u8::MAX, Change::plainness),
             change.map_or(usize::MAX, |x| x.depth),
             std::cmp::Reverse(c.kinds.iter().map(|&k| groups[k].count()).sum::<usize>()),
             c.example.map(|k| weight(&groups[k].example.args)),

@@ -143,7 +143,7 @@ impl Comparison<'_> {
         if let Some(change) = &c.change {
             let _ = writeln!(out, "  what changed: {}", cut(&change.phrase(labels)));
         }
-        let _ = writeln!(out, "  when: {}", cut(&c.when(labels)));
+        let _ = writeln!(out, "  shows: {}", cut(&c.when(labels)));
         let _ = writeln!(out, "  found: {}", c.how);
         for (t, test) in c.joined.iter().take(JOINED_SHOWN) {
             let _ = writeln!(out, "  joined: {} ({test})", cut(t));
