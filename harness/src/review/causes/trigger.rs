@@ -222,7 +222,18 @@ impl Trigger {
                     modules: m2,
                     lacking: l2,
                 },
-            ) => lacking == l2 && (protocol == p2 || modules.iter().any(|m| m2.contains(m))),
+            ) => {
+                // One protocol, or one struct, or one family of structs (a
+                // release implementing protocols for its display structs).
+                let family = |m: &String| m.rsplit_once('.').map(|(f, _)| f.to_owned());
+                lacking == l2
+                    && (protocol == p2
+                        || modules.iter().any(|m| m2.contains(m))
+                        || modules.iter().any(|m| {
+                            m2.iter()
+                                .any(|n| family(m).is_some() && family(m) == family(n))
+                        }))
+            }
             (Impl { modules, .. }, Struct { module })
             | (Struct { module }, Impl { modules, .. }) => modules.contains(module),
             (Trigger::Char { c, .. }, Trigger::Char { c: c2, .. }) => c == c2,
