@@ -11,7 +11,8 @@ platform of this machine (or ``--target``):
 - the npm package ``ptc-conformance-sdk`` (``sdk/js``, packed as it is),
   which the first depends on and re-exports.
 
-    python3 harness/dist.py [--target TRIPLE] [--profile NAME] [--maturin PATH]
+    python3 harness/dist.py [--target TRIPLE]... [--also-platform OS-CPU]...
+                            [--profile NAME] [--maturin PATH] [--out DIR]
 
 The binary is compiled once, by maturin (``cargo build --profile release``
 underneath, into ``target/release/``), and the npm package takes it out of
@@ -200,6 +201,7 @@ def size(path):
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", action="append", help="a Rust target to build for (repeatable; default: this machine's); its toolchain must be installed")
+    parser.add_argument("--also-platform", action="append", default=[], metavar="OS-CPU", help="list ptc-conformance-OS-CPU (built by another run, e.g. on another machine) among the npm package's optional dependencies too (repeatable)")
     parser.add_argument("--profile", default="release", help="the cargo profile of the binary (default: release)")
     parser.add_argument("--maturin", help=f"the maturin to build the wheel with (maturin=={MATURIN_VERSION} on PyPI)")
     parser.add_argument("--out", default=str(ROOT / "target/dist"), help="where the packages go (default: target/dist, emptied first)")
@@ -212,6 +214,10 @@ def main(argv):
     for t in targets:
         if (t or host) not in PLATFORMS:
             raise DistError(f"no npm platform for the Rust target {t or host}; known: {', '.join(PLATFORMS)}")
+    known = {f"{os_name}-{cpu}" for os_name, cpu, _ in PLATFORMS.values()}
+    for also in args.also_platform:
+        if also not in known:
+            raise DistError(f"--also-platform {also}: not a platform of a known target ({', '.join(sorted(known))})")
     out = Path(args.out).resolve()
     if out.exists():
         shutil.rmtree(out)
@@ -232,7 +238,8 @@ def main(argv):
             name, tarball = platform_package(stage, out, artifacts[-1], binary, target, version)
             platforms.append(name)
             artifacts.append(tarball)
-        artifacts.append(main_package(stage, out, version, sdk_js, platforms))
+        also = [f"ptc-conformance-{p}" for p in args.also_platform]
+        artifacts.append(main_package(stage, out, version, sdk_js, set(platforms + also)))
         artifacts.append(npm_pack(ROOT / "sdk/js", out))
 
     print(f"\n{out}:")

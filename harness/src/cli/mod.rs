@@ -110,8 +110,11 @@ pub fn command() -> clap::Command {
 fn command_for(first_arg: Option<&std::ffi::OsStr>) -> clap::Command {
     static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     match first_arg {
-        Some(a) if a == "-V" || a == "--version" => command()
-            .version(VERSION.get_or_init(crate::corpus::embedded::version).as_str()),
+        Some(a) if a == "-V" || a == "--version" => command().version(
+            VERSION
+                .get_or_init(crate::corpus::embedded::version)
+                .as_str(),
+        ),
         _ => command(),
     }
 }
