@@ -6,15 +6,21 @@
 use crate::errors::{case_clause, module_not_available};
 use crate::inspect::inspect;
 use crate::term::Term;
-use crate::Raised;
+use crate::{Raised, Release};
 
 /// The value `:lists.keyfind(key, 1, list)` finds under the atom `key` in
 /// a keyword list, matched against `{^key, value}`: the first tuple whose
 /// first element is `key` decides (other elements are skipped); `None` when
 /// there is none. A found tuple that is not a pair raises `CaseClauseError`;
 /// `list` that is not a list raises `FunctionClauseError` in
-/// `Keyword.<fun>` (`fun` is e.g. `get/3`).
-pub fn find<'a>(list: &'a Term, key: &str, fun: &str) -> Result<Option<&'a Term>, Raised> {
+/// `Keyword.<fun>` (`fun` is e.g. `get/3`). The `CaseClauseError` inspects
+/// the tuple as release `rel`'s build prints it (REL-7).
+pub fn find<'a>(
+    rel: Release,
+    list: &'a Term,
+    key: &str,
+    fun: &str,
+) -> Result<Option<&'a Term>, Raised> {
     let Term::List(items) = list else {
         return Err(Raised::function_clause_in(&format!("Keyword.{fun}")));
     };
@@ -25,24 +31,24 @@ pub fn find<'a>(list: &'a Term, key: &str, fun: &str) -> Result<Option<&'a Term>
     match found {
         None => Ok(None),
         Some(Term::Tuple(t)) if t.len() == 2 => Ok(Some(&t[1])),
-        Some(other) => Err(case_clause(other)),
+        Some(other) => Err(case_clause(rel, other)),
     }
 }
 
 /// `Keyword.get(list, key)`: `None` when absent (the caller applies its default).
-pub fn get<'a>(list: &'a Term, key: &str) -> Result<Option<&'a Term>, Raised> {
-    find(list, key, "get/3")
+pub fn get<'a>(rel: Release, list: &'a Term, key: &str) -> Result<Option<&'a Term>, Raised> {
+    find(rel, list, key, "get/3")
 }
 
 /// `Keyword.get/3` on the elements of a list.
-pub fn get_in(items: &[Term], key: &str) -> Result<Option<Term>, Raised> {
+pub fn get_in(rel: Release, items: &[Term], key: &str) -> Result<Option<Term>, Raised> {
     let list = Term::List(items.to_vec());
-    Ok(get(&list, key)?.cloned())
+    Ok(get(rel, &list, key)?.cloned())
 }
 
 /// `Keyword.fetch(list, key)`: `None` for `:error`.
-pub fn fetch<'a>(list: &'a Term, key: &str) -> Result<Option<&'a Term>, Raised> {
-    find(list, key, "fetch/2")
+pub fn fetch<'a>(rel: Release, list: &'a Term, key: &str) -> Result<Option<&'a Term>, Raised> {
+    find(rel, list, key, "fetch/2")
 }
 
 /// `Keyword.fetch!(list, key)`: a missing key raises `KeyError`.
@@ -57,7 +63,7 @@ pub fn fetch_bang_at<'a>(
     list: &'a Term,
     key: &str,
 ) -> Result<&'a Term, Raised> {
-    find(list, key, "fetch!/2")?.ok_or_else(|| crate::errors::key_error_at(rel, key, list))
+    find(rel, list, key, "fetch!/2")?.ok_or_else(|| crate::errors::key_error_at(rel, key, list))
 }
 
 /// `Keyword.take(list, [key])`: every `{key, v}` entry, in order; an

@@ -39,7 +39,7 @@ pub fn validate(rel: Release, data: &Term, ty: &Term) -> Result<Term, Raised> {
         Errors::Improper(_, tail) => {
             return Err(Raised::no_tagged_form(format!(
                 "improper list tail {}",
-                crate::inspect::inspect(&tail)
+                crate::inspect::inspect_at(rel, &tail)
             )))
         }
     })
@@ -212,7 +212,7 @@ fn validate_fields(
 ) -> Result<(Errors, Consumed), Raised> {
     let items = match enumerable::walk(fields)? {
         Walk::Elements(items) => items,
-        Walk::Accumulator(acc) => return accumulator(acc),
+        Walk::Accumulator(acc) => return accumulator(rel, acc),
     };
     let (mut errors, mut consumed) = (Errors::List(vec![]), vec![]);
     for item in &items {
@@ -247,7 +247,10 @@ fn validate_fields(
 
 /// `{errors, consumed} = acc` for the accumulator an arity-2 function
 /// returned in place of a field list; the errors may be any term (JH-15).
-fn accumulator(acc: Term) -> Result<(Errors, Consumed), Raised> {
+/// Anything else raises `MatchError` with `inspect/1` of it as release
+/// `rel`'s build prints it (a display struct in another's field is an
+/// `Inspect.Error` at v0.11.0, REL-7).
+fn accumulator(rel: Release, acc: Term) -> Result<(Errors, Consumed), Raised> {
     match acc {
         Term::Tuple(mut p) if p.len() == 2 => {
             let consumed = p.pop().unwrap_or(Term::Nil);
@@ -256,7 +259,7 @@ fn accumulator(acc: Term) -> Result<(Errors, Consumed), Raised> {
         }
         other => Err(crate::errors::raise(
             &crate::elixir::messages::MATCH_ERROR,
-            &[("term", &crate::inspect::inspect(&other))],
+            &[("term", &crate::inspect::inspect_at(rel, &other))],
         )),
     }
 }
