@@ -26,8 +26,10 @@ use std::time::{Duration, Instant};
 /// and whether it was met retried without the fields a side lacks.
 type Smallest = ((usize, usize), usize, usize, bool);
 
-/// The least time shrinking gets, however quick the fuzzing was.
-const SHRINK_FLOOR: Duration = Duration::from_secs(10);
+/// Checks shrinking gets in all at least, however few inputs were fuzzed.
+const SHRINK_CHECKS: usize = 20_000;
+/// Checks each kind gets at least.
+const SHRINK_LEAST: usize = 50;
 
 /// A batch of generated inputs, or why the generator failed.
 type Batch = (usize, Result<Vec<Vec<Term>>, String>);
@@ -49,7 +51,6 @@ struct Tally {
 /// whatever the number of threads, a total cap only cuts the schedule
 /// short, and an op's inputs do not depend on the other ops fuzzed.
 struct Schedule<'a> {
-    started: Instant,
     ops: Vec<&'static Op>,
     names: Vec<&'static str>,
     batch: usize,
@@ -82,7 +83,6 @@ pub fn run_between(
     let batch = cfg.batch.max(1);
     let per_op = cfg.cases_per_op;
     let schedule = Schedule {
-        started: Instant::now(),
         batches: names.len() * per_op.div_ceil(batch),
         ops,
         names,
@@ -363,15 +363,14 @@ fn shrink_kinds(
         report.lacking.values().flatten().cloned().collect();
     // Shrinking is one request at a time: many kinds (a change met in a
     // text that quotes the input varies with it) would take longer than
-    // the fuzzing itself. It gets a quarter of the time spent so far (at
-    // least SHRINK_FLOOR), shared among the kinds left; past its share a
-    // kind keeps the smallest example found by then.
-    let started = Instant::now();
-    let budget = (s.started.elapsed() / 4).max(SHRINK_FLOOR);
+    // the fuzzing itself. The kinds share SHRINK_CHECKS checks, or one for
+    // every eight inputs checked if that is more, each at most an equal
+    // share of what is left (counted in checks, not time, so that a seed
+    // replays the same examples).
     let total = kinds.len();
+    let mut left = SHRINK_CHECKS.max(report.checked / 8);
     for (n, (kind, count, (_, b, i, retried))) in kinds.into_iter().enumerate() {
-        let left = budget.saturating_sub(started.elapsed());
-        let deadline = Instant::now() + left / u32::try_from(total - n).unwrap_or(u32::MAX).max(1);
+        let share = (left / (total - n).max(1)).max(SHRINK_LEAST);
         let op = s.ops[b % s.ops.len()];
         let strategy = args_for(op.name, corpus, &cfg.words).ok_or("generator vanished")?;
         let tree = generate(
@@ -392,8 +391,9 @@ fn shrink_kinds(
             (&kind, shapes),
             (&cfg.known, cfg.one_sided_refusals, &leave_out),
             tree,
-            (reading, Some(deadline)),
+            (reading, share),
         );
+        left = left.saturating_sub(share);
         finding.count = count;
         if let Some(dir) = &cfg.emit {
             let evidence = emit::evidence(expected, subject, op, corpus, &cfg.known, reading);

@@ -88,7 +88,7 @@ pub(super) fn shrink(
     (kind, shapes): (&Kind, &Shapes),
     (known, refusals, leave_out): (&Known, bool, &BTreeSet<Field>),
     tree: impl ValueTree<Value = Vec<Term>>,
-    (reading, deadline): (Reading, Option<std::time::Instant>),
+    (reading, budget): (Reading, usize),
 ) -> Finding {
     // Of the same kind and not explained by the struct shape changes, so
     // that the example shows what is left; sent without the fields the
@@ -114,7 +114,7 @@ pub(super) fn shrink(
         out.extend(gen::mutate::hoists(a));
         out
     };
-    let (args, found, steps) = shrink_until(tree, check, smaller, deadline);
+    let (args, found, steps) = shrink_until(tree, check, smaller, budget);
     let args = prepare(&args);
     let (expected, actual, diff) = found.unwrap_or((
         Answer::Error("the disagreement did not reproduce".into()),
@@ -146,26 +146,25 @@ pub fn shrink_with<V, W>(
     check: impl FnMut(&V) -> Option<W>,
     smaller: impl Fn(&V) -> Vec<V>,
 ) -> (V, Option<W>, usize) {
-    shrink_until(tree, check, smaller, None)
+    shrink_until(tree, check, smaller, 5000)
 }
 
-/// [`shrink_with`], stopping at `deadline` too (with the smallest value
-/// found by then): a comparison that meets many kinds shrinks each within
-/// its share of the time.
+/// [`shrink_with`] with at most `budget` checks (the smallest value found
+/// by then): a comparison that meets many kinds shrinks each within its
+/// share, counted in checks so that a seed replays the same examples.
 pub fn shrink_until<V, W>(
     mut tree: impl ValueTree<Value = V>,
     mut check: impl FnMut(&V) -> Option<W>,
     smaller: impl Fn(&V) -> Vec<V>,
-    deadline: Option<std::time::Instant>,
+    budget: usize,
 ) -> (V, Option<W>, usize) {
     let first = tree.current();
     let mut found = check(&first);
     let mut best = first;
     let mut steps = 0;
-    let mut budget = 5000;
-    let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    let mut budget = budget.min(5000);
     if tree.simplify() {
-        while budget > 0 && !late() {
+        while budget > 0 {
             budget -= 1;
             let candidate = tree.current();
             match check(&candidate) {
@@ -188,7 +187,7 @@ pub fn shrink_until<V, W>(
     // Then hoist nested parts out of their containers while the fault
     // stays (value trees cannot), within the same budget.
     let mut improved = true;
-    while improved && budget > 0 && !late() {
+    while improved && budget > 0 {
         improved = false;
         for candidate in smaller(&best) {
             if budget == 0 {
