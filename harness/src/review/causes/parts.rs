@@ -92,6 +92,13 @@ pub fn candidates(op: &'static str, args: &[Term], max: usize) -> Vec<Candidate>
 
 /// Values tried at most per place and replacement.
 pub const PER_PLACE: usize = 3;
+/// Elements of one list a search tries alone in the list's place, at most.
+const NESTED: usize = 2;
+
+/// A map, list or tuple: what an op may or may not enter.
+fn compound(t: &Term) -> bool {
+    matches!(t, Term::Map(_) | Term::List(_) | Term::Tuple(_))
+}
 
 fn walk(
     op: &'static str,
@@ -192,6 +199,18 @@ fn walk(
                     size(k) + size(v),
                     text,
                 );
+            }
+        }
+        // A list of data: each of its first compound elements in its
+        // place (a change in whether an op enters lists shows when the
+        // value is found alone). Tried first: the list is one node.
+        Term::List(items) => {
+            for item in items.iter().filter(|x| compound(x)).take(NESTED) {
+                let trigger = Trigger::Nested {
+                    op,
+                    path: path.to_owned(),
+                };
+                push(trigger, "taken out of its list", item, 0, None);
             }
         }
         _ => {}

@@ -49,6 +49,16 @@ pub enum Trigger {
         /// Where the map is.
         path: String,
     },
+    /// A value's place inside a list: taken out of the list (the list
+    /// replaced by it), both sides answer it alike, and one side's answer
+    /// to it alone is part of its answer to the list (it reads the value
+    /// the same way in the list and alone; the other side does not).
+    Nested {
+        /// The op.
+        op: &'static str,
+        /// Where the list is.
+        path: String,
+    },
     /// A map pair whose key is of this class (`gen::keys`).
     MapKey {
         /// The key's class.
@@ -163,7 +173,8 @@ impl Trigger {
     ///   that merely share a list stay causes of their own;
     /// - implementations one side lacks of one protocol, or for one
     ///   struct (a release implementing protocols for its structs), and a
-    ///   struct in the input whose implementations one side lacks.
+    ///   struct in the input whose implementations one side lacks;
+    /// - values inside lists of one op, wherever the lists are.
     pub fn same_cause(&self, other: &Trigger) -> bool {
         use Trigger::{Impl, Option as Opt, Struct, Value};
         let common = ["null", "true", "false", "0", "1", "\"\"", "[]", "{}"];
@@ -237,6 +248,8 @@ impl Trigger {
             (Impl { modules, .. }, Struct { module })
             | (Struct { module }, Impl { modules, .. }) => modules.contains(module),
             (Trigger::Char { c, .. }, Trigger::Char { c: c2, .. }) => c == c2,
+            // Whether one op enters lists: one change wherever the list is.
+            (Trigger::Nested { op, .. }, Trigger::Nested { op: op2, .. }) => op == op2,
             // A character inside an option's value is one with that option
             // (and its list): the option is what reads it.
             (Trigger::Char { within, .. }, o @ (Opt { .. } | Value { .. }))
@@ -282,6 +295,9 @@ impl Trigger {
                 format!("when the map at {op} args{path} has pairs (any one of them)")
             }
             Trigger::MapKey { class } => format!("when a map key is of class \"{class}\""),
+            Trigger::Nested { op, path } => {
+                format!("when a map, list or tuple sits inside a list ({op} args{path})")
+            }
             Trigger::Value {
                 op, path, value, ..
             } => format!("when {op} args{path} is {}", elixir_text(value)),
@@ -341,6 +357,9 @@ impl Trigger {
                 )
             }
             Trigger::MapKey { class } => format!("a map key of class \"{class}\""),
+            Trigger::Nested { op, path } => {
+                format!("a value inside the list at {op} args{path}")
+            }
             Trigger::Pairs { op, path } => {
                 format!("the pairs of the map at {op} args{path} (any one of them)")
             }

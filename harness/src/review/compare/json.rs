@@ -178,6 +178,7 @@ fn trigger_json(t: &Trigger, labels: crate::review::kinds::Labels) -> serde_json
         }
         Trigger::MapKey { class } => json!({"map_key_class": class}),
         Trigger::Pairs { op, path } => json!({"map_pairs": {"op": op, "path": path}}),
+        Trigger::Nested { op, path } => json!({"nested": {"op": op, "path": path}}),
         Trigger::Value {
             op,
             path,

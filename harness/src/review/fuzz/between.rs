@@ -8,12 +8,13 @@
 use super::emit::{self, emit};
 use super::refusal::{self, learn_fields, needs_undeclared, retry_refused};
 use super::shrink::{generate, op_seed, shrink};
+use super::sides::{Inputs, Sides, Ticket};
 use super::{args_for, plan, FuzzConfig, FuzzReport};
 use crate::corpus::Case;
 use crate::judging::judge::Reading;
 use crate::review::attribution::{explain, ShapeChange, Shapes};
 use crate::review::kinds::{weight, Kind, Side};
-use crate::subject::{Answer, Request, Subject};
+use crate::subject::{Answer, Subject};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use ptc_conformance::ops::Op;
@@ -200,7 +201,9 @@ fn generate_batches(
 
 /// Takes the batches in schedule order (reordering what the threads
 /// send) and checks each, until the schedule, the total cap or the time
-/// is spent, or (not keeping going) the first difference.
+/// is spent, or (not keeping going) the first difference. The sides
+/// answer on threads of their own ([`Sides`]), one batch ahead: while the
+/// answers to one batch are judged, both builds answer the next.
 fn check_all(
     sides: (&mut dyn Subject, &mut dyn Subject),
     s: &Schedule<'_>,
@@ -210,39 +213,84 @@ fn check_all(
     progress: &mut dyn FnMut(usize),
 ) -> Result<(), String> {
     let (expected, subject) = sides;
+    let features = (expected.features(), subject.features());
+    std::thread::scope(|scope| {
+        let mut sides = Sides::start(scope, expected, subject);
+        check_in_turn(
+            &mut sides,
+            s,
+            rx,
+            (started, reading, &features),
+            (report, tally),
+            progress,
+        )
+    })
+}
+
+/// [`check_all`]'s loop: each batch handed to the sides as soon as it is
+/// ready, then the one before it judged.
+fn check_in_turn(
+    sides: &mut Sides,
+    s: &Schedule<'_>,
+    rx: &std::sync::mpsc::Receiver<Batch>,
+    (started, reading, features): (Instant, Reading, &(BTreeSet<String>, BTreeSet<String>)),
+    (report, tally): (&mut FuzzReport, &mut Tally),
+    progress: &mut dyn FnMut(usize),
+) -> Result<(), String> {
     let cfg = s.cfg;
     let cap = cfg.cases.unwrap_or(usize::MAX);
-    let features = (expected.features(), subject.features());
     let mut waiting: BTreeMap<usize, Result<Vec<Vec<Term>>, String>> = BTreeMap::new();
     let mut done: BTreeSet<&'static str> = BTreeSet::new();
     let mut spent: BTreeMap<&'static str, Duration> = BTreeMap::new();
+    // Batches handed to the sides and not yet judged, and how many inputs
+    // they hold together with those judged (for the cap).
+    let mut ahead: std::collections::VecDeque<(usize, Inputs, Ticket)> = Default::default();
+    let mut handed = 0usize;
     let mut next = 0usize;
-    while next < s.batches && report.checked < cap {
-        if cfg.time_limit.is_some_and(|t| started.elapsed() >= t) {
-            return Ok(());
-        }
-        let mut inputs = match waiting.remove(&next) {
-            Some(i) => i,
-            None => match rx.recv() {
-                Ok((b, i)) => {
-                    waiting.insert(b, i);
-                    continue;
+    loop {
+        let more = next < s.batches
+            && handed < cap
+            && cfg.time_limit.is_none_or(|t| started.elapsed() < t);
+        if more && ahead.len() < 2 {
+            let mut inputs = match waiting.remove(&next) {
+                Some(i) => i,
+                None => match rx.recv() {
+                    Ok((b, i)) => {
+                        waiting.insert(b, i);
+                        continue;
+                    }
+                    Err(_) => return Err("the generator threads stopped".to_owned()),
+                },
+            }?;
+            let b = next;
+            next += 1;
+            let op = s.ops[b % s.ops.len()];
+            if done.contains(op.name) {
+                continue;
+            }
+            inputs.truncate(cap - handed);
+            for a in inputs.iter_mut() {
+                if let Some(stripped) = refusal::stripped(a, &report.unknown_fields) {
+                    *a = stripped;
+                    report.stripped += 1;
                 }
-                Err(_) => return Err("the generator threads stopped".to_owned()),
-            },
-        }?;
-        let b = next;
-        let op = s.ops[b % s.ops.len()];
-        next += 1;
-        if done.contains(op.name) {
+            }
+            handed += inputs.len();
+            let inputs = std::sync::Arc::new(inputs);
+            let ticket = sides.send(op.name, &inputs);
+            ahead.push_back((b, inputs, ticket));
             continue;
         }
-        inputs.truncate(cap - report.checked);
+        let Some((b, inputs, ticket)) = ahead.pop_front() else {
+            return Ok(());
+        };
+        let op = s.ops[b % s.ops.len()];
         let op_started = Instant::now();
+        let answers = sides.take(ticket);
         let stopped = check_batch(
-            (&mut *expected, &mut *subject),
-            (op, b, &mut inputs),
-            (cfg, &features, reading),
+            sides,
+            (op, b, &inputs, answers),
+            (cfg, features, reading),
             (&mut *report, &mut *tally),
             progress,
         );
@@ -255,29 +303,26 @@ fn check_all(
             done.insert(op.name);
         }
     }
-    Ok(())
 }
 
-/// Sends batch `b` of `op` to both sides (inputs naming a field neither
-/// build has sent without it, refusals for a field one side lacks retried
-/// without it) and counts each difference by kind; whether the run stops
-/// here (a difference, not keeping going).
+/// The answers of both sides to batch `b` of `op` (inputs naming a field
+/// neither build has were sent without it), judged: refusals for a field
+/// one side lacks are retried without it, and each difference is counted
+/// by kind; whether the run stops here (a difference, not keeping going).
+#[allow(clippy::type_complexity)]
 fn check_batch(
-    (expected, subject): (&mut dyn Subject, &mut dyn Subject),
-    (op, b, inputs): (&'static Op, usize, &mut [Vec<Term>]),
+    sides: &mut Sides,
+    (op, b, inputs, answers): (
+        &'static Op,
+        usize,
+        &[Vec<Term>],
+        ((Vec<Answer>, Vec<Answer>), (Duration, Duration)),
+    ),
     (cfg, features, reading): (&FuzzConfig, &(BTreeSet<String>, BTreeSet<String>), Reading),
     (report, tally): (&mut FuzzReport, &mut Tally),
     progress: &mut dyn FnMut(usize),
 ) -> bool {
-    for a in inputs.iter_mut() {
-        if let Some(s) = refusal::stripped(a, &report.unknown_fields) {
-            *a = s;
-            report.stripped += 1;
-        }
-    }
-    let requests: Vec<Request<'_>> = inputs.iter().map(|a| Request::new(op.name, a)).collect();
-    let ((expected_answers, actual), (te, ta)) =
-        crate::subject::call_both(&mut *expected, &mut *subject, &requests);
+    let ((expected_answers, actual), (te, ta)) = answers;
     report.answering.0 += te;
     report.answering.1 += ta;
     report.checked += inputs.len();
@@ -292,7 +337,7 @@ fn check_batch(
         .count();
     progress(report.checked);
     let retries = retry_refused(
-        (expected, subject),
+        sides,
         op,
         inputs,
         (&expected_answers, &actual),

@@ -17,6 +17,7 @@ pub mod emit;
 pub mod known_kinds;
 pub mod refusal;
 pub mod shrink;
+mod sides;
 
 pub use crate::review::kinds::{mask_vm_text, size};
 pub use disagreement::{describe, disagreement, expectation};

@@ -165,7 +165,7 @@ pub(super) fn learn_fields(
 /// both and left out of later inputs.
 #[allow(clippy::type_complexity)]
 pub(super) fn retry_refused(
-    (expected, subject): (&mut dyn Subject, &mut dyn Subject),
+    sides: &mut super::sides::Sides,
     op: &'static Op,
     inputs: &[Vec<Term>],
     (e, a): (&[Answer], &[Answer]),
@@ -202,11 +202,12 @@ pub(super) fn retry_refused(
     if retried.is_empty() {
         return Vec::new();
     }
-    let requests: Vec<Request<'_>> = retried
-        .iter()
-        .map(|(_, args)| Request::new(op.name, args))
-        .collect();
-    let ((re, ra), _) = crate::subject::call_both(expected, subject, &requests);
+    let ((re, ra), (te, ta)) = sides.ask(
+        op.name,
+        retried.iter().map(|(_, args)| args.clone()).collect(),
+    );
+    report.answering.0 += te;
+    report.answering.1 += ta;
     report.retried += retried.len();
     retried
         .into_iter()

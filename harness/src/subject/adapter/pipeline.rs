@@ -104,7 +104,11 @@ impl Subject for Adapter {
                 self.cfg.window.max(1)
             };
             let mut lines = String::new();
-            while !stopped && inflight.len() < window {
+            // Refilled once the answers already read are taken (or the
+            // window is half empty): one write and one wake-up of the
+            // writer for many requests, not one per answer.
+            let refill = !process.has_queued() || inflight.len() <= window / 2;
+            while refill && !stopped && inflight.len() < window {
                 let Some(i) = pending.pop_front() else { break };
                 let id = self.next_id;
                 self.next_id += 1;

@@ -116,6 +116,12 @@ impl Process {
         self.queued.pop_front().ok_or(RecvTimeoutError::Timeout)
     }
 
+    /// Whether answers already read wait to be taken: the window is
+    /// refilled once they are, in one write, not once per answer.
+    pub(super) fn has_queued(&self) -> bool {
+        !self.queued.is_empty()
+    }
+
     pub(super) fn send(&self, line: String) {
         if let Some(tx) = &self.stdin_tx {
             let _ = tx.send(line);
