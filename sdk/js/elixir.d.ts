@@ -138,6 +138,15 @@ export declare function length(s: Binary): number;
 export declare function take(s: Binary, n: number): Binary;
 export declare function lengthRaw(r: RawString): number;
 export declare function takeRaw(r: RawString, n: number): RawString;
+/** String.slice/3 of a binary term: `len` clusters from cluster `start` (negative: from the end); a `len` of 0 gives ""; a non-integer `start` or `len`, a negative `len` or a non-binary throws FunctionClauseError. */
+export declare function slice(s: Term, start: Term, len: Term): Binary;
+export declare function sliceRaw(r: RawString, start: Term, len: Term): RawString;
+/** `String.length(s) > limit` by term order (`limit` any term). */
+export declare function longerThan(s: Binary, limit: Term): boolean;
+export declare function longerThanRaw(r: RawString, limit: Term): boolean;
+/** `if String.length(s) > limit, do: {String.slice(s, 0, limit), true}, else: {s, false}` (PP-105); throws FunctionClauseError as slice does. */
+export declare function cut(s: Binary, limit: Term): [Binary, boolean];
+export declare function cutRaw(r: RawString, limit: Term): [RawString, boolean];
 /** NFC as OTP 25 computes it (one grapheme cluster at a time) of a binary term; invalid bytes kept. */
 export declare function nfc(s: Binary): Binary;
 export declare function nfcCodePoints(codePoints: number[]): number[];
@@ -193,10 +202,16 @@ export declare function walk(t: Term): { elements: Term[] } | { accumulator: Ter
 export declare function toList(t: Term): Term[];
 export declare function mapJoin(t: Term, joiner: string, mapper: (x: Term) => string): Binary;
 export declare function mapJoinRaw(t: Term, joiner: RawString, mapper: (x: Term) => RawString): RawString;
+/** Enum.sort_by/2: the elements of `t` (as toList enumerates them) in the term order of `mapper(element)`, stable on ties (1 and 1.0). */
+export declare function sortBy(t: Term, mapper: (x: Term) => Term): Term[];
 
 // ---- raw.js, data.js ---------------------------------------------------
 
 export declare function raw(text: string): RawString;
+/** Whether `s` can be a raw string: every char U+0000 to U+00FF. */
+export declare function isRaw(s: unknown): s is RawString;
+/** `r` when it can be a raw string, else a TypeError naming `who` and the first char that is no byte. */
+export declare function assertRaw(r: unknown, who?: string): RawString;
 export declare function rawOf(t: Term): RawString | undefined;
 export declare function binaryOfRaw(r: RawString): Binary;
 export declare function textOfRaw(r: RawString): string;
@@ -233,6 +248,8 @@ export declare const maps: {
   fetch(t: Term, key: Term): { found: boolean; value: Term | undefined };
   get(t: Term, key: Term, fallback?: Term): Term;
   hasKey(t: Term, key: Term): boolean;
+  /** Map.keys/1 of a map or struct, in map key order; BadMapError otherwise. */
+  keys(t: Term): Term[];
   dot(t: Term, field: string): Term;
   mapNew(t: Term | Improper): TermMap;
   member(s: Term, value: Term): boolean;

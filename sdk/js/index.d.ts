@@ -210,6 +210,10 @@ export declare function kw(pairs: Array<[string, Term]>): Tuple[];
 export declare function map(pairs: TermMap | Iterable<[Term, Term]> | Record<string, Term>): TermMap;
 /** `is_map/1`: a TermMap, a Struct or a Temporal. */
 export declare function isMap(t: Term): t is TermMap | Struct | Temporal;
+/** Elixir's `<>` of binary terms (a string as its UTF-8, Bytes): a string when the bytes are UTF-8, else Bytes; a TypeError for any other part. */
+export declare function concat(...parts: Array<string | Bytes>): string | Bytes;
+/** Elixir truthiness: false for nil (null) and false, true for every other term; a TypeError for undefined, which is no term. */
+export declare function truthy(t: Term): boolean;
 
 // --------------------------------------------------------------- order.js
 
@@ -221,6 +225,14 @@ export declare function mapKeyCompare(a: Term, b: Term): number;
 export declare function compareCodePoints(a: string, b: string): number;
 /** OTP 25's `=:=`. */
 export declare function equal(a: Term, b: Term): boolean;
+/** Two binary terms (a string as its UTF-8, Bytes) in byte order; a TypeError for anything else. */
+export declare function compareBinaries(a: string | Bytes, b: string | Bytes): number;
+/** Two raw strings (one char per byte) in byte order; a TypeError for a string with a char above U+00FF. */
+export declare function compareRaw(a: string, b: string): number;
+/** A copy sorted by binary terms in byte order, stable (Enum.sort/1 of binaries); `key` picks each item's binary. */
+export declare function sortBinaries<T>(items: T[], key?: (item: T) => string | Bytes): T[];
+/** A copy sorted by raw strings in byte order, stable; `key` picks each item's raw string. */
+export declare function sortRaw<T>(items: T[], key?: (item: T) => string): T[];
 /** A sorted copy in Erlang term order. */
 export declare function sortTerms(terms: Term[]): Term[];
 /** The rank of a term's type in Erlang term order (0 number .. 9 binary). */

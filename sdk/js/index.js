@@ -29,6 +29,7 @@ export {
   atomName,
   binary,
   binaryBytes,
+  concat,
   int,
   isAtom,
   isBinary,
@@ -38,9 +39,23 @@ export {
   kwPair,
   map,
   toBigInt,
+  truthy,
   tuple,
 } from "./terms.js";
-export { compare, compareCodePoints, equal, mapKeyCompare, mapView, sortTerms, temporalFields, typeRank } from "./order.js";
+export {
+  compare,
+  compareBinaries,
+  compareCodePoints,
+  compareRaw,
+  equal,
+  mapKeyCompare,
+  mapView,
+  sortBinaries,
+  sortRaw,
+  sortTerms,
+  temporalFields,
+  typeRank,
+} from "./order.js";
 export { EncodeError, TermDecodeError, decode, decodeValue, encode, shortFloat } from "./tagged.js";
 export {
   StructDataError,

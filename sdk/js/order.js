@@ -266,6 +266,47 @@ function equalMapLike(a, b) {
   return true;
 }
 
+/**
+ * Two binary terms (a string, read as its UTF-8, or Bytes) in byte order,
+ * as Erlang compares binaries: negative, 0 or positive. Anything else is a
+ * TypeError. (compareCodePoints is the same order for two strings.)
+ */
+export function compareBinaries(a, b) {
+  if (typeof a === "string" && typeof b === "string") return compareCodePoints(a, b);
+  const x = binaryBytes(a);
+  const y = binaryBytes(b);
+  if (x === undefined || y === undefined) throw new TypeError(`compareBinaries: not a binary term: ${describe(x === undefined ? a : b)} (a raw string is compared with compareRaw)`);
+  return compareBytes(x, y);
+}
+
+const NOT_RAW = /[^\x00-\xff]/;
+
+/**
+ * Two raw strings (elixir/raw.js: one char per byte) in byte order. A
+ * string holding a char above U+00FF is text, not raw: a TypeError.
+ */
+export function compareRaw(a, b) {
+  for (const r of [a, b]) {
+    if (typeof r !== "string" || NOT_RAW.test(r)) throw new TypeError(`compareRaw: not a raw string: ${typeof r === "string" ? JSON.stringify(r.slice(0, 40)) : describe(r)} (text and Bytes are compared with compareBinaries)`);
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const sortWith = (items, key, order) => {
+  const pick = key ?? ((x) => x);
+  return items.map((x) => [pick(x), x]).sort((p, q) => order(p[0], q[0])).map((p) => p[1]);
+};
+
+/** A copy of `items` sorted by their binary terms in byte order (stable: Enum.sort/1 of binaries); `key` picks each item's binary. */
+export function sortBinaries(items, key = undefined) {
+  return sortWith(items, key, compareBinaries);
+}
+
+/** A copy of `items` sorted by their raw strings in byte order (stable); `key` picks each item's raw string. */
+export function sortRaw(items, key = undefined) {
+  return sortWith(items, key, compareRaw);
+}
+
 /** Sorts a copy of `terms` in Erlang term order (stable, as Enum.sort/1). */
 export function sortTerms(terms) {
   return [...terms].sort(compare);

@@ -97,6 +97,32 @@ export function binaryBytes(t) {
   return undefined;
 }
 
+/**
+ * A binary term made of binary terms, as Elixir's `<>` joins them: each
+ * part a string (its UTF-8) or Bytes; a string when the bytes are UTF-8,
+ * else Bytes. It builds text that may hold invalid bytes without raw
+ * strings (elixir/raw.js); anything but a binary term is a TypeError.
+ */
+export function concat(...parts) {
+  const bytes = parts.map((p, i) => {
+    const b = binaryBytes(p);
+    if (b === undefined) throw new TypeError(`concat: part ${i} is no binary term (a string or Bytes): ${p === null ? "null" : typeof p === "object" ? `a ${p.constructor?.name ?? "object"}` : `${typeof p} ${String(p)}`}`);
+    return b;
+  });
+  return binary(Buffer.concat(bytes));
+}
+
+/**
+ * Elixir truthiness: every term is true but nil (`null`) and `false`.
+ * `undefined` is no term (a missing Map entry, a left-out argument) and is
+ * a TypeError rather than true.
+ */
+export function truthy(t) {
+  if (t === undefined) throw new TypeError("truthy: undefined is no term (nil is null; elixir.maps.get gives nil for a missing key)");
+  if (t === null || t === false) return false;
+  return !(t instanceof Atom) || (t.name !== "nil" && t.name !== "false"); // new Atom("nil") is nil too
+}
+
 /** `is_integer/1`: a safe-integer number or a BigInt. */
 export function isInt(t) {
   return typeof t === "bigint" || (typeof t === "number" && Number.isInteger(t));

@@ -7,6 +7,7 @@
 // src/elixir/enumerable.rs.
 
 import { Raised } from "../adapter.js";
+import { compare } from "../order.js";
 import { Atom, Fun, Struct, TermMap, Tuple, tuple } from "../terms.js";
 import { iodataToRaw } from "./chars.js";
 import { badarg, moduleNotAvailable, protocolUndefined } from "./errors.js";
@@ -53,6 +54,20 @@ export function mapJoinRaw(t, joiner, mapper) {
   if (w.elements) return w.elements.map(mapper).join(joiner);
   if (w.accumulator instanceof Atom && w.accumulator.name === "first") return "";
   return iodataToRaw(listsReverse(w.accumulator));
+}
+
+/**
+ * `Enum.sort_by(t, mapper)`: the elements of `t` (as toList enumerates
+ * them: a list, a map's `{key, value}` tuples, a MapSet's members) in the
+ * term order of `mapper(element)`, stable: elements whose keys compare
+ * equal (1 and 1.0, {1} and {1.0}) keep their order. `mapper` runs once
+ * per element, in order.
+ */
+export function sortBy(t, mapper) {
+  return toList(t)
+    .map((x) => [mapper(x), x])
+    .sort((p, q) => compare(p[0], q[0]))
+    .map((p) => p[1]);
 }
 
 /** mapJoinRaw with text in and a binary term out. */

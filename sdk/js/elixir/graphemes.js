@@ -7,9 +7,11 @@
 // (Intl.Segmenter follows the newer Unicode of the JavaScript engine and
 // the standard rules, so it differs.)
 
+import { functionClause } from "../adapter.js";
+import { compare } from "../order.js";
+import { Bytes, isBinary, isInt } from "../terms.js";
 import { dataFile } from "./data.js";
-import { Bytes } from "../terms.js";
-import { binaryOfRaw, charAt, rawOf } from "./raw.js";
+import { assertRaw, binaryOfRaw, charAt, rawOf } from "./raw.js";
 
 let T;
 
@@ -195,6 +197,7 @@ function runs(r) {
 
 /** `String.length/1` of any binary as a raw string (raw.js): an invalid byte is a grapheme of its own, and clusters never span one. */
 export function lengthRaw(r) {
+  assertRaw(r, "lengthRaw");
   let n = 0;
   for (const run of runs(r)) {
     if (run.bad !== undefined) n++;
@@ -205,6 +208,7 @@ export function lengthRaw(r) {
 
 /** `String.slice(b, 0, n)` of any binary as a raw string, counting as lengthRaw. */
 export function takeRaw(r, n) {
+  assertRaw(r, "takeRaw");
   let left = n;
   if (left <= 0) return "";
   for (const run of runs(r)) {
@@ -224,6 +228,7 @@ export function takeRaw(r, n) {
 
 /** `String.graphemes/1` of any binary as a raw string: its clusters as raw strings, an invalid byte one of its own (as lengthRaw counts). */
 export function graphemesRaw(r) {
+  assertRaw(r, "graphemesRaw");
   const out = [];
   for (const run of runs(r)) {
     if (run.bad !== undefined) {
@@ -242,4 +247,72 @@ export function graphemesRaw(r) {
 function endOf(r, run) {
   const last = run.offsets[run.offsets.length - 1];
   return last + charAt(r, last)[1];
+}
+
+// The byte offset of every cluster start of raw string `r`, and its length last (as lengthRaw counts).
+function offsetsRaw(r) {
+  const out = [];
+  for (const run of runs(r)) {
+    if (run.bad !== undefined) out.push(run.bad);
+    else for (let i = 0; i < run.cps.length; i = clusterEnd(run.cps, i)) out.push(run.offsets[i]);
+  }
+  out.push(r.length);
+  return out;
+}
+
+const isZero = (n) => n === 0 || n === 0n;
+const negative = (n) => n < 0 || n < 0n;
+
+/**
+ * `String.slice(r, start, len)` of any binary as a raw string, counting
+ * clusters as lengthRaw: `len` clusters from cluster `start` (a negative
+ * `start` counts from the end). Its guards are Elixir's: a `len` of 0
+ * gives "" whatever the rest; otherwise a `start` or `len` that is no
+ * integer, or a negative `len`, throws FunctionClauseError
+ * (`no function clause matching in String.slice/3`).
+ */
+export function sliceRaw(r, start, len) {
+  if (isZero(len)) return "";
+  if (!isInt(start) || !isInt(len) || negative(len) || typeof r !== "string") throw functionClause("String", "slice", 3);
+  assertRaw(r, "sliceRaw");
+  const at = offsetsRaw(r);
+  const n = at.length - 1;
+  let from = Number(start);
+  if (from < 0) from = Math.max(n + from, 0);
+  from = Math.min(from, n);
+  return r.slice(at[from], at[Math.min(from + Number(len), n)]);
+}
+
+/** `String.slice(s, start, len)` of a binary term (a string or Bytes), as sliceRaw; a binary term. Anything else but a `len` of 0 throws FunctionClauseError. */
+export function slice(s, start, len) {
+  if (isZero(len)) return "";
+  if (!isBinary(s)) throw functionClause("String", "slice", 3);
+  return binaryOfRaw(sliceRaw(rawOf(s), start, len));
+}
+
+/** `String.length(r) > limit` of a raw string, by term order: `limit` may be any term (a number compares by value, so 2.5 and 2 are limits; an atom, a binary or a list is above every length). */
+export function longerThanRaw(r, limit) {
+  return compare(lengthRaw(r), limit) > 0;
+}
+
+/** `String.length(s) > limit` of a binary term (a string or Bytes), by term order, as longerThanRaw. */
+export function longerThan(s, limit) {
+  return compare(length(s), limit) > 0;
+}
+
+/**
+ * PtcRunner's cut at a limit (PP-105): `if String.length(r) > limit, do:
+ * {String.slice(r, 0, limit), true}, else: {r, false}` of a raw string, as
+ * `[text, cut]`. The limit is compared by term order and then sliced with,
+ * so a limit that is no integer cuts nothing when it is above the length
+ * (an atom, a binary) and throws FunctionClauseError when it is below (a
+ * negative number, a float such as 2.5).
+ */
+export function cutRaw(r, limit) {
+  return longerThanRaw(r, limit) ? [sliceRaw(r, 0, limit), true] : [r, false];
+}
+
+/** cutRaw of a binary term (a string or Bytes): `[binary term, cut]`. */
+export function cut(s, limit) {
+  return longerThan(s, limit) ? [slice(s, 0, limit), true] : [s, false];
 }

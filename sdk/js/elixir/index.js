@@ -8,17 +8,17 @@
 //   chars.js       String.Chars.to_string/1, List.to_string/1 (chardata), URI, IO.iodata_to_binary/1
 //   jason.js       Jason.encode/1 and Jason's string escaping
 //   num.js         float texts (Float.to_string/1, Inspect.Float, float_to_binary compact 10)
-//   enumerable.js  Enumerable/Enum at the boundary, arity-2 functions as reducers
+//   enumerable.js  Enumerable/Enum at the boundary (Enum.sort_by/2 too), arity-2 functions as reducers
 //   errors.js      exception messages that embed inspect (KeyError, Protocol.UndefinedError, ...)
 //   messages.js    the message templates of spec/data/messages.json
 //   identifier.js  String.Tokenizer (when inspect quotes an atom)
-//   graphemes.js   grapheme clusters as OTP 25 splits them
+//   graphemes.js   grapheme clusters as OTP 25 splits them; String.length/1, String.slice/3
 //   normalize.js   NFC as OTP 25 computes it
 //   raw.js         byte strings (one char per byte) for binaries that need not be UTF-8
 //   data.js        where spec/data is found
 //   lists.js       ++, improper lists (Improper), Enum.flat_map/2
 //   keyword.js     Keyword.get/fetch/fetch!/take (exported as `keyword`)
-//   maps.js        Map.get/has_key?/new, term.field, MapSet.member? (exported as `maps`)
+//   maps.js        Map.get/has_key?/keys/new, term.field, MapSet.member? (exported as `maps`)
 //   strings.js     String.trim/1's white space
 //   atoms.js       String.to_existing_atom/1 over spec/data/atoms.json
 //   datetime.js    DateTime.from_iso8601/1 shifted to UTC (JH-9)
@@ -26,7 +26,7 @@
 export * as algebra from "./algebra.js";
 export { displayStruct, displayStructFrames, iodataToBinary, iodataToRaw, toString, toStringRaw } from "./chars.js";
 export { DataError, dataDirs, dataFile } from "./data.js";
-export { mapJoin, mapJoinRaw, take as enumTake, toList, walk } from "./enumerable.js";
+export { mapJoin, mapJoinRaw, sortBy, take as enumTake, toList, walk } from "./enumerable.js";
 export {
   badMap,
   badarg,
@@ -42,7 +42,22 @@ export {
   undefinedFunction,
   valueType,
 } from "./errors.js";
-export { clusterEnd, codePoints, graphemes, graphemesRaw, length, lengthRaw, take, takeRaw } from "./graphemes.js";
+export {
+  clusterEnd,
+  codePoints,
+  cut,
+  cutRaw,
+  graphemes,
+  graphemesRaw,
+  length,
+  lengthRaw,
+  longerThan,
+  longerThanRaw,
+  slice,
+  sliceRaw,
+  take,
+  takeRaw,
+} from "./graphemes.js";
 export { tokenize } from "./identifier.js";
 export {
   LIMIT,
@@ -67,7 +82,7 @@ export { encode as jasonEncode, jasonString, tryEncode as jasonTryEncode } from 
 export { Template, message, messages, raise } from "./messages.js";
 export { combiningClass, compose, decompose, nfc, nfcCodePoints } from "./normalize.js";
 export { floatToBinaryCompact10, floatToString, inspectFloat, shortFloat, trunc } from "./num.js";
-export { binaryOfRaw, charAt, raw, rawOf, textOfRaw, validUpTo } from "./raw.js";
+export { assertRaw, binaryOfRaw, charAt, isRaw, raw, rawOf, textOfRaw, validUpTo } from "./raw.js";
 export { atomExists, atomTable, atomsHeld, toExistingAtom } from "./atoms.js";
 export { fromIso8601Utc } from "./datetime.js";
 export * as keyword from "./keyword.js";

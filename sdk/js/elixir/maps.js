@@ -1,6 +1,6 @@
 // Map and MapSet access as Elixir 1.18.4 does it (src/elixir/keyword.rs,
 // src/ptc/json_handler.rs): Map.get/3, Map.has_key?/2, `term.field`,
-// Map.new/1, MapSet.member?/2, throwing as Elixir does. A struct is a map
+// Map.keys/1, Map.new/1, MapSet.member?/2, throwing as Elixir does. A struct is a map
 // of its fields (atom keys).
 
 import { functionClause } from "../adapter.js";
@@ -19,6 +19,17 @@ export function fetch(t, key) {
   if (!isMapLike(t)) throw badMap(t);
   const hit = mapView(t).find(([k]) => equal(k, key));
   return hit ? { found: true, value: hit[1] } : { found: false, value: undefined };
+}
+
+/**
+ * `Map.keys(t)` of a map or struct: its keys in map key order (the order
+ * Elixir gives for up to 32 keys); a struct's are `:__struct__` and its
+ * fields as atoms, a calendar value's its parts. A non-map throws
+ * BadMapError.
+ */
+export function keys(t) {
+  if (!isMapLike(t)) throw badMap(t);
+  return mapView(t).map(([k]) => k);
 }
 
 /** `Map.get(t, key, fallback)`. */

@@ -3,8 +3,39 @@
 // field as it is, IN-15). In JavaScript such a binary is a "raw" string:
 // one char per byte (latin1), measured by its length as Inspect.Algebra
 // measures a binary by its byte size.
+//
+// A raw string and a text are both JavaScript strings, and nothing in the
+// string says which it is: mixing them is the easy mistake (text "é" read
+// as raw is the byte 0xE9, not UTF-8; raw "\xc3\xa9" read as text is two
+// Latin-1 letters). So every function here and in graphemes.js that takes
+// a raw string refuses one holding a char above U+00FF, which no raw string
+// has, with a TypeError naming the function and the char (assertRaw); and
+// a port that would rather not hold raw strings at all builds binaries
+// from binary terms with concat (terms.js), as Elixir's <> does.
 
 import { Bytes, binary } from "../terms.js";
+
+const NOT_RAW = /[^\x00-\xff]/;
+
+/** Whether `s` can be a raw string: a string whose every char is U+0000 to U+00FF (a byte). */
+export function isRaw(s) {
+  return typeof s === "string" && !NOT_RAW.test(s);
+}
+
+/**
+ * `r` when it can be a raw string, else a TypeError naming `who`, the
+ * first char that is no byte and the conversions: text is made raw with
+ * raw(text), a binary term with rawOf(t).
+ */
+export function assertRaw(r, who = "a raw-string function") {
+  if (typeof r !== "string") throw new TypeError(`${who}: expected a raw string (one char per byte), got ${r === null ? "null" : typeof r === "object" ? `a ${r.constructor?.name ?? "object"}` : typeof r}; rawOf(t) gives a binary term's raw string`);
+  const m = NOT_RAW.exec(r);
+  if (m) {
+    const cp = r.codePointAt(m.index).toString(16).toUpperCase().padStart(4, "0");
+    throw new TypeError(`${who}: not a raw string: U+${cp} at index ${m.index} is no byte (a raw string holds one char per byte, U+0000 to U+00FF); this is text: raw(text) makes it raw, or use the function without Raw, which takes text and Bytes`);
+  }
+  return r;
+}
 
 /** The raw string of UTF-8 text. */
 export function raw(text) {
@@ -20,6 +51,7 @@ export function rawOf(t) {
 
 /** The binary term of a raw string: a string when its bytes are UTF-8, else Bytes. */
 export function binaryOfRaw(r) {
+  assertRaw(r, "binaryOfRaw");
   return binary(Buffer.from(r, "latin1"));
 }
 
@@ -27,6 +59,7 @@ const LOSSY = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** A raw string as text, invalid UTF-8 replaced by U+FFFD (as Rust's from_utf8_lossy). */
 export function textOfRaw(r) {
+  assertRaw(r, "textOfRaw");
   return LOSSY.decode(Buffer.from(r, "latin1"));
 }
 

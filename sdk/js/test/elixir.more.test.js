@@ -1,4 +1,4 @@
-// The rest of the Elixir layer held to Elixir 1.18.4 itself: the 6,800
+// The rest of the Elixir layer held to Elixir 1.18.4 itself: the 9,200
 // seeded cases of sdk/testdata/elixir_cases.json (made by
 // sdk/testdata/elixir_cases.exs, which says how to read them), each
 // answered by the SDK and compared exactly (class and message of an
@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { Raised, Tuple, atomName, decodeValue, elixir, equal, parse } from "../index.js";
+import { Raised, Tuple, atomName, decodeValue, elixir, equal, parse, sortBinaries, truthy } from "../index.js";
 
 const { Improper } = elixir;
 // Read losslessly (json.js), so that -0.0 and big integers survive; a case is then a plain object.
@@ -40,6 +40,12 @@ const FUNS = {
   take: (l, n) => elixir.enumTake(l, n),
   to_existing_atom: (n) => elixir.toExistingAtom(n),
   datetime: (s) => elixir.fromIso8601Utc(s)?.iso ?? null,
+  string_slice: (s, start, len) => elixir.slice(s, start, len),
+  cut: (s, limit) => new Tuple(elixir.cut(s, limit)),
+  sort_by: (t) => elixir.sortBy(t, (p) => p.items[1]),
+  sort_binaries: (bins) => sortBinaries(bins),
+  truthy: (t) => truthy(t),
+  map_keys: (m) => elixir.maps.keys(m),
   jason_encode: (t) => {
     const r = elixir.jasonTryEncode(t);
     return r.error ? { error: r.error } : r.ok;
@@ -69,12 +75,20 @@ test("every case answers as Elixir 1.18.4", () => {
   assert.ok(CASES.length > 6000);
   assert.deepEqual(new Set(CASES.map((c) => c.fun)), new Set(Object.keys(FUNS)));
   const differ = [];
+  let gaps = 0;
   for (const c of CASES) {
     const mine = answer(c.fun, c.args.map(term));
+    if ("gap" in c) {
+      // Elixir raised ArgumentError where the reference reads on (the row's reason), and so does the SDK.
+      gaps++;
+      if (mine[0] === "raised" && mine[1][0] === "ArgumentError") differ.push(`${c.fun} ${String(c.args).slice(0, 300)}\n  sdk    ${mine[0]}\n  gap    ${c.gap}`);
+      continue;
+    }
     const want = expected(c);
     if (!same(mine, want)) differ.push(`${c.fun} ${String(c.args).slice(0, 300)}\n  sdk    ${JSON.stringify(mine, (k, v) => (typeof v === "bigint" ? String(v) : v)).slice(0, 300)}\n  elixir ${JSON.stringify(expected(c), (k, v) => (typeof v === "bigint" ? String(v) : v)).slice(0, 300)}`);
   }
   assert.equal(differ.length, 0, `${differ.length} of ${CASES.length} differ:\n${differ.slice(0, 8).join("\n")}`);
+  assert.ok(gaps > 0 && gaps < 100, `${gaps} rows of a known gap`);
 });
 
 test("README: the rest of Elixir, and the SDK's frictions fixed", async () => {

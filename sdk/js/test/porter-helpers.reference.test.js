@@ -14,6 +14,19 @@
 //   Bytes            term.inspect, lisp_formatter.format names and
 //                    render_error payloads of terms whose every binary is
 //                    Bytes answer as the reference does for the term
+//   cut, truthy, maps.keys, sortBinaries
+//                    protocol.render_success_from_step: the println block
+//                    is the printed text cut at feedback_max_chars, any
+//                    term (PP-102, PP-105: compared by term order, sliced
+//                    with String.slice/3's guards), the memory block shows
+//                    exactly when include_memory is truthy (PP-104) and
+//                    the memory is no empty map, the payload's memory
+//                    exactly when it is truthy, and its
+//                    stored_keys are Map.keys/1 of the memory through
+//                    to_string/1 in byte order (PP-110)
+//   sortBy           exposure.filter_by_expose of a map of tools: its
+//                    values in Enum.sort_by/2 order of their keys, which
+//                    tie in term order (1 and 1.0, {1} and {1.0})
 //
 // One `ptc-conformance adapter --release R` per batch. Needs a built
 // ptc-conformance (PTC_CONFORMANCE_BIN, or target/debug or target/release
@@ -24,14 +37,16 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { compare } from "../order.js";
 import { RELEASES, withRelease } from "../release.js";
-import { atomTable, atomsHeld, inspectChecked, jasonEncode, matchError, toString } from "../elixir/index.js";
+import { atomTable, atomsHeld, cut, inspectChecked, jasonEncode, maps, matchError, sortBy, toString } from "../elixir/index.js";
+import { sortBinaries } from "../order.js";
 import { Raised } from "../adapter.js";
-import { knownStructs, structFields } from "../structs.js";
+import { knownStructs, makeStruct, structFields } from "../structs.js";
 import { decode, encode } from "../tagged.js";
 import { yearText } from "../temporal.js";
 import { termGen } from "../termgen.js";
-import { Atom, Bytes, Fun, Struct, Temporal, TermMap, Tuple, atom, binary, binaryBytes } from "../terms.js";
+import { Atom, Bytes, Float, Fun, Struct, Temporal, TermMap, Tuple, atom, binary, binaryBytes, map, truthy } from "../terms.js";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const bin = process.env.PTC_CONFORMANCE_BIN ?? ["debug", "release"].map((p) => join(repo, "target", p, "ptc-conformance")).find(existsSync);
@@ -281,4 +296,75 @@ test("a left-out optional argument gets the kit's default, nil stays nil, and un
   assert.equal(given.handleLine('{"id":4,"op":"protocol.render_error","args":[{"$atom":"r"},"m"]}').answer, '{"id":4,"ok":2}');
   const undef = createAdapter({ name: "p", version: "1", ops: { "term.inspect": () => [undefined] } });
   assert.match(undef.handleLine('{"id":5,"op":"term.inspect","args":[1]}').answer, /not a term: undefined \(a left-out argument or an absent key; the term nil is null\)/);
+});
+
+// Texts whose clusters and bytes decide a cut and a byte order: combining
+// marks, CR LF, ZWJ sequences, flags, Hangul, a BMP char above the
+// surrogates against an astral one (UTF-16 order differs from byte order).
+const PIECES = ["a", "b", "é", "e\u0301", "\r\n", "\u{1F600}", "\u{1F468}\u200D\u{1F469}", "\u{1F1EB}\u{1F1F7}", "\u1100\u1161\u11A8", "\uFFFF", "\u{10000}", "\uE000", "\u0915\u094D"];
+const pieceText = (g, max) => Array.from({ length: g.below(max) }, () => g.pick(PIECES)).join("");
+const PRINTLN_BLOCK = /<untrusted_ptc_output source="println">\n([\s\S]*?)\n<\/untrusted_ptc_output>/;
+
+test("cut, truthy, maps.keys and sortBinaries are the reference's, through render_success_from_step (PP-102, PP-104, PP-105, PP-110)", { skip }, () => {
+  const g = termGen(SEED + 7);
+  const limit = () =>
+    g.pick([g.below(14), g.below(14), -1 - g.below(3), new Float(g.below(12) + 0.5), new Float(g.below(12)), atom("a"), null, "3", [51], new Tuple([3]), 2n ** 70n, -(2n ** 70n)]);
+  const key = () => g.pick([pieceText(g, 4), pieceText(g, 4), atom(g.atomName()), g.below(100), new Float(g.below(4) + 0.5), true, null]);
+  const cases = [];
+  for (let i = 0; i < 3000; i++) {
+    const text = pieceText(g, 12);
+    const max = limit();
+    const memory = map(Array.from({ length: g.below(6) }, () => [key(), g.below(3)]));
+    const include = g.pick([true, false, null, 0, "", [], atom("x"), new Float(0), new Tuple([])]);
+    const step = makeStruct("PtcRunner.Step", { return: null, prints: [text], memory });
+    const opts = [
+      new Tuple([atom("include_memory"), include]),
+      new Tuple([atom("prior_memory"), memory]),
+      new Tuple([atom("format_options"), [new Tuple([atom("feedback_max_chars"), max])]]),
+    ];
+    cases.push({ text, max, memory, include, args: [step, opts] });
+  }
+  const theirs = ask("0.13.0", cases.map((c) => ["protocol.render_success_from_step", c.args]));
+  let cutCount = 0;
+  let raisedCount = 0;
+  cases.forEach((c, i) => {
+    const what = `case ${i}: text ${JSON.stringify(c.text)}, limit ${encode(c.max)}, include_memory ${encode(c.include)}, memory ${encode(c.memory)}`;
+    const ours = answerOf(() => cut(c.text, c.max));
+    if (theirs[i].raised || ours.raised) {
+      raisedCount++;
+      assert.deepEqual(ours.raised, theirs[i].raised, what);
+      return;
+    }
+    const [text, wasCut] = ours.ok;
+    cutCount += wasCut;
+    const payload = JSON.parse(theirs[i].ok);
+    const println = wasCut ? `${text}\n... (truncated at ${toString(c.max)} chars; print specific fields instead)` : text;
+    assert.equal(PRINTLN_BLOCK.exec(payload.feedback)?.[1] ?? "", println, what);
+    // PP-104, PP-109: stateful rendering of a non-empty memory shows its block.
+    assert.equal(payload.feedback.includes('<untrusted_ptc_output source="memory">'), truthy(c.include) && c.memory.size > 0, what);
+    // The payload carries the memory only when include_memory is truthy; its stored_keys are PP-110's.
+    assert.equal("memory" in payload, truthy(c.include), what);
+    if (payload.memory) assert.deepEqual(payload.memory.stored_keys, sortBinaries(maps.keys(c.memory).map((k) => toString(k))), what);
+  });
+  assert.ok(cutCount > 100 && raisedCount > 100, `${cutCount} cut, ${raisedCount} raised: the generator should meet both`);
+});
+
+test("sortBy is the reference's Enum.sort_by/2, through exposure.filter_by_expose of a map of tools (ties keep map order)", { skip }, () => {
+  const g = termGen(SEED + 8);
+  const KEYS = [1, new Float(1), 0, new Float(0), 2, new Float(1.5), new Tuple([1]), new Tuple([new Float(1)]), [1], [new Float(1)],
+    map([[1, 1]]), map([[new Float(1), 1]]), "a", "\u{10000}", "\uFFFF", atom("a"), null, true];
+  const cases = [];
+  for (let i = 0; i < 2000; i++) {
+    const tools = map(Array.from({ length: g.below(9) }, (_, j) => [g.pick(KEYS), makeStruct("PtcRunner.Tool", { name: `t${j}`, expose: atom("native") })]));
+    cases.push({ tools, args: [tools, new Tuple([atom("text"), atom("content")]), [atom("native")]] });
+  }
+  const theirs = ask("0.13.0", cases.map((c) => ["exposure.filter_by_expose", c.args]));
+  let ties = 0;
+  cases.forEach((c, i) => {
+    const ours = sortBy(c.tools, (p) => p.items[0]).map((p) => p.items[1]);
+    const keys = c.tools.keys();
+    ties += keys.some((k, j) => keys.some((l, m) => m !== j && compare(k, l) === 0));
+    assert.equal(encode(ours), encode(theirs[i].ok), `case ${i}: ${encode(c.tools)}`);
+  });
+  assert.ok(ties > 200, `only ${ties} maps with keys that tie`);
 });

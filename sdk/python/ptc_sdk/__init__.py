@@ -35,7 +35,7 @@ from .ops import MISSING
 from .elixir import inspect, jason_encode, to_string
 from .elixir.jason import escape_string as jason_str
 from .errors import DecodeError, Raised, Unsupported
-from .order import compare, equal, key_compare, key_sort, map_view, sort
+from .order import compare, equal, key_compare, key_sort, map_view, sort, sort_binaries
 from .tagged import decode, decode_text, encode, json_str, parse, short_float
 from .terms import (
     Atom,
@@ -60,6 +60,7 @@ from .terms import (
     lossy_text,
     text_binary,
     to_bytes,
+    truthy,
 )
 
 __all__ = [
@@ -108,7 +109,9 @@ __all__ = [
     "serve",
     "short_float",
     "sort",
+    "sort_binaries",
     "text_binary",
     "to_bytes",
     "to_string",
+    "truthy",
 ]

@@ -203,6 +203,33 @@ def sort(items, key=None):
     return sorted(items, key=lambda x: _TERM_KEY(key(x)))
 
 
+def _binary_bytes(b):
+    ty = type(b)
+    if ty is str:
+        return b.encode("utf-8", "surrogateescape")
+    if ty is bytes:
+        return b
+    raise TypeError(f"sort_binaries: not a binary or text: {b!r}")
+
+
+def sort_binaries(items, key=None):
+    """`items` sorted by their binaries in byte order, stable
+    (``Enum.sort/1`` of binaries); `key` picks each item's binary. A
+    binary is ``str`` or ``bytes``, or text whose invalid bytes are
+    ``surrogateescape`` code points (`binary_text`, ``inspect_text``), so
+    the three kinds sort together as the bytes they stand for; Python's
+    own ``sorted`` puts ``"\\udcff"`` before ``"\\U0001f600"``, which is
+    not byte order.
+
+    >>> sort_binaries(["b", b"\\xff", "\\U0001f600", "\\udcfe", "a"])
+    ['a', 'b', '\\U0001f600', '\\udcfe', b'\\xff']
+    >>> sort_binaries([("x", "é"), ("y", "e")], key=lambda p: p[1])
+    [('y', 'e'), ('x', 'é')]
+    """
+    pick = key or (lambda x: x)
+    return sorted(items, key=lambda x: _binary_bytes(pick(x)))
+
+
 def key_sort(items, key=None):
     """`items` sorted in map key order (stable); `key` picks the term."""
     pick = key or (lambda x: x)

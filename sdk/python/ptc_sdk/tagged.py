@@ -581,10 +581,28 @@ def encode(t) -> str:
     return "".join(out)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_surrogates(s: str) -> str:
+    """`s` when it is a binary term; a text holding ``surrogateescape`` code
+    points (what `binary_text` and the ``*_text`` functions give for
+    invalid bytes) is a TypeError that says how to turn it back."""
+    if not s.isascii():
+        m = _SURROGATE.search(s)
+        if m:
+            raise TypeError(
+                f"not a term: a str holding the surrogate U+{ord(m.group()):04X} at {m.start()} is text with "
+                "invalid bytes (surrogateescape), not a binary: text_binary(s) makes it the binary term, "
+                "concat(...) builds one from texts and binaries"
+            )
+    return s
+
+
 def _encode(t, out):
     ty = type(t)
     if ty is str:
-        out.append(json_str(t))
+        out.append(json_str(_no_surrogates(t)))
     elif t is None:
         out.append("null")
     elif t is True:

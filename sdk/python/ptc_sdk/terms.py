@@ -549,9 +549,38 @@ def concat(*parts):
     """A binary term made of `parts` (``str``, ``bytes``, or binary terms),
     as Elixir's ``<>`` joins binaries: ``str`` when the bytes are valid
     UTF-8, else ``bytes``. Spares a port the ``str``/``bytes`` conversions
-    of building text from binaries that need not be UTF-8.
+    of building text from binaries that need not be UTF-8. A ``str`` part
+    may be text with ``surrogateescape`` code points (what `binary_text`,
+    ``inspect_text`` and the other ``*_text`` functions give for invalid
+    bytes): they are its bytes again, so text and binaries of either kind
+    mix. Anything else is a TypeError.
 
-    >>> concat("a", b"\\xc3", b"\\xa9"), concat("x", b"\\xff")
-    ('aé', b'x\\xff')
+    >>> concat("a", b"\\xc3", b"\\xa9"), concat("x", b"\\xff"), concat(binary_text(b"\\xff"), "!")
+    ('aé', b'x\\xff', b'\\xff!')
     """
-    return binary(b"".join(to_bytes(p) for p in parts))
+    out = []
+    for i, p in enumerate(parts):
+        ty = type(p)
+        if ty is str:
+            out.append(p.encode("utf-8", "surrogateescape"))
+        elif ty is bytes or ty is bytearray or ty is memoryview:
+            out.append(bytes(p))
+        else:
+            raise TypeError(f"concat: part {i} is no binary or text: {p!r}")
+    return binary(b"".join(out))
+
+
+def truthy(t) -> bool:
+    """Elixir truthiness: every term is true but nil (None) and false
+    (``Atom("nil")`` and ``Atom("false")`` are those atoms too).
+    `MISSING` is no term (an absent map key, a left-out argument) and is a
+    TypeError rather than true.
+
+    >>> truthy(None), truthy(False), truthy(0), truthy(""), truthy([]), truthy(Atom("false"))
+    (False, False, True, True, True, False)
+    """
+    if t is MISSING:
+        raise TypeError("truthy: MISSING is no term (an absent key; Map.get(k, None) reads it as nil)")
+    if t is None or t is False:
+        return False
+    return type(t) is not Atom or t.name not in ("nil", "false")  # Atom("nil") is nil too

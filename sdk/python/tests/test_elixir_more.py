@@ -1,4 +1,4 @@
-"""The rest of the Elixir layer held to Elixir 1.18.4 itself: the 6,800
+"""The rest of the Elixir layer held to Elixir 1.18.4 itself: the 9,200
 seeded cases of ``sdk/testdata/elixir_cases.json`` (made by
 ``sdk/testdata/elixir_cases.exs``, which says how to read them), each
 answered by the SDK's function and compared exactly (class and message of
@@ -13,8 +13,8 @@ import subprocess
 import unittest
 
 from _util import REPO, rust_binary  # noqa: F401
-from ptc_sdk import Raised, decode, encode, equal, parse
-from ptc_sdk.elixir import atoms, datetime, enumerable, jason, keyword, lists, maps, strings
+from ptc_sdk import Raised, Tuple, decode, encode, equal, parse, sort_binaries, truthy
+from ptc_sdk.elixir import atoms, datetime, enumerable, graphemes, jason, keyword, lists, maps, strings
 from ptc_sdk.elixir.lists import Improper
 from ptc_sdk.terms import Atom
 
@@ -58,6 +58,12 @@ FUNS = {
     "take": enumerable.take,
     "to_existing_atom": atoms.to_existing_atom,
     "datetime": lambda s: (lambda t: None if t is None else t.iso)(datetime.from_iso8601_utc(s)),
+    "string_slice": lambda s, start, length: graphemes.slice(s, start, length),
+    "cut": lambda s, limit: Tuple(graphemes.cut(s, limit)),
+    "sort_by": lambda t: enumerable.sort_by(t, lambda p: p.items[1]),
+    "sort_binaries": sort_binaries,
+    "truthy": truthy,
+    "map_keys": maps.keys,
 }
 
 
@@ -96,13 +102,21 @@ class ElixirCasesTest(unittest.TestCase):
         funs = {c["fun"] for c in cases}
         self.assertEqual(funs, set(FUNS) | {"jason_encode"})
         differ = []
+        gaps = 0
         for c in cases:
             args = [term(a) for a in c["args"]]
             mine, want = answer(c["fun"], args), expected(c)
+            if "gap" in c:
+                # Elixir raised ArgumentError where the reference reads on (the row's reason), and so does the SDK.
+                gaps += 1
+                if mine[0] == "raised" and mine[1][0] == "ArgumentError":
+                    differ.append(f"{c['fun']} {json.dumps(c['args'])[:300]}\n  sdk    {mine!r:.400}\n  gap    {c['gap']}")
+                continue
             if not same(mine, want):
                 differ.append(f"{c['fun']} {json.dumps(c['args'])[:300]}\n  sdk    {mine!r:.400}\n  elixir {want!r:.400}")
         if differ:
             self.fail(f"{len(differ)} of {len(cases)} differ:\n" + "\n".join(differ[:10]))
+        self.assertTrue(0 < gaps < 100, f"{gaps} rows of a known gap")
 
     def test_datetime_answers_as_the_reference(self):
         """JH-9 through the reference: atomize_value(s, :datetime) of the
@@ -132,7 +146,9 @@ class ElixirCasesTest(unittest.TestCase):
 
 
 def load_tests(loader, tests, ignore):
-    for mod in (atoms, datetime, enumerable, jason, keyword, lists, maps, strings):
+    from ptc_sdk import order, terms
+
+    for mod in (atoms, datetime, enumerable, graphemes, jason, keyword, lists, maps, order, strings, terms):
         tests.addTests(doctest.DocTestSuite(mod, optionflags=doctest.ELLIPSIS))
     return tests
 

@@ -14,7 +14,17 @@ through an op:
 * binaries of either kind: ``inspect``, ``to_string`` and Jason's text of
   a term whose every binary is ``bytes`` are the reference's answers for
   that term, and the text functions answer alike for both kinds;
-* `MISSING`: where nil is meant, it is refused.
+* `MISSING`: where nil is meant, it is refused;
+* ``graphemes.cut``, `truthy`, ``maps.keys`` and `sort_binaries`:
+  ``protocol.render_success_from_step`` cuts the printed text at a
+  ``feedback_max_chars`` of any term (PP-102, PP-105: compared by term
+  order, sliced with ``String.slice/3``'s guards), carries the memory
+  exactly when ``include_memory`` is truthy, shows its block only then and
+  for a memory that is no empty map (PP-104), and lists ``stored_keys`` as
+  ``Map.keys/1`` through ``to_string/1`` in byte order (PP-110);
+* ``enumerable.sort_by``: ``exposure.filter_by_expose`` of a map of tools
+  gives them in ``Enum.sort_by/2`` order of keys that tie in term order
+  (``1`` and ``1.0``, ``{1}`` and ``{1.0}``).
 
 One ``ptc-conformance adapter --release R`` process per release answers
 every request, pipelined; needs a built binary ($PTC_CONFORMANCE_BIN, or
@@ -24,6 +34,8 @@ say so.
 
 import json
 import os
+import random
+import re
 import subprocess
 import unittest
 
@@ -43,15 +55,18 @@ from ptc_sdk import (
     atom,
     binary,
     binary_text,
+    compare,
     decode,
     decode_text,
     encode,
     lossy_text,
     structs,
     text_binary,
+    sort_binaries,
     to_bytes,
+    truthy,
 )
-from ptc_sdk.elixir import atoms, errors, graphemes, identifier, inspect, jason, jason_encode, normalize, strings, to_string
+from ptc_sdk.elixir import atoms, enumerable, errors, graphemes, identifier, inspect, jason, jason_encode, maps, normalize, strings, to_string
 from ptc_sdk.elixir import inspect as _inspect_fn  # noqa: F401
 from ptc_sdk.elixir.inspect import atom_literal, classify_atom, escape, inspect_checked, printable, remote_call
 from ptc_sdk.elixir.messages import get as template
@@ -399,6 +414,80 @@ class Missing(unittest.TestCase):
         line, _ = a.answer_line(b'{"id":1,"op":"term.inspect","args":[1]}')
         self.assertIn('"class":"python:TypeError"', line)
         self.assertIn("MISSING is no term", line)
+
+
+# Texts whose clusters and bytes decide a cut and a byte order: combining
+# marks, CR LF, ZWJ sequences, flags, Hangul, a BMP char above the
+# surrogates against an astral one.
+_PIECES = ["a", "b", "é", "e\u0301", "\r\n", "\U0001F600", "\U0001F468\u200d\U0001F469", "\U0001F1EB\U0001F1F7",
+           "\u1100\u1161\u11a8", "\uffff", "\U00010000", "\ue000", "\u0915\u094d"]
+_PRINTLN = re.compile(r'<untrusted_ptc_output source="println">\n(.*?)\n</untrusted_ptc_output>', re.S)
+
+
+class FromStepHelpers(unittest.TestCase):
+    @needs_reference
+    def test_cut_truthy_keys_and_byte_order_are_the_reference(self):
+        """cut, truthy, maps.keys and sort_binaries through
+        render_success_from_step (PP-102, PP-104, PP-105, PP-110)."""
+        r = random.Random(SEED + 7)
+        text = lambda n: "".join(r.choice(_PIECES) for _ in range(r.randrange(n)))  # noqa: E731
+        limits = lambda: r.choice(  # noqa: E731
+            [r.randrange(14), r.randrange(14), -1 - r.randrange(3), r.randrange(12) + 0.5, float(r.randrange(12)), Atom("a"),
+             None, "3", [51], Tuple((3,)), 2**70, -(2**70)]
+        )
+        keys = lambda: r.choice([text(4), text(4), Atom(r.choice(["a", "b-c", "ok", "Ω"])), r.randrange(100), r.randrange(4) + 0.5, True, None])  # noqa: E731
+        cases = []
+        for _ in range(3000):
+            memory = Map.new([(keys(), r.randrange(3)) for _ in range(r.randrange(6))])
+            include = r.choice([True, False, None, 0, "", [], Atom("x"), 0.0, Tuple(())])
+            c = {"text": text(12), "limit": limits(), "memory": memory, "include": include}
+            step = structs.new("PtcRunner.Step", prints=[c["text"]], memory=memory)
+            opts = [
+                Tuple((Atom("include_memory"), include)),
+                Tuple((Atom("prior_memory"), memory)),
+                Tuple((Atom("format_options"), [Tuple((Atom("feedback_max_chars"), c["limit"]))])),
+            ]
+            c["args"] = [step, opts]
+            cases.append(c)
+        answers = ask("0.13.0", [("protocol.render_success_from_step", c["args"]) for c in cases])
+        cut_count = raised = 0
+        for i, (c, (kind, got)) in enumerate(zip(cases, answers)):
+            what = f"case {i}: {c['text']!r} limit {encode(c['limit'])} include_memory {encode(c['include'])} memory {encode(c['memory'])}"
+            mine = _result(graphemes.cut, c["text"], c["limit"])
+            if kind == "raised" or mine[0] == "raised":
+                raised += 1
+                self.assertEqual(mine, (kind, got), what)
+                continue
+            cut_text, was_cut = mine[1]
+            cut_count += was_cut
+            payload = json.loads(got)
+            println = f"{cut_text}\n... (truncated at {to_string(c['limit'])} chars; print specific fields instead)" if was_cut else cut_text
+            m = _PRINTLN.search(payload["feedback"])
+            self.assertEqual(m.group(1) if m else "", println, what)
+            self.assertEqual('<untrusted_ptc_output source="memory">' in payload["feedback"], truthy(c["include"]) and len(c["memory"]) > 0, what)
+            self.assertEqual("memory" in payload, truthy(c["include"]), what)
+            if "memory" in payload:
+                self.assertEqual(payload["memory"]["stored_keys"], sort_binaries([to_string(k) for k in maps.keys(c["memory"])]), what)
+        self.assertTrue(cut_count > 100 and raised > 100, f"{cut_count} cut, {raised} raised: the generator should meet both")
+
+    @needs_reference
+    def test_sort_by_is_the_reference(self):
+        """sort_by through filter_by_expose of a map of tools, keys tying in term order."""
+        r = random.Random(SEED + 8)
+        pool = [1, 1.0, 0, 0.0, 2, 1.5, Tuple((1,)), Tuple((1.0,)), [1], [1.0], Map.new([(1, 1)]), Map.new([(1.0, 1)]), "a",
+                "\U00010000", "\uffff", Atom("a"), None, True]
+        cases = []
+        for _ in range(2000):
+            tools = Map.new([(r.choice(pool), structs.new("PtcRunner.Tool", name=f"t{j}", expose=Atom("native"))) for j in range(r.randrange(9))])
+            cases.append(tools)
+        answers = ask("0.13.0", [("exposure.filter_by_expose", [t, Tuple((Atom("text"), Atom("content"))), [Atom("native")]]) for t in cases])
+        ties = 0
+        for tools, (kind, got) in zip(cases, answers):
+            mine = [p.items[1] for p in enumerable.sort_by(tools, lambda p: p.items[0])]
+            ks = tools.keys()
+            ties += any(compare(a, b) == 0 for i, a in enumerate(ks) for b in ks[i + 1 :])
+            self.assertEqual((kind, encode(got)), ("ok", encode(mine)), encode(tools))
+        self.assertGreater(ties, 200)
 
 
 if __name__ == "__main__":

@@ -94,6 +94,27 @@ def _call_capture(fun, arity=2) -> Raised:
     return protocol_undefined("Enumerable", fun)
 
 
+def sort_by(t, mapper):
+    """``Enum.sort_by(t, mapper)``: the elements of `t` (as `to_list`
+    enumerates them: a list, a map's ``{key, value}`` tuples, a ``MapSet``'s
+    members) in the term order of ``mapper(element)``, stable: elements
+    whose keys compare equal (``1`` and ``1.0``) keep their order. `mapper`
+    runs once per element, in order.
+
+    >>> sort_by([Tuple(("b", 1.0)), Tuple(("a", 2)), Tuple(("c", 1))], lambda p: p.items[1])
+    [Tuple(['b', 1.0]), Tuple(['c', 1]), Tuple(['a', 2])]
+    >>> sort_by(Map.of({"b": 1, "a": 2}), lambda p: p.items[1])
+    [Tuple(['b', 1]), Tuple(['a', 2])]
+    """
+    import functools
+
+    from ..order import compare
+
+    keyed = [(mapper(x), x) for x in to_list(t)]
+    order = functools.cmp_to_key(compare)
+    return [x for _, x in sorted(keyed, key=lambda p: order(p[0]))]
+
+
 def take(t, n):
     """``Enum.take(t, n)``: the first `n` elements, or for a negative `n`
     the last ``-n``; a count that is no integer raises

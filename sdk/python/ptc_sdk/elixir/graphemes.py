@@ -16,8 +16,10 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from .. import data
+from ..terms import Atom  # noqa: F401  (the examples)
 from ..terms import binary, binary_text  # noqa: F401  (binary_text: its home was here)
 from ..terms import text_binary as _text_binary
+from .errors import function_clause
 
 FILE = "unicode/grapheme.json"
 ZWJ = 0x200D
@@ -219,3 +221,71 @@ def take(b, n: int):
             break
         i = cluster_end(cps, i)
     return binary(b) if i >= len(cps) else _text_binary(s[:i])
+
+
+def _boundaries(s: str):
+    """The index of every cluster start of the text `s`, and its length last."""
+    cps = [ord(c) for c in s]
+    out, i = [], 0
+    while i < len(cps):
+        out.append(i)
+        i = cluster_end(cps, i)
+    out.append(len(cps))
+    return out
+
+
+def slice(b, start, length):  # noqa: A001  (String.slice/3's own name)
+    """``String.slice(b, start, length)``: `length` clusters from cluster
+    `start` (a negative `start` counts from the end), a binary term. Its
+    guards are Elixir's: a `length` of ``0`` gives ``""`` whatever the rest;
+    otherwise a `start` or `length` that is no integer, a negative
+    `length` or a `b` that is no binary raises ``FunctionClauseError``.
+    `b` may be ``str``, ``bytes`` or text with ``surrogateescape`` bytes.
+
+    >>> slice("héllo😀x", -3, 2), slice(b"a\\xffbc", 1, 2), slice(5, 1, 0)
+    ('o😀', b'\\xffb', '')
+    >>> slice("abc", 0, -1)
+    Traceback (most recent call last):
+    ptc_sdk.errors.Raised: FunctionClauseError: no function clause matching in String.slice/3
+    """
+    if type(length) is int and length == 0:
+        return ""
+    if type(start) is not int or type(length) is not int or length < 0 or type(b) not in (str, bytes):
+        raise function_clause("String.slice/3")
+    s = binary_text(b)
+    at = _boundaries(s)
+    n = len(at) - 1
+    first = max(n + start, 0) if start < 0 else min(start, n)
+    return _text_binary(s[at[first] : at[min(first + length, n)]])
+
+
+def longer_than(b, limit) -> bool:
+    """``String.length(b) > limit`` by term order: `limit` may be any term
+    (a number compares by value, so ``2.5`` is a limit; an atom, a binary
+    or a list is above every length).
+
+    >>> longer_than("abc", 2), longer_than("abc", 2.5), longer_than("abc", Atom("x"))
+    (True, True, False)
+    """
+    from ..order import compare
+
+    return compare(length(b), limit) > 0
+
+
+def cut(b, limit):
+    """PtcRunner's cut at a limit (PP-105): ``if String.length(b) > limit,
+    do: {String.slice(b, 0, limit), true}, else: {b, false}``, as
+    ``(binary, cut)``. The limit is compared by term order, then sliced
+    with: a limit that is no integer cuts nothing when it is above the
+    length and raises ``FunctionClauseError`` when below (a negative
+    number, ``2.5``).
+
+    >>> cut("abcdef", 3), cut("ab", 3), cut(b"a\\xffb", 2), cut("abc", Atom("x"))
+    (('abc', True), ('ab', False), (b'a\\xff', True), ('abc', False))
+    >>> cut("abc", 2.5)
+    Traceback (most recent call last):
+    ptc_sdk.errors.Raised: FunctionClauseError: no function clause matching in String.slice/3
+    """
+    if longer_than(b, limit):
+        return slice(b, 0, limit), True
+    return binary(_text_binary(b) if type(b) is str else b), False

@@ -1,6 +1,6 @@
 """``Map`` and ``MapSet`` access as Elixir 1.18.4 does it
 (``src/elixir/keyword.rs``, ``src/ptc/json_handler.rs``): ``Map.get/3``,
-``Map.has_key?/2``, the ``term.field`` syntax, ``Map.new/1`` and
+``Map.has_key?/2``, ``Map.keys/1``, the ``term.field`` syntax, ``Map.new/1`` and
 ``MapSet.member?/2``, each raising as Elixir does. A struct is a map of its
 fields (atom keys) here.
 
@@ -59,6 +59,24 @@ def get(t, key, default=None):
     """
     found, value = fetch(t, key)
     return value if found else default
+
+
+def keys(t):
+    """``Map.keys(t)`` of a map or struct: its keys in map key order (the
+    order Elixir gives up to 32 keys); a struct's are ``:__struct__`` and
+    its fields as atoms, a calendar value's its parts. A non-map raises
+    ``BadMapError``.
+
+    >>> keys(Map.new([(2, "b"), (1.0, "f"), (1, "a")])), keys(Struct("MapSet", {"map": Map()}))
+    ([1, 2, 1.0], [Atom('__struct__'), Atom('map')])
+    >>> keys([1])
+    Traceback (most recent call last):
+    ptc_sdk.errors.Raised: BadMapError: expected a map, got: [1]
+    """
+    pairs = _pairs(t)
+    if pairs is None:
+        raise bad_map(t)
+    return [k for k, _ in pairs]
 
 
 def has_key(t, key) -> bool:
