@@ -131,6 +131,7 @@ fn compare_counts_what_run_fails() {
         strictness: Strictness::Default,
         emit: None,
         fuzz: None,
+        alone: false,
     };
     let c = compare(
         &mut Reference::default(),
@@ -281,6 +282,7 @@ fn compare_counts_every_case_a_struct_change_fails() {
         strictness: Strictness::Default,
         emit: None,
         fuzz: None,
+        alone: false,
     };
     let c = compare(
         &mut Reference::default(),

@@ -57,6 +57,10 @@ pub struct CompareArgs {
     /// Seconds start-up and the handshake may take.
     #[arg(long, value_name = "SECS", default_value = "30")]
     pub startup_timeout: f64,
+    /// Afterwards, time each side answering the generated inputs alone,
+    /// and report this comparison's time as a ratio of the slower one's
+    #[arg(long)]
+    pub alone: bool,
 }
 
 /// How `compare` reports.
@@ -107,6 +111,7 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
         strictness: args.level,
         emit: args.emit.clone(),
         fuzz,
+        alone: args.alone,
     };
     let mut base = start(base_cfg)?;
     let mut head = start(head_cfg)?;

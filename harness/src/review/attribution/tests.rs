@@ -191,6 +191,7 @@ fn echoes_of_a_struct_change_are_counted_under_it_and_a_real_change_stays_a_kind
             strictness: crate::judging::outcome::Strictness::Default,
             emit: None,
             fuzz: Some(fuzz),
+            alone: false,
         };
         let mut base = Altered(WithoutVisibility { planted });
         let c = compare(

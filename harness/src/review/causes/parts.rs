@@ -576,6 +576,45 @@ mod tests {
 
     /// A name the input gives twice changes in both places.
     #[test]
+    fn a_list_of_data_offers_its_first_compound_elements_alone_in_its_place() {
+        let map = |k: &str| Term::map(vec![(Term::str(k), Term::Int(1.into()))]);
+        let args = vec![Term::List(vec![
+            Term::str("x"),
+            map("a-b"),
+            map("c-d"),
+            map("e-f"),
+        ])];
+        let all = candidates("key_normalizer.normalize_keys", &args, 64);
+        let nested: Vec<&Candidate> = all
+            .iter()
+            .filter(|c| matches!(c.trigger, Trigger::Nested { .. }))
+            .collect();
+        // The first two maps (not the string, not the third), tried first.
+        let alone: Vec<&Term> = nested.iter().map(|c| &c.args[0]).collect();
+        assert_eq!(alone, vec![&map("a-b"), &map("c-d")]);
+        assert!(nested
+            .iter()
+            .all(|c| c.trigger.when(("base", "head")).contains("args/0)")));
+        // Not in a list the op reads options from.
+        let opts = vec![
+            Term::Nil,
+            Term::Nil,
+            Term::List(vec![Term::tuple(vec![Term::atom("limit"), map("x")])]),
+        ];
+        assert!(candidates("protocol.render_error", &opts, 64)
+            .iter()
+            .all(|c| !matches!(c.trigger, Trigger::Nested { .. })));
+        // One op's lists are one cause; two ops' are two.
+        let at = |op, path: &str| Trigger::Nested {
+            op,
+            path: path.to_owned(),
+        };
+        let nk = "key_normalizer.normalize_keys";
+        assert!(at(nk, "/0").same_cause(&at(nk, "/0/:x")));
+        assert!(!at(nk, "/0").same_cause(&at("protocol.to_json_value", "/0")));
+    }
+
+    #[test]
     fn a_text_is_renamed_wherever_the_input_repeats_it() {
         let args = vec![
             Term::List(vec![Term::tuple(vec![

@@ -110,6 +110,7 @@ fn compared<T>(
         strictness: crate::judging::outcome::Strictness::Default,
         emit: None,
         fuzz: Some(fuzz),
+        alone: false,
     };
     let c: Comparison<'_> = compare(base, head, &cases, &corpus.cases, &cfg, &mut |_| {}).unwrap();
     read(&c)

@@ -472,6 +472,20 @@ impl Cause {
         if self.triggers.len() < 2 {
             return self.trigger.when(labels);
         }
+        let nested: Vec<String> = self
+            .triggers
+            .iter()
+            .filter_map(|t| match t {
+                Trigger::Nested { op, path } => Some(format!("{op} args{path}")),
+                _ => None,
+            })
+            .collect();
+        if nested.len() == self.triggers.len() {
+            return format!(
+                "when a map, list or tuple sits inside a list ({})",
+                nested.join(", ")
+            );
+        }
         if self.joined.is_empty() {
             return format!("when the input holds {}", self.trigger_title(labels));
         }

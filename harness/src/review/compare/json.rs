@@ -119,6 +119,13 @@ impl Comparison<'_> {
                 "causes_seconds": t.causes.as_secs_f64(),
                 "base_answering_seconds": t.answering.0.as_secs_f64(),
                 "head_answering_seconds": t.answering.1.as_secs_f64(),
+                "shrinking_seconds": t.shrinking.as_secs_f64(),
+                "alone": t.alone.map(|(n, b, h)| json!({
+                    "inputs": n,
+                    "base_seconds": b.as_secs_f64(),
+                    "head_seconds": h.as_secs_f64(),
+                    "ratio_to_slower_side": t.ratio_alone(),
+                })),
                 "ratio_to_slower_side": t.ratio(),
             },
             "totals": {

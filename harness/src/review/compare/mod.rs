@@ -43,6 +43,9 @@ pub struct CompareConfig {
     pub emit: Option<PathBuf>,
     /// The fuzzing part; `None` runs the corpus only.
     pub fuzz: Option<FuzzConfig>,
+    /// Afterwards, each side alone answers the generated inputs again,
+    /// timed, so that the report gives its time as a ratio of theirs.
+    pub alone: bool,
 }
 
 /// A corpus case on which the two sides answer differently.
@@ -183,10 +186,15 @@ pub struct Timing {
     pub corpus: std::time::Duration,
     /// Fuzzing: generating, answering, judging, then shrinking each kind.
     pub fuzz: std::time::Duration,
+    /// Of that, shrinking each kind's smallest instance.
+    pub shrinking: std::time::Duration,
     /// Finding and joining the causes.
     pub causes: std::time::Duration,
     /// Base's and head's time answering the corpus and the generated inputs.
     pub answering: (std::time::Duration, std::time::Duration),
+    /// With `--alone`: the generated inputs, and base's and head's time
+    /// answering them alone, one side after the other, afterwards.
+    pub alone: Option<(usize, std::time::Duration, std::time::Duration)>,
 }
 
 impl Timing {
@@ -206,14 +214,33 @@ impl Timing {
     pub fn describe(&self) -> String {
         let s = |d: std::time::Duration| format!("{:.1} s", d.as_secs_f64());
         format!(
-            "time: {} (corpus {}, fuzzing and shrinking {}, causes {}); the corpus and generated inputs answered by base in {}, by head in {} (each side's own time, the two answering at once): {:.2} × the slower side",
+            "time: {} (corpus {}, fuzzing {}, shrinking {}, causes {}); the corpus and generated inputs answered by base in {}, by head in {} (each side's own time, the two answering at once): {:.2} × the slower side",
             s(self.total()),
             s(self.corpus),
-            s(self.fuzz),
+            s(self.fuzz.saturating_sub(self.shrinking)),
+            s(self.shrinking),
             s(self.causes),
             s(self.answering.0),
             s(self.answering.1),
             self.ratio()
+        ) + &self.alone_line()
+    }
+
+    /// The whole time over the slower side's time answering the generated
+    /// inputs alone, with `--alone`.
+    pub fn ratio_alone(&self) -> Option<f64> {
+        let (_, b, h) = self.alone?;
+        Some(self.total().as_secs_f64() / b.max(h).as_secs_f64().max(1e-9))
+    }
+
+    fn alone_line(&self) -> String {
+        let (Some((n, b, h)), Some(r)) = (self.alone, self.ratio_alone()) else {
+            return String::new();
+        };
+        format!(
+            "\nalone (--alone, afterwards): the {n} generated inputs answered by base alone in {:.1} s, by head alone in {:.1} s: this comparison took {r:.2} × the slower side alone",
+            b.as_secs_f64(),
+            h.as_secs_f64()
         )
     }
 }
@@ -355,6 +382,7 @@ pub fn compare<'c>(
         shapes.extend(f.shapes.iter().cloned());
         out.timing.answering.0 += f.answering.0;
         out.timing.answering.1 += f.answering.1;
+        out.timing.shrinking = f.shrinking;
     }
     out.timing.fuzz = started.elapsed();
     let started = std::time::Instant::now();
@@ -373,6 +401,18 @@ pub fn compare<'c>(
         &seen,
     );
     out.timing.causes = started.elapsed();
+    if let (true, Some(fcfg)) = (cfg.alone, &cfg.fuzz) {
+        let fcfg = FuzzConfig {
+            words: out
+                .learned
+                .as_ref()
+                .map(|l| l.words.clone())
+                .unwrap_or_default(),
+            ..fcfg.clone()
+        };
+        let (n, [b, h]) = fuzz::answer_alone([&mut *base, &mut *head], &fcfg, corpus)?;
+        out.timing.alone = Some((n, b, h));
+    }
     if let Some(dir) = &cfg.emit {
         emit_groups(&mut out, dir, cfg, &runnable)?;
     }

@@ -135,6 +135,7 @@ pub fn run_between(
     });
     outcome?;
     let shapes = settle(&schedule.ops, &mut tally, reading, &mut report);
+    let shrinking = Instant::now();
     shrink_kinds(
         (expected, subject),
         &schedule,
@@ -143,6 +144,7 @@ pub fn run_between(
         (&shapes, reading),
         &mut report,
     )?;
+    report.shrinking = shrinking.elapsed();
     for (pattern, n) in cfg.known.counts() {
         eprintln!("known disagreement stepped over {n} times: {pattern}");
     }

@@ -11,6 +11,7 @@
 //! disagreeing input small, [`emit`] writes it as a case file, and
 //! [`known_kinds`] are the kinds a campaign steps over.
 
+mod alone;
 mod between;
 pub mod disagreement;
 pub mod emit;
@@ -171,6 +172,8 @@ pub struct FuzzReport {
     /// How long each side took to answer the generated batches (the
     /// expected side's, then the subject's), the two answering at once.
     pub answering: (Duration, Duration),
+    /// How long shrinking each kind's smallest instance took.
+    pub shrinking: Duration,
 }
 
 /// The ops a run fuzzes: those asked for (each must exist, have a
@@ -226,6 +229,7 @@ pub fn run(
     )
 }
 
+pub use alone::answer_alone;
 pub use between::run_between;
 
 /// The seed given, or one from the clock (printed by the caller, for replay).
