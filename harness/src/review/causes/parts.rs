@@ -59,6 +59,13 @@ pub fn candidates(op: &'static str, args: &[Term], max: usize) -> Vec<Candidate>
             &mut out,
         );
     }
+    // Values alone in their list's place come first, a few of them, on
+    // top of the budget's other parts (they must not crowd those out).
+    let (mut nested, mut out): (Vec<Candidate>, Vec<Candidate>) = out
+        .into_iter()
+        .partition(|c| matches!(c.trigger, Trigger::Nested { .. }));
+    nested.truncate(NESTED_IN_ALL);
+    let max = max.saturating_sub(nested.len());
     out.sort_by_key(|c| (c.size, c.trigger.rank()));
     // Within the budget: every named part (a field, a struct, an option,
     // a map pair), then values, at most [`PER_PLACE`] of each place and
@@ -87,13 +94,16 @@ pub fn candidates(op: &'static str, args: &[Term], max: usize) -> Vec<Candidate>
         .filter_map(|(c, k)| k.then_some(c))
         .collect();
     kept.truncate(max);
-    kept
+    nested.extend(kept);
+    nested
 }
 
 /// Values tried at most per place and replacement.
 pub const PER_PLACE: usize = 3;
 /// Elements of one list a search tries alone in the list's place, at most.
 const NESTED: usize = 2;
+/// Values a search tries alone in their list's place, in all, at most.
+const NESTED_IN_ALL: usize = 4;
 
 /// A map, list or tuple: what an op may or may not enter.
 fn compound(t: &Term) -> bool {
