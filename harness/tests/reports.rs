@@ -1,7 +1,8 @@
 //! The pretty report reads on one screen for a passing run, groups skips by
 //! reason, and marks where a failing string or binary first differs; the matrix
 //! refuses files that are not reports of this kit and reports of different
-//! corpora.
+//! corpora; the corpus and spec lines `spec/adapter_protocol.md` shows are
+//! the ones `run` prints.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failed setup is a failed test
 
@@ -310,4 +311,42 @@ fn the_matrix_refuses_reports_of_different_releases() {
         t.contains("at-0.12.0.json judged release 0.12.0, not 0.13.0"),
         "{t}"
     );
+}
+
+/// `spec/adapter_protocol.md` § Reports shows the corpus and spec lines of
+/// a report with placeholders (`N`, `VERSION`, `HASH`) for the run's own
+/// figures; each is the shape `run` prints, so the example cannot go
+/// stale as the corpus grows.
+#[test]
+fn the_reports_section_shows_the_corpus_and_spec_lines_run_prints() {
+    let spec = std::fs::read_to_string(repo().join("spec/adapter_protocol.md")).unwrap();
+    let section = spec
+        .split_once("## Reports")
+        .map(|(_, s)| s.split("\n## ").next().unwrap_or(s))
+        .expect("spec/adapter_protocol.md has a § Reports");
+    let shown: Vec<String> = section
+        .replace('\n', " ")
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| s.starts_with("corpus: ") || s.starts_with("spec: "))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(shown.len(), 2, "§ Reports shows {shown:?}");
+    let out = bin().arg("run").current_dir(repo()).output().unwrap();
+    let t = text(&out);
+    for example in &shown {
+        let pattern = format!(
+            "^{}$",
+            regex::escape(example)
+                .replace(" N ", " [0-9]+ ")
+                .replace("VERSION", r"[0-9]+\.[0-9]+\.[0-9]+")
+                .replace("HASH", "[0-9a-f]{64}")
+        );
+        let re = regex::Regex::new(&pattern).unwrap();
+        assert!(
+            t.lines().any(|l| re.is_match(l)),
+            "spec/adapter_protocol.md § Reports shows `{example}`, which no line of `run` matches:\n{t}"
+        );
+    }
 }

@@ -273,7 +273,9 @@ export declare class StructDataError extends Error {
 
 /** A struct that is no term of the boundary. */
 export declare class StructError extends Error {
-  constructor(message: string);
+  constructor(message: string, options?: { ofFields?: boolean });
+  /** A refusal of the fields (a name, a value), not of the module: decoders name the `fields` object (TJ-10). */
+  readonly ofFields: boolean;
 }
 
 /** One struct of the table: fields with their defaults and the release that brought each (undefined: every release has it), in defstruct order. */

@@ -17,7 +17,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "./json.js";
 import { DEFAULT_RELEASE, checkRelease, releaseSince, resolveRelease } from "./release.js";
-import { Struct, isBinary, isInt } from "./terms.js";
+import { Struct, TermMap, isBinary, isInt } from "./terms.js";
 import { decodeValue } from "./tagged.js";
 
 /** The error when the data table cannot be found or read. */
@@ -28,11 +28,18 @@ export class StructDataError extends Error {
   }
 }
 
-/** A struct that is no term of the boundary: an unknown module or field, or a URI that URI.parse/1 could not make. */
+/**
+ * A struct that is no term of the boundary: an unknown module or field, a
+ * URI that URI.parse/1 could not make, or a MapSet that MapSet.new/1 could
+ * not. `ofFields` tells a refusal of the fields (a name, a value) from one
+ * of the module: a decoder names the `fields` object for the first and the
+ * `$struct` object for the second (spec/terms.md TJ-10).
+ */
 export class StructError extends Error {
-  constructor(message) {
+  constructor(message, { ofFields = false } = {}) {
     super(message);
     this.name = "StructError";
+    this.ofFields = ofFields;
   }
 }
 
@@ -138,7 +145,8 @@ export function isInspectOptional(module, field) {
  * build: `given` (a Map or a plain object of field name to term) sets
  * fields, the defaults fill the rest, fields in defstruct order. An unknown
  * module, a field the release's struct lacks (REL-1) or a URI that
- * URI.parse/1 could not make throws a StructError saying which (TJ-7).
+ * URI.parse/1 could not make, or a MapSet that MapSet.new/1 could not,
+ * throws a StructError saying which (TJ-7).
  */
 export function makeStruct(module, given = {}, release = undefined) {
   const rel = resolveRelease(release);
@@ -147,14 +155,19 @@ export function makeStruct(module, given = {}, release = undefined) {
   const values = given instanceof Map ? given : new Map(Object.entries(given));
   for (const k of values.keys()) {
     if (!rows.some(([name]) => name === k)) {
-      throw new StructError(`${module} has no field ${JSON.stringify(k)}${rel === DEFAULT_RELEASE ? "" : ` at release ${rel}`}`);
+      throw new StructError(`${module} has no field ${JSON.stringify(k)}${rel === DEFAULT_RELEASE ? "" : ` at release ${rel}`}`, { ofFields: true });
     }
   }
   if (module === "URI") {
     for (const [k, v] of values) {
       const ok = v === null || (k === "port" ? isInt(v) : isBinary(v));
-      if (!ok) throw new StructError(`URI field ${JSON.stringify(k)} must be ${k === "port" ? "an integer or nil" : "a binary or nil"}`);
+      if (!ok) throw new StructError(`URI field ${JSON.stringify(k)} must be ${k === "port" ? "an integer or nil" : "a binary or nil"}`, { ofFields: true });
     }
+  }
+  if (module === "MapSet" && values.has("map")) {
+    const map = values.get("map");
+    const ok = map instanceof TermMap && map.pairs.every(([, v]) => Array.isArray(v) && v.length === 0);
+    if (!ok) throw new StructError('MapSet field "map" must be a map of members to [] (as MapSet.new/1 makes it)', { ofFields: true });
   }
   const fields = new Map();
   for (const [name, dflt] of rows) fields.set(name, values.has(name) ? values.get(name) : dflt);

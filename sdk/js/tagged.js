@@ -290,7 +290,7 @@ function decodeStruct(v, path, rel) {
   try {
     return makeStruct(module, fields, rel);
   } catch (e) {
-    if (e instanceof StructError) throw new TermDecodeError(path, e.message);
+    if (e instanceof StructError) throw new TermDecodeError(e.ofFields ? `${path}/fields` : path, e.message);
     throw e;
   }
 }

@@ -71,11 +71,11 @@ test("TJ-7: structs take their defaults, in defstruct order, and reject unknown 
   assert.equal(s.get("cache"), false);
   assert.ok(equal(s.get("visibility"), atom("public")));
   assert.equal(s.get("name"), "x");
-  assert.match(err('{"$struct": {"module": "PtcRunner.Tool", "fields": {"nam": "x"}}}'), /^\/args\/\$struct: PtcRunner.Tool has no field "nam"/);
+  assert.match(err('{"$struct": {"module": "PtcRunner.Tool", "fields": {"nam": "x"}}}'), /^\/args\/\$struct\/fields: PtcRunner.Tool has no field "nam"/);
   assert.equal(err('{"$struct": {"module": "Range", "fields": {}}}'), "/args/$struct: $struct module Range is not a struct of the boundary");
   assert.equal(err('{"$struct": {"fields": {}}}'), '/args/$struct: $struct needs "module"');
-  assert.equal(err('{"$struct": {"module": "URI", "fields": {"port": "80"}}}'), '/args/$struct: URI field "port" must be an integer or nil');
-  assert.equal(err('{"$struct": {"module": "URI", "fields": {"host": 1}}}'), '/args/$struct: URI field "host" must be a binary or nil');
+  assert.equal(err('{"$struct": {"module": "URI", "fields": {"port": "80"}}}'), '/args/$struct/fields: URI field "port" must be an integer or nil');
+  assert.equal(err('{"$struct": {"module": "URI", "fields": {"host": 1}}}'), '/args/$struct/fields: URI field "host" must be a binary or nil');
   assert.match(err('{"$struct": {"module": "MapSet", "fields": {"map": {"$atm": 1}}}}'), /^\/args\/\$struct\/fields\/map: unknown tag/);
   const d = decode('{"$struct": {"module": "PtcRunner.SubAgent.Definition"}}');
   assert.equal(encode(d.get("format_options")), '{"$kw":[["feedback_limit",10],["feedback_max_chars",512],["history_max_bytes",512],["result_limit",50],["result_max_chars",500],["max_print_length",2000]]}');

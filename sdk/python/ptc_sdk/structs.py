@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 from . import data, releases
-from .terms import Struct
+from .terms import Map, Struct
 
 ENV = data.ENV
 FILE = "structs.json"
@@ -26,6 +26,13 @@ FILE = "structs.json"
 
 class StructsUnavailable(data.DataUnavailable):
     """``structs.json`` could not be found or read."""
+
+
+class FieldError(ValueError):
+    """A struct refused for its fields (a name its struct lacks, a value
+    TJ-7 refuses) rather than its module: a decoder names the ``fields``
+    object for it, the ``$struct`` object for the module
+    (``spec/terms.md`` TJ-10)."""
 
 
 class _Table:
@@ -110,9 +117,10 @@ def inspect_optional(module: str):
 def complete(module: str, given, release=None) -> Struct:
     """The struct `module` with the fields `given` (a dict or pairs) and
     defaults for the rest, as ``struct!/2`` builds it on `release`'s build.
-    Raises ValueError for a module that is not a struct of the boundary, a
-    field the release's struct lacks (REL-1), or a ``URI`` that
-    ``URI.parse/1`` could not have made (TJ-7)."""
+    Raises ValueError for a module that is not a struct of the boundary, and
+    its subclass `FieldError` for a field the release's struct lacks
+    (REL-1), a ``URI`` that ``URI.parse/1`` could not have made or a
+    ``MapSet`` that ``MapSet.new/1`` could not (TJ-7)."""
     rel = releases.resolve(release)
     rows = fields_of(module, rel)
     if rows is None:
@@ -122,15 +130,19 @@ def complete(module: str, given, release=None) -> Struct:
     for k in given:
         if k not in names:
             at = "" if rel == releases.DEFAULT else f" at release {rel}"
-            raise ValueError(f"{module} has no field {json.dumps(k, ensure_ascii=False)}{at}")
+            raise FieldError(f"{module} has no field {json.dumps(k, ensure_ascii=False)}{at}")
     if module == "URI":
         for k, v in given.items():
             if v is None:
                 continue
             if k == "port" and type(v) is not int:
-                raise ValueError(f'URI field "{k}" must be an integer or nil')
+                raise FieldError(f'URI field "{k}" must be an integer or nil')
             if k != "port" and type(v) not in (str, bytes):
-                raise ValueError(f'URI field "{k}" must be a binary or nil')
+                raise FieldError(f'URI field "{k}" must be a binary or nil')
+    if module == "MapSet" and "map" in given:
+        m = given["map"]
+        if not (isinstance(m, Map) and all(type(v) is list and not v for _, v in m.items())):
+            raise FieldError('MapSet field "map" must be a map of members to [] (as MapSet.new/1 makes it)')
     return Struct(module, {name: given.get(name, default) for name, default in rows})
 
 

@@ -456,6 +456,8 @@ def _decode_struct(value, path, depth, rel):
         raise _err(path, '$struct needs "module"')
     try:
         return structs.complete(module, fields, rel)
+    except structs.FieldError as e:
+        raise _err(pointer(path, "fields"), str(e)) from None
     except ValueError as e:
         raise _err(path, str(e)) from None
 

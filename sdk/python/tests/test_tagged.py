@@ -167,7 +167,7 @@ class DecodeErrorTest(unittest.TestCase):
             ('{"$fn": {"arity": 256, "returns": 1}}', "/args/$fn/arity: arity must be an integer from 0 to 255"),
             (
                 '{"$struct": {"module": "PtcRunner.Tool", "fields": {"nam": "x"}}}',
-                '/args/$struct: PtcRunner.Tool has no field "nam"',
+                '/args/$struct/fields: PtcRunner.Tool has no field "nam"',
             ),
             (
                 '{"$struct": {"module": "Range", "fields": {}}}',
@@ -175,7 +175,7 @@ class DecodeErrorTest(unittest.TestCase):
             ),
             (
                 '{"$struct": {"module": "URI", "fields": {"port": "80"}}}',
-                '/args/$struct: URI field "port" must be an integer or nil',
+                '/args/$struct/fields: URI field "port" must be an integer or nil',
             ),
             ('{"$struct": {"fields": {}}}', '/args/$struct: $struct needs "module"'),
             ('{"$bytes": "!!"}', "/args/$bytes: bad base64"),

@@ -99,11 +99,17 @@ fn replace(t: &mut Term, n: usize, new: &Term) -> Result<(), usize> {
         Term::Map(m) => in_map(m, n - 1, new),
         Term::Struct(s) => {
             let set = s.module == "MapSet";
+            let module = s.module.clone();
             let mut left = n - 1;
             let mut result = Err(0);
-            for (_, v) in s.fields.iter_mut() {
+            for (name, v) in s.fields.iter_mut() {
                 let r = match v {
                     Term::Map(m) if set => in_set(m, left, new),
+                    // A field that cannot hold `new` keeps its value: a URI
+                    // made of anything but binaries, `nil` and an integer
+                    // port is no term of the boundary (TJ-7), and both sides
+                    // would only decline it.
+                    _ if left == 0 && !fits(&module, name, new) => Ok(()),
                     v => replace(v, left, new),
                 };
                 match r {
@@ -123,6 +129,12 @@ fn replace(t: &mut Term, n: usize, new: &Term) -> Result<(), usize> {
         _ => Err(0),
     };
     found.map_err(|below| 1 + below)
+}
+
+/// Whether field `name` of a `module` struct may hold `value`, as the
+/// decoders check it ([`ptc_conformance::structs::check_values`]).
+fn fits(module: &str, name: &str, value: &Term) -> bool {
+    ptc_conformance::structs::check_values(module, &[(name.to_owned(), value.clone())]).is_ok()
 }
 
 /// Node `n` among `items` (counted from 0), or how many nodes they have.
@@ -307,6 +319,35 @@ mod tests {
         for (i, m) in all.iter().enumerate() {
             assert_ne!(m, &args, "node {i} was not replaced");
         }
+    }
+
+    /// TJ-7: a URI field takes a replacement only when the URI stays a
+    /// term of the boundary; otherwise the input is left as it was.
+    #[test]
+    fn a_uri_field_takes_only_what_a_uri_holds() {
+        let uri = |host: Term| {
+            Term::Struct(Box::new(
+                ptc_conformance::structs::written("URI", [("host", host)])
+                    .unwrap_or_else(|e| panic!("{e}")),
+            ))
+        };
+        let args = vec![Term::List(vec![uri(Term::str("h"))])];
+        assert_eq!(count(&args[0]), 3);
+        assert_eq!(mutate(&args, 2, &Term::int(1)), args);
+        assert_eq!(mutate(&args, 2, &Term::List(vec![])), args);
+        assert_eq!(
+            mutate(&args, 2, &Term::str("x")),
+            vec![Term::List(vec![uri(Term::str("x"))])]
+        );
+        assert_eq!(
+            mutate(&args, 2, &Term::Nil),
+            vec![Term::List(vec![uri(Term::Nil)])]
+        );
+        // The whole struct is still a node another term may replace.
+        assert_eq!(
+            mutate(&args, 1, &Term::int(1)),
+            vec![Term::List(vec![Term::int(1)])]
+        );
     }
 
     #[test]
