@@ -3,6 +3,9 @@
 //! `atomize_value/2` makes of a string typed `:datetime`
 //! (`spec/json_handler.md` JH-9).
 
+// The calendar's month lengths have one home, the tagged texts' own
+// checks (a date the codec reads is one `from_iso8601/1` accepts).
+use crate::temporal::days_in_month;
 use crate::term::{Temporal, TemporalKind};
 
 /// The UTC `DateTime` a string parses to, as its `to_iso8601/1` text, or
@@ -117,19 +120,6 @@ fn integer_parse(b: [u8; 2]) -> Option<i64> {
         [b'+', d] if d.is_ascii_digit() => Some(i64::from(d - b'0')),
         [b'-', d] if d.is_ascii_digit() => Some(-i64::from(d - b'0')),
         _ => None,
-    }
-}
-
-fn leap_year(y: i64) -> bool {
-    y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)
-}
-
-fn days_in_month(y: i64, m: i64) -> i64 {
-    match m {
-        2 if leap_year(y) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
     }
 }
 
