@@ -8,7 +8,7 @@ Reads the `outcomes.json` of one or more cargo-mutants output directories
 an earlier one's) and, for every caught mutant, the test log cargo-mutants
 kept for it (`log/<mutant>.log`): the golden corpus test
 (`tests/golden_corpus.rs`) names each failing case there as
-`  <case id> (<file>)`. For each such mutant it compares
+`  <case id> at <release> (<file>)`. For each such mutant it compares
 
   - the rules its failing cases cite (each case file's `spec` list), with
   - the rules cited at the code it changed: every rule id (`KN-7`, ...)
@@ -46,7 +46,9 @@ import sys
 from collections import defaultdict
 
 RULE = re.compile(r"\b((?:KN|NP|PP|EX|IN|JH|LF|SG|TL|TV|TJ|LOOSE|AP|LAW)-[0-9]+)\b")
-FAILING = re.compile(r"^\s{2}(\S+) \((?:[^()]*/)?golden/[^()]*\.json\)\s*$")
+# `  <case id> (<file>)`, or `  <case id> at <release> (<file>)` since the
+# corpus test runs each case at every release it holds for.
+FAILING = re.compile(r"^\s{2}(\S+)(?: at [0-9.]+)? \((?:[^()]*/)?golden/[^()]*\.json\)\s*$")
 
 
 def case_rules(case_id, cache):

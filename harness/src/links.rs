@@ -144,7 +144,7 @@ pub fn repository_only(text: &str) -> Vec<String> {
 /// relative to it.
 pub fn citations(text: &str, in_spec: bool) -> Vec<String> {
     let top = regex::Regex::new(
-        r"(?:^|[\s`(\[\x22'])((?:\.\./)*(?:golden|spec|sdk|src|harness|tests|docs|\.ci)/[A-Za-z0-9_./*<>?-]*)",
+        r"(?:^|[\s`(\[\x22'])((?:\.\./)*(?:golden|spec|sdk|src|harness|tests|docs|packaging|\.ci)/[A-Za-z0-9_./*<>?-]*)",
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let local = regex::Regex::new(r"`((?:\.\./)*(?:schema/)?[A-Za-z0-9_.*-]+\.(?:md|json))`")

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{bin, case_json, cases_not_at, misbehave, repo, text, with_adapter};
+use common::{bin, case_json, cases_not_at, json_report, misbehave, repo, text, with_adapter};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -1381,4 +1381,29 @@ fn fuzz_answers_as_the_release_the_adapter_names() {
     assert_eq!(out.status.code(), Some(2), "{t}");
     assert!(t.contains("implements release 0.12.0"), "{t}");
     assert!(!t.contains("inputs checked"), "nothing may be fuzzed: {t}");
+}
+
+/// `--version` (and `-V`) names the version and the corpus and spec the
+/// binary carries by the hashes its reports name them by, so that a
+/// porter's CI log says what judged the port; the hashes are computed only
+/// for it, and `--version` after a subcommand is that command's business.
+#[test]
+fn version_names_the_corpus_and_spec_hashes() {
+    let report = json_report(&bin().args(["run", "--format", "json"]).output().unwrap());
+    let expected = format!(
+        "ptc-conformance {}\ncorpus: {} files, sha256 {}\nspec: {} files, sha256 {}\n",
+        env!("CARGO_PKG_VERSION"),
+        report["corpus"]["files"],
+        report["corpus"]["sha256"].as_str().unwrap(),
+        report["spec"]["files"],
+        report["spec"]["sha256"].as_str().unwrap(),
+    );
+    assert_eq!(report["corpus"]["sha256"].as_str().unwrap().len(), 64);
+    for flag in ["--version", "-V"] {
+        let o = bin().arg(flag).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{flag}: {}", text(&o));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), expected, "{flag}");
+    }
+    let o = bin().args(["list", "--version"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }

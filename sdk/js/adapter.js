@@ -22,8 +22,8 @@ import { closest } from "./closest.js";
 import { JsonError, parse, quote } from "./json.js";
 import { DEFAULT_RELEASE, RELEASES, checkRelease, releaseSince, resolveRelease, withRelease } from "./release.js";
 import { structTable } from "./structs.js";
-import { TermDecodeError, decodeValue, encode } from "./tagged.js";
-import { TermMap } from "./terms.js";
+import { TermDecodeError, decode, decodeValue, encode } from "./tagged.js";
+import { Bytes, TermMap } from "./terms.js";
 import { dataFile } from "./elixir/data.js";
 
 /** The protocol this SDK speaks. */
@@ -48,13 +48,15 @@ export const FEATURES = Object.freeze([
 ]);
 
 /** An Elixir exception, answered as `{"raised": {"class": ..., "message": ...}}`. */
+const LOSSY = new TextDecoder("utf-8", { ignoreBOM: true });
+
 export class Raised extends Error {
   /**
    * @param {string} cls the exception module without `Elixir.`, e.g. "ArgumentError"
-   * @param {string} message what Exception.message/1 gives
+   * @param {string|Bytes} message what Exception.message/1 gives: a string, or a binary term whose invalid bytes read as U+FFFD, as the reference's answers read them
    */
   constructor(cls, message) {
-    super(message);
+    super(message instanceof Bytes ? LOSSY.decode(message.bytes) : message);
     this.name = "Raised";
     this.class = cls;
   }
@@ -103,9 +105,24 @@ export function opNames(release = undefined) {
 }
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** One op as the port gave it: a function, or {call, arity} when fn.length does not tell. */
+/**
+ * One op as the port gave it: a function, or {call, arity} when fn.length
+ * does not tell. A function of a kit op whose `length` is one of the op's
+ * argument counts, or lies between them (a parameter with a default
+ * stops `length`), takes every count the op takes, and a request that
+ * leaves an optional argument out gets the default spec/data/ops.json
+ * gives it (`fill`): the function always sees every argument, so it never
+ * tells a left-out argument from nil (null) itself.
+ */
 function opEntry(op, spec) {
-  if (typeof spec === "function") return { call: spec, arity: spec.length > 0 ? [spec.length] : undefined };
+  if (typeof spec === "function") {
+    const row = opRow(op);
+    const n = spec.length;
+    if (row && n > 0 && n >= Math.min(...row.arity) && n <= Math.max(...row.arity)) {
+      return { call: spec, arity: [...row.arity], fill: row.args.map((a) => ("default" in a ? JSON.stringify(a.default) : undefined)) };
+    }
+    return { call: spec, arity: n > 0 ? [n] : undefined };
+  }
   if (spec && typeof spec.call === "function") {
     const arity = spec.arity === undefined ? undefined : [spec.arity].flat();
     return { call: spec.call, arity };
@@ -184,6 +201,8 @@ export function createAdapter(port) {
     let args;
     try {
       args = rawArgs.map((a, i) => decodeValue(a, `/args/${i}`, rel));
+      // A left-out optional argument: its default, decoded afresh for each call.
+      for (let i = args.length; entry.fill && i < entry.fill.length && entry.fill[i] !== undefined; i++) args.push(decode(entry.fill[i], "", rel));
     } catch (e) {
       if (e instanceof TermDecodeError) return declined(`cannot decode request: ${e.message}`, e);
       return bug(e);

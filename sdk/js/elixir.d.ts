@@ -39,20 +39,24 @@ export declare function inspectBinary(term: Term, opts?: InspectOptions): Binary
 export declare function inspectChecked(term: Term, opts?: InspectOptions): Binary;
 /** Kernel.inspect/2 as a raw string. */
 export declare function inspectRaw(term: Term, opts?: InspectOptions): RawString;
-/** Macro.inspect_atom(:literal, atom) of an atom name: `:foo`, `Foo.Bar`, `:"foo bar"`. */
-export declare function atomLiteral(name: string): string;
+/** Macro.inspect_atom(:literal, atom) of an atom name (a string, or Bytes that are UTF-8): `:foo`, `Foo.Bar`, `:"foo bar"`. */
+export declare function atomLiteral(name: Binary): string;
 /** Macro.inspect_atom(:remote_call, atom) of a function name: `f`, `+`, `"f g"`, `"%{}"`, `"Elixir.Foo"`. */
-export declare function remoteCall(name: string): string;
+export declare function remoteCall(name: Binary): string;
 /** A capture text `&M.f/n` read back (TJ-8): [module atom name, function name, arity text], or undefined for another shape. */
-export declare function captureParts(name: string): [string, string, string] | undefined;
+export declare function captureParts(name: Binary): [string, string, string] | undefined;
 /** Macro.inspect_atom(:key, atom): `a:`, `"a b":`. */
-export declare function atomKey(name: string): string;
+export declare function atomKey(name: Binary): string;
 /** How Macro.classify_atom/1 sees an atom name. */
-export declare function classifyAtom(name: string): "alias" | "identifier" | "unquoted" | "quoted";
+export declare function classifyAtom(name: Binary): "alias" | "identifier" | "unquoted" | "quoted";
+/** Code.Identifier.escape/3 of a binary term (invalid bytes come out as \xNN): [text, whether something was left over]. */
+export declare function escape(b: Binary, quote: string, limit?: number): [string, boolean];
 /** Code.Identifier.escape/3 of a raw string: [raw text, whether something was left over]. */
-export declare function escape(r: RawString, quote: string, limit?: number): [RawString, boolean];
+export declare function escapeRaw(r: RawString, quote: string, limit?: number): [RawString, boolean];
+/** String.printable?/2 of a binary term. */
+export declare function printable(b: Binary, limit?: number): boolean;
 /** String.printable?/2 of a raw string. */
-export declare function printable(r: RawString, limit?: number): boolean;
+export declare function printableRaw(r: RawString, limit?: number): boolean;
 /** A code point inspect writes as \uXXXX although printable. */
 export declare function invisible(codePoint: number): boolean;
 
@@ -65,8 +69,8 @@ export interface Token {
   at: boolean;
   nfkc: boolean;
 }
-/** String.Tokenizer.tokenize/1: undefined where it answers an error. */
-export declare function tokenize(name: string): Token | undefined;
+/** String.Tokenizer.tokenize/1 of a binary term: undefined where it answers an error (and for bytes that are not UTF-8). */
+export declare function tokenize(name: Binary): Token | undefined;
 
 // ---- algebra.js --------------------------------------------------------
 
@@ -105,8 +109,8 @@ export declare function displayStructFrames(s: Struct, cls: string, release?: Re
 export declare function jasonEncode(term: Term, release?: Release): string;
 /** Jason.encode/1. */
 export declare function jasonTryEncode(term: Term, release?: Release): { ok: string } | { error: Raised };
-/** A JSON string literal as Jason writes it (`\u001F`). */
-export declare function jasonString(s: string): string;
+/** A JSON string literal as Jason writes it (`\u001F`), of a UTF-8 binary term; throws Raised (Jason.EncodeError) for bytes that are not UTF-8. */
+export declare function jasonString(s: Binary): string;
 
 // ---- num.js ------------------------------------------------------------
 
@@ -125,15 +129,17 @@ export declare function trunc(x: number): bigint;
 export declare function codePoints(s: string): number[];
 /** The index just past the grapheme cluster starting at index i (OTP 25). */
 export declare function clusterEnd(codePoints: number[], i: number): number;
-export declare function graphemes(s: string): string[];
-/** String.length/1. */
-export declare function length(s: string): number;
-/** String.slice(s, 0, n). */
-export declare function take(s: string, n: number): string;
+/** String.graphemes/1 of a binary term: its clusters as binary terms (an invalid byte a Bytes cluster of its own). */
+export declare function graphemes(s: Binary): Binary[];
+export declare function graphemesRaw(r: RawString): RawString[];
+/** String.length/1 of a binary term. */
+export declare function length(s: Binary): number;
+/** String.slice(s, 0, n) of a binary term. */
+export declare function take(s: Binary, n: number): Binary;
 export declare function lengthRaw(r: RawString): number;
 export declare function takeRaw(r: RawString, n: number): RawString;
-/** NFC as OTP 25 computes it (one grapheme cluster at a time). */
-export declare function nfc(s: string): string;
+/** NFC as OTP 25 computes it (one grapheme cluster at a time) of a binary term; invalid bytes kept. */
+export declare function nfc(s: Binary): Binary;
 export declare function nfcCodePoints(codePoints: number[]): number[];
 export declare function decompose(cluster: number[]): number[];
 export declare function compose(codePoints: number[]): number[];
@@ -150,9 +156,12 @@ export declare class Template {
   placeholders: Record<string, string>;
   source: string;
   rules: string[];
-  render(values?: Record<string, string>): string;
+  /** The text with each placeholder replaced by a binary term; a binary term (Bytes when a value held invalid UTF-8). */
+  render(values?: Record<string, Binary>): Binary;
+  /** render() as text, invalid UTF-8 replaced by U+FFFD. */
+  renderText(values?: Record<string, Binary>): string;
   renderRaw(values?: Record<string, RawString>): RawString;
-  raise(values?: Record<string, string>): Raised;
+  raise(values?: Record<string, Binary>): Raised;
 }
 export declare function messages(): Map<string, Template>;
 /** The template `id` as `release` writes it (an id suffixed "_v0_11" where 0.11.0 differs). */
@@ -161,6 +170,8 @@ export declare function raise(id: string, values?: Record<string, string>): Rais
 export declare function keyError(key: string, term: Term, release?: Release): Raised;
 export declare function badMap(term: Term, release?: Release): Raised;
 export declare function caseClause(term: Term, release?: Release): Raised;
+/** MatchError: `no match of right hand side value: <inspect(term)>` (JH-15's accumulator that is no 2-tuple). */
+export declare function matchError(term: Term, release?: Release): Raised;
 export declare function badarg(position: string, reason: string): Raised;
 export declare function moduleNotAvailable(module: string, fun: string, arity: number): Raised;
 export declare function undefinedFunction(module: string, fun: string, arity: number): Raised;
@@ -234,6 +245,8 @@ export declare function enumTake(t: Term, n: Term): Term[];
 /** `release`'s atom table (REL-2; else the served port's). */
 export declare function atomTable(release?: Release): Set<string>;
 export declare function atomExists(name: string | Bytes, held?: Iterable<string>, release?: Release): boolean;
+/** The names of the atoms `terms` hold, at any depth (JH-6): atoms, keyword keys, a struct's module, __struct__ and fields at `release`, calendar fields, a function's returned term, a capture's module and function. */
+export declare function atomsHeld(terms: Term[], release?: Release): Set<string>;
 /** String.to_existing_atom/1 on `release`'s VM. */
 export declare function toExistingAtom(name: string | Bytes, held?: Iterable<string>, release?: Release): Term;
 /** DateTime.from_iso8601/1 shifted to UTC (JH-9), or null. */

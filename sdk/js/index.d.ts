@@ -101,12 +101,46 @@ export type TemporalKind = "date" | "time" | "datetime" | "naive_datetime";
 export declare const TEMPORAL_KINDS: Readonly<Record<TemporalKind, string>>;
 
 /** A `Date`, `Time`, `DateTime` or `NaiveDateTime`, kept as its ISO 8601 text. */
+/** The parts of a calendar text (temporal.js parseIso): those its kind lacks are 0; offset [seconds, "+02:00"], or null for Z. */
+export interface IsoParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  microsecond: number;
+  precision: number;
+  offset: [number, string] | null;
+}
+
 export declare class Temporal {
+  /** Throws a TypeError for a text to_iso8601/1 does not write (TJ-6). */
   constructor(kind: TemporalKind, iso: string);
   readonly kind: TemporalKind;
   readonly iso: string;
   /** The struct's module, e.g. "NaiveDateTime". */
   readonly module: string;
+  /** parseIso's parts of the text (0 where the kind lacks one). */
+  readonly parts: IsoParts;
+  /** The parts, as the struct's fields; undefined where the kind lacks one. */
+  readonly year: number | undefined;
+  readonly month: number | undefined;
+  readonly day: number | undefined;
+  readonly hour: number | undefined;
+  readonly minute: number | undefined;
+  readonly second: number | undefined;
+  /** The microseconds' value. */
+  readonly microsecond: number | undefined;
+  /** The fraction's digits, 0 to 6. */
+  readonly precision: number | undefined;
+  /** A DateTime's offset from UTC in seconds (0 for Z). */
+  readonly utcOffset: number | undefined;
+  readonly stdOffset: number | undefined;
+  /** "Etc/UTC", or the offset text. */
+  readonly timeZone: string | undefined;
+  /** "UTC", or the offset text. */
+  readonly zoneAbbr: string | undefined;
 }
 
 /** A function's behaviour spec (spec/terms.md TJ-8). */

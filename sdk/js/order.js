@@ -11,7 +11,6 @@
 // case depends on it).
 
 import { Atom, Bytes, Float, Fun, Opaque, Struct, Temporal, TermMap, Tuple, atom, atomName, binaryBytes } from "./terms.js";
-import { parseIso } from "./temporal.js";
 
 const OPAQUE_RANK = { ref: 2, port: 4, pid: 5 };
 
@@ -193,7 +192,7 @@ export function mapView(t) {
  * and abbreviation (TJ-6, TJ-11).
  */
 export function temporalFields(t) {
-  const p = parseIso(t.kind, t.iso);
+  const p = t.parts;
   const fields = [["calendar", atom("Elixir.Calendar.ISO")]];
   if (t.kind !== "time") fields.push(["year", p.year], ["month", p.month], ["day", p.day]);
   if (t.kind !== "date") {

@@ -213,14 +213,15 @@ function decodeTag(tag, v, parent, rel) {
     case "$naive_datetime": {
       const kind = tag.slice(1);
       const iso = str(v, path, "an ISO 8601 string");
+      let parts;
       try {
-        parseIso(kind, iso);
+        parts = parseIso(kind, iso);
       } catch (e) {
         if (!(e instanceof IsoError)) throw e;
         const what = kind.replace("_", " ");
         throw new TermDecodeError(path, `${quote(iso)}: not an ISO 8601 ${what} as Elixir writes it: ${e.message} (TJ-6)`);
       }
-      return new Temporal(kind, iso);
+      return new Temporal(kind, iso, parts);
     }
     case "$struct":
       return decodeStruct(v, path, rel);
@@ -424,7 +425,11 @@ function encodeInto(t, out) {
   }
   if (t instanceof Float) return void out.push(`{"$float":${shortFloat(t.value)}}`);
   if (t instanceof Atom) return void out.push(`{"$atom":${quote(t.name)}}`);
-  if (t instanceof Bytes) return void out.push(`{"$bytes":"${Buffer.from(t.bytes).toString("base64")}"}`);
+  if (t instanceof Bytes) {
+    const b = binary(t.bytes); // canonical: Bytes that are UTF-8 are a string (TJ-5)
+    if (typeof b === "string") return void out.push(quote(b));
+    return void out.push(`{"$bytes":"${Buffer.from(t.bytes).toString("base64")}"}`);
+  }
   if (t instanceof Tuple) {
     out.push('{"$tuple":');
     encodeSeq(t.items, out);
@@ -467,7 +472,8 @@ function encodeInto(t, out) {
     return void out.push("}}");
   }
   if (t instanceof Opaque) return void out.push(`{"$${t.kind}":${quote(t.label)}}`);
-  throw new EncodeError(`not a term: ${t === undefined ? "undefined" : typeof t === "object" ? `a ${t.constructor?.name ?? "object"}` : String(t)}`);
+  if (t === undefined) throw new EncodeError("not a term: undefined (a left-out argument or an absent key; the term nil is null)");
+  throw new EncodeError(`not a term: ${typeof t === "object" ? `a ${t.constructor?.name ?? "object"}` : String(t)}`);
 }
 
 function encodeSeq(items, out) {

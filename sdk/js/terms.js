@@ -20,6 +20,7 @@
 // Equality and order are order.js's; building a TermMap uses them.
 
 import { mapKeyCompare } from "./order.js";
+import { IsoError, parseIso } from "./temporal.js";
 
 /** An atom other than nil, true and false (those are null, true, false). */
 export class Atom {
@@ -276,16 +277,93 @@ export const TEMPORAL_KINDS = Object.freeze({
 /** A `Date`, `Time`, `DateTime` or `NaiveDateTime`, kept as its ISO 8601 text (TJ-6). */
 export class Temporal {
   /**
+   * A Date, Time, DateTime or NaiveDateTime: the ISO 8601 text
+   * to_iso8601/1 prints (TJ-6) and the parts it holds. The text is checked
+   * here (a TypeError saying why, as parseIso); its parts are properties
+   * named as the struct's fields: `year`, `month`, `day` (dates), `hour`,
+   * `minute`, `second`, `microsecond` (the value) and `precision` (its
+   * digits: Elixir's `microsecond: {value, precision}`) (times), and for a
+   * DateTime `timeZone` ("Etc/UTC" or the offset text), `zoneAbbr`,
+   * `utcOffset` (seconds) and `stdOffset` (0). A part the kind lacks is
+   * undefined, so a year check needs no parsing and cannot take a Time for
+   * year 0; `parts` is parseIso's object they are read from.
    * @param {"date"|"time"|"datetime"|"naive_datetime"} kind
    * @param {string} iso
    */
-  constructor(kind, iso) {
+  constructor(kind, iso, parts = undefined) {
+    if (!Object.hasOwn(TEMPORAL_KINDS, kind)) throw new TypeError(`not a temporal kind: ${String(kind)}`);
+    if (parts === undefined) {
+      try {
+        parts = parseIso(kind, iso);
+      } catch (e) {
+        if (!(e instanceof IsoError)) throw e;
+        throw new TypeError(`not an ISO 8601 ${kind.replace("_", " ")} as Elixir writes it: ${JSON.stringify(iso)}: ${e.message} (TJ-6)`);
+      }
+    }
     this.kind = kind;
     this.iso = iso;
+    Object.defineProperty(this, "parts", { value: Object.freeze(parts), enumerable: false });
   }
   /** The struct's module name, e.g. "NaiveDateTime". */
   get module() {
     return TEMPORAL_KINDS[this.kind];
+  }
+  #date(v) {
+    return this.kind === "time" ? undefined : v;
+  }
+  #time(v) {
+    return this.kind === "date" ? undefined : v;
+  }
+  #zone(v) {
+    return this.kind === "datetime" ? v : undefined;
+  }
+  /** The year (negative before year 1); undefined for a Time. */
+  get year() {
+    return this.#date(this.parts.year);
+  }
+  /** The month, 1 to 12; undefined for a Time. */
+  get month() {
+    return this.#date(this.parts.month);
+  }
+  /** The day of the month; undefined for a Time. */
+  get day() {
+    return this.#date(this.parts.day);
+  }
+  /** The hour, 0 to 23; undefined for a Date. */
+  get hour() {
+    return this.#time(this.parts.hour);
+  }
+  /** The minute; undefined for a Date. */
+  get minute() {
+    return this.#time(this.parts.minute);
+  }
+  /** The second; undefined for a Date. */
+  get second() {
+    return this.#time(this.parts.second);
+  }
+  /** The microseconds' value; undefined for a Date. */
+  get microsecond() {
+    return this.#time(this.parts.microsecond);
+  }
+  /** The fraction's digits, 0 to 6; undefined for a Date. */
+  get precision() {
+    return this.#time(this.parts.precision);
+  }
+  /** A DateTime's offset from UTC in seconds (0 for Z); undefined for the other kinds. */
+  get utcOffset() {
+    return this.#zone(this.parts.offset ? this.parts.offset[0] : 0);
+  }
+  /** 0 for a DateTime; undefined for the other kinds. */
+  get stdOffset() {
+    return this.#zone(0);
+  }
+  /** A DateTime's zone: "Etc/UTC" for Z, else the offset text; undefined for the other kinds. */
+  get timeZone() {
+    return this.#zone(this.parts.offset ? this.parts.offset[1] : "Etc/UTC");
+  }
+  /** A DateTime's zone abbreviation: "UTC" for Z, else the offset text; undefined for the other kinds. */
+  get zoneAbbr() {
+    return this.#zone(this.parts.offset ? this.parts.offset[1] : "UTC");
   }
 }
 

@@ -3,13 +3,11 @@
 //! `atomize_value/2` makes of a string typed `:datetime`
 //! (`spec/json_handler.md` JH-9).
 
-// The calendar's month lengths have one home, the tagged texts' own
-// checks (a date the codec reads is one `from_iso8601/1` accepts).
 use crate::temporal::days_in_month;
 use crate::term::{Temporal, TemporalKind};
 
 /// The UTC `DateTime` a string parses to, as its `to_iso8601/1` text, or
-/// `None` where `DateTime.from_iso8601/1` answers `{:error, _}`.
+/// `None` where `DateTime.from_iso8601/1` answers `{:error, _}` (JH-9).
 ///
 /// Accepted: an optional `+` or `-` (negating the year), `YYYY-MM-DD`, a
 /// `T` or a space, `HH:MM:SS`, an optional fraction after `.` or `,` (at
@@ -73,7 +71,8 @@ pub fn from_iso8601_utc(s: &[u8]) -> Option<Temporal> {
 }
 
 /// The fraction: `(value, precision, rest)`; `None` for a separator with
-/// no digit after it.
+/// no digit after it (JH-9: `.` or `,`, at least one digit, at most six
+/// kept).
 fn microsecond(s: &[u8]) -> Option<(i64, usize, &[u8])> {
     if !matches!(s.first(), Some(b'.' | b',')) {
         return Some((0, 0, s));
@@ -90,7 +89,8 @@ fn microsecond(s: &[u8]) -> Option<(i64, usize, &[u8])> {
 
 /// The offset in seconds: `Some(None)` for no offset at all (an error the
 /// caller reports only after the date and time checks), `None` when the
-/// rest is not an offset.
+/// rest is not an offset (JH-9: `Z`, `±HH:MM`, `±HHMM` or `±HH`, exactly
+/// `-00:00` refused, sign × (hours × 3600 + minutes × 60)).
 fn offset(s: &[u8]) -> Option<Option<i64>> {
     let sign = match s {
         [] => return Some(None),
@@ -111,7 +111,7 @@ fn offset(s: &[u8]) -> Option<Option<i64>> {
 }
 
 /// `Integer.parse/1` of two bytes that must be read whole: two digits, or
-/// a sign and one digit.
+/// a sign and one digit (JH-9: `+1` and `-1` count as numbers).
 fn integer_parse(b: [u8; 2]) -> Option<i64> {
     match b {
         [d1, d2] if d1.is_ascii_digit() && d2.is_ascii_digit() => {
@@ -123,7 +123,8 @@ fn integer_parse(b: [u8; 2]) -> Option<i64> {
     }
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (any year).
+/// Days since 1970-01-01 of a proleptic Gregorian date (any year): JH-9's
+/// wall clock less the offset is counted on it.
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
@@ -134,7 +135,8 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// The proleptic Gregorian date of a day count since 1970-01-01.
+/// The proleptic Gregorian date of a day count since 1970-01-01 (JH-9: the
+/// UTC value's date, before year 0 or past 9999 too, TJ-6).
 fn civil_from_days(z: i64) -> (i64, i64, i64) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);

@@ -81,9 +81,14 @@ pub fn bad_map_at(rel: Release, term: &Term) -> Raised {
     )
 }
 
-/// `CaseClauseError`: `no case clause matching: <inspect(term)>`.
-pub fn case_clause(term: &Term) -> Raised {
-    raise(&m::CASE_CLAUSE, &[("term", &inspect(term))])
+/// `CaseClauseError`: `no case clause matching: <inspect(term)>`, `term`
+/// inspected as release `rel`'s build prints it (a display struct in
+/// another's field is an `Inspect.Error` at v0.11.0, REL-7).
+pub fn case_clause(rel: Release, term: &Term) -> Raised {
+    raise(
+        &m::CASE_CLAUSE,
+        &[("term", &crate::inspect::inspect_at(rel, term))],
+    )
 }
 
 /// A protocol whose `Protocol.UndefinedError` the boundary can raise.

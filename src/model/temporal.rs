@@ -36,7 +36,8 @@ pub struct Parts {
 }
 
 impl Parts {
-    /// The offset text (`+02:00`) of a fixed-offset `DateTime`.
+    /// The offset text (`+02:00`) of a fixed-offset `DateTime`: its
+    /// `time_zone` and `zone_abbr` (TJ-11).
     pub fn offset_text(&self) -> Option<&str> {
         self.offset
             .as_ref()
@@ -44,7 +45,9 @@ impl Parts {
     }
 }
 
-/// The length of `month` in `year` (proleptic Gregorian).
+/// The length of `month` in `year` (proleptic Gregorian): TJ-6's day that
+/// exists in that month of that year, and JH-9's date that must exist (one
+/// home for both: `atomize_value/2`'s parsing reads it too).
 pub fn days_in_month(year: i64, month: i64) -> i64 {
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     match month {
@@ -115,6 +118,7 @@ pub fn parse(kind: TemporalKind, iso: &str) -> Result<Parts, String> {
                 if *s == b'-' && h == 0 && m == 0 {
                     return Err("the offset -00:00 is written +00:00".into());
                 }
+                // TJ-11: the whole offset in seconds is the DateTime's utc_offset.
                 let sign = if *s == b'-' { -1 } else { 1 };
                 let mut text = [0u8; 6];
                 text.copy_from_slice(&b[at..at + 6]);
@@ -127,7 +131,8 @@ pub fn parse(kind: TemporalKind, iso: &str) -> Result<Parts, String> {
     rest_empty(b, at).map(|()| p)
 }
 
-/// The year and where the date's `-MM` starts.
+/// The year and where the date's `-MM` starts (TJ-6: four digits, or five
+/// to nine without a leading zero; `-` for a negative year, never `-0000`).
 fn year(b: &[u8]) -> Result<(i64, usize), String> {
     let negative = b.first() == Some(&b'-');
     let start = usize::from(negative);
@@ -151,7 +156,7 @@ fn year(b: &[u8]) -> Result<(i64, usize), String> {
     Ok((if negative { -value } else { value }, start + n))
 }
 
-/// Two digits at `at`.
+/// Two digits at `at` (TJ-6: every part but the year is two digits).
 fn digits2(b: &[u8], at: usize) -> Option<i64> {
     match b.get(at..at + 2)? {
         [x, y] if x.is_ascii_digit() && y.is_ascii_digit() => {
@@ -161,7 +166,7 @@ fn digits2(b: &[u8], at: usize) -> Option<i64> {
     }
 }
 
-/// `sep` at `at` and two digits after it, in `lo..=hi`.
+/// `sep` at `at` and two digits after it, in `lo..=hi` (TJ-6's ranges).
 fn two(b: &[u8], at: usize, sep: u8, lo: i64, hi: i64) -> Option<i64> {
     (b.get(at) == Some(&sep))
         .then(|| digits2(b, at + 1))
@@ -169,6 +174,7 @@ fn two(b: &[u8], at: usize, sep: u8, lo: i64, hi: i64) -> Option<i64> {
         .filter(|v| (lo..=hi).contains(v))
 }
 
+/// Nothing after the value (TJ-6: exactly the text, no more).
 fn rest_empty(b: &[u8], at: usize) -> Result<(), String> {
     if at >= b.len() {
         Ok(())

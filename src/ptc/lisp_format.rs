@@ -67,7 +67,8 @@ pub fn sanitize(rel: Release, value: &Term) -> Result<Term, Raised> {
     })
 }
 
-/// The wrapper struct an internal shape displays as, if `value` is one.
+/// The wrapper struct an internal shape displays as, if `value` is one
+/// (PP-130's table and its `PtcRunner.Lisp.Env.Builtin` structs).
 fn wrapper_for(rel: Release, value: &Term) -> Result<Option<Term>, Raised> {
     let is_fun = |t: &Term| matches!(t, Term::Fun(_));
     if let Term::Struct(s) = value {
@@ -127,7 +128,8 @@ fn wrapper_unit(module: &str) -> Term {
 }
 
 /// A closure's parameter names joined by spaces: `{:var, name}` shows
-/// its name, any other pattern `_`.
+/// its name, any other pattern `_` (PP-130's params text, enumerated as
+/// LF-14 says).
 fn param_names(rel: Release, params: &Term) -> Result<Vec<u8>, Raised> {
     enumerable::map_join(params, b" ", |p| match p {
         Term::Tuple(t) if t.len() == 2 && t[0].as_atom() == Some("var") => {
@@ -235,6 +237,7 @@ fn format_map(rel: Release, m: &Map, limit: Option<usize>) -> Result<(Vec<u8>, b
     let mut child_cut = false;
     for (k, v) in shown.iter().copied() {
         let (text, c) = format(rel, v, limit)?;
+        // PP-131: a cut anywhere inside makes the whole preview cut.
         child_cut |= c;
         let mut part = format_key(rel, k)?;
         part.push(b' ');
@@ -276,6 +279,8 @@ fn format_key(rel: Release, k: &Term) -> Result<Vec<u8>, Raised> {
     }
 }
 
+/// A list's or tuple's items printed one by one, separated by one space
+/// (PP-124); a cut inside any of them cuts the whole (PP-131).
 fn format_items(
     rel: Release,
     items: &[Term],
@@ -291,6 +296,8 @@ fn format_items(
     Ok((parts.join(&b' '), cut))
 }
 
+/// The first `limit` items and whether more were left out (PP-131: items
+/// past the limit are not printed at all).
 fn apply_limit<T>(items: &[T], limit: Option<usize>) -> (&[T], bool) {
     match limit {
         Some(n) if items.len() > n => (&items[..n], true),
@@ -298,7 +305,8 @@ fn apply_limit<T>(items: &[T], limit: Option<usize>) -> (&[T], bool) {
     }
 }
 
-/// `open items close`, or with ` ...` and `(shown/total)` when cut.
+/// `open items close`, or with ` ...` and `(shown/total)` when cut
+/// (PP-131).
 fn collection(
     open: &str,
     text: &[u8],

@@ -58,7 +58,7 @@ pub fn build(rel: Release, tool: &Term, full_result: &Term, args: &Term) -> Resu
     };
     // NP-7: the preview kind comes from `native_result`.
     let native_result = tool.field("native_result").cloned().unwrap_or(Term::Nil);
-    let (status, preview) = match preview_kind(&native_result)? {
+    let (status, preview) = match preview_kind(rel, &native_result)? {
         Kind::Metadata => ("ok", merged(metadata_preview(rel, full_result)?)),
         Kind::Rows(limit) => ("ok", merged(rows_preview(rel, full_result, &limit)?)),
         // NP-21, NP-22: a custom preview, or the metadata preview as fallback.
@@ -79,17 +79,17 @@ enum Kind {
 /// The preview kind from `native_result`: `nil`, or a keyword list whose
 /// `:preview` is `:metadata`, `:rows` or a 1-ary function; any other
 /// `:preview` value means metadata. A non-list raises.
-fn preview_kind(native_result: &Term) -> Result<Kind, Raised> {
+fn preview_kind(rel: Release, native_result: &Term) -> Result<Kind, Raised> {
     let opts = match native_result {
         Term::Nil => return Ok(Kind::Metadata),
         // NP-7: a list is read with `Keyword.get/3`; a non-list raises.
         Term::List(opts) => opts,
         _ => return Err(Raised::function_clause(MODULE, "preview_kind", 1)),
     };
-    let preview = keyword::get_in(opts, "preview")?.unwrap_or(Term::atom("metadata"));
+    let preview = keyword::get_in(rel, opts, "preview")?.unwrap_or(Term::atom("metadata"));
     Ok(match preview {
         Term::Atom(a) if a == "rows" => {
-            Kind::Rows(keyword::get_in(opts, "limit")?.unwrap_or(Term::int(DEFAULT_ROW_LIMIT)))
+            Kind::Rows(keyword::get_in(rel, opts, "limit")?.unwrap_or(Term::int(DEFAULT_ROW_LIMIT)))
         }
         Term::Fun(f) if f.arity() == Some(1) => Kind::Custom(*f),
         _ => Kind::Metadata,

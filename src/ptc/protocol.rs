@@ -64,7 +64,7 @@ pub fn render_error(
         _ => return Err(Raised::function_clause(MODULE, "render_error", 3)),
     };
     // PP-6: the `:feedback` option when present (PP-8: `Keyword.get/3`), else the message.
-    let feedback = keyword::get(opts, "feedback")?.unwrap_or(message);
+    let feedback = keyword::get(rel, opts, "feedback")?.unwrap_or(message);
     // PP-4: status, reason (the atom's name; PP-5: any atom), message, feedback.
     let mut payload = vec![
         (Term::str("status"), Term::str("error")),
@@ -74,7 +74,7 @@ pub fn render_error(
     ];
     // PP-7: `:result` is read for `:fail` only.
     if reason_name == "fail" {
-        let result = keyword::get(opts, "result")?.unwrap_or(&Term::Nil);
+        let result = keyword::get(rel, opts, "result")?.unwrap_or(&Term::Nil);
         payload.push((Term::str("result"), result.clone()));
     }
     // PP-9: rendered by Jason (PP-40 to PP-47), keys in sorted order.
@@ -95,7 +95,7 @@ pub fn render_success(rel: Release, lisp_step: &Term, opts: &Term) -> Result<Ter
     // PP-10: `Keyword.fetch!/2` of `:execution`; PP-18: the evaluation order below.
     let execution = keyword::fetch_bang_at(rel, opts, "execution")?;
     // PP-12: `include_memory` is tested for truthiness.
-    let include_memory = keyword::get(opts, "include_memory")?.map_or(true, truthy);
+    let include_memory = keyword::get(rel, opts, "include_memory")?.map_or(true, truthy);
     // PP-19: `map.field` raises `KeyError` (or the dot-syntax errors) on a missing key.
     let truncated = dot_at(rel, execution, "truncated")?;
     // PP-13 (Quirk): `truncated` read always; `visible_truncated` replaces it without memory.
@@ -140,7 +140,7 @@ pub fn render_success(rel: Release, lisp_step: &Term, opts: &Term) -> Result<Ter
         }
     }
     // PP-16: `:validated`, when present, whatever its value.
-    if let Some(validated) = keyword::fetch(opts, "validated")? {
+    if let Some(validated) = keyword::fetch(rel, opts, "validated")? {
         payload.push((Term::str("validated"), validated.clone()));
     }
     // PP-17: rendered by Jason, keys in sorted order.

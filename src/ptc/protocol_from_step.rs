@@ -25,7 +25,7 @@ pub fn render_success_from_step(
     let reads_options = rel.since(Release::V0_12_0);
     let option = |key: &str| -> Result<Option<&Term>, Raised> {
         if reads_options {
-            keyword::get(opts, key)
+            keyword::get(rel, opts, key)
         } else {
             Ok(None)
         }

@@ -18,6 +18,7 @@ const LISP_KEYWORD: &str = "PtcRunner.Lisp.Keyword";
 /// naming the term (JH-11).
 pub fn signature_validate(rel: Release, signature: &Term, data: &Term) -> Result<Term, Raised> {
     match signature {
+        // JH-12: the return type's errors, or :ok.
         Term::Tuple(t) if t.len() == 3 && t[0].as_atom() == Some("signature") => {
             validate(rel, data, &t[2])
         }
@@ -39,7 +40,7 @@ pub fn validate(rel: Release, data: &Term, ty: &Term) -> Result<Term, Raised> {
         Errors::Improper(_, tail) => {
             return Err(Raised::no_tagged_form(format!(
                 "improper list tail {}",
-                crate::inspect::inspect(&tail)
+                crate::inspect::inspect_at(rel, &tail)
             )))
         }
     })
@@ -94,13 +95,15 @@ fn error_at(path: &[Term], message: Vec<u8>) -> Term {
     ])
 }
 
-/// `"expected <what>, got <type_name>"` at `path`.
+/// `"expected <what>, got <type_name>"` at `path` (JH-13).
 fn expected(rel: Release, path: &[Term], what: &str, data: &Term) -> Vec<Term> {
     let mut text = format!("expected {what}, got ").into_bytes();
     text.extend(type_name(rel, data));
     vec![error_at(path, text)]
 }
 
+/// A `PtcRunner.Lisp.Keyword` struct: a keyword (JH-14), named
+/// `keyword` (JH-13).
 fn is_lisp_keyword(t: &Term) -> bool {
     matches!(t, Term::Struct(s) if s.module == LISP_KEYWORD)
 }
@@ -113,6 +116,7 @@ fn valid_keyword_name(b: &[u8]) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || b"+-*<>=?!_".contains(c))
 }
 
+/// `path ++ [segment]`: a field's name or a list index (JH-12).
 fn with(path: &[Term], segment: Term) -> Vec<Term> {
     let mut p = path.to_vec();
     p.push(segment);
@@ -127,6 +131,7 @@ fn validate_type(rel: Release, data: &Term, ty: &Term, path: &[Term]) -> Result<
             expected(rel, path, what, data)
         }
     };
+    // JH-13, JH-14: the primitive types; JH-19: any other atom.
     if let Some(name) = ty.as_atom() {
         return Ok(Errors::List(match name {
             "string" => ok(data.is_binary(), "string"),
@@ -152,6 +157,7 @@ fn validate_type(rel: Release, data: &Term, ty: &Term, path: &[Term]) -> Result<
         return Err(Raised::function_clause(VALIDATOR, "validate_type", 3));
     };
     match (t.len(), t.first().and_then(Term::as_atom)) {
+        // JH-16: `{:optional, t}` accepts nil, anything else as `t`.
         (2, Some("optional")) if matches!(data, Term::Nil) => Ok(Errors::List(vec![])),
         (2, Some("optional")) => validate_type(rel, data, &t[1], path),
         // JH-18: a list, each element at `path ++ [index]`, errors in element order.
@@ -176,12 +182,13 @@ fn validate_type(rel: Release, data: &Term, ty: &Term, path: &[Term]) -> Result<
             }
             _ => Ok(Errors::List(expected(rel, path, "list", data))),
         },
+        // JH-15: a plain map, its fields walked in order.
         (2, Some("map")) => match data {
             Term::Map(m) => Ok(validate_fields(rel, m, &t[1], path)?.0),
             _ => Ok(Errors::List(expected(rel, path, "map", data))),
         },
-        // `field_errors ++ validate_no_extra_fields(...)`: the extra fields
-        // first, then the `++`.
+        // JH-17: `field_errors ++ validate_no_extra_fields(...)`: the extra
+        // fields first, then the `++`.
         (2, Some("closed_map")) => match data {
             Term::Map(m) => {
                 let (errors, consumed) = validate_fields(rel, m, &t[1], path)?;
@@ -212,7 +219,7 @@ fn validate_fields(
 ) -> Result<(Errors, Consumed), Raised> {
     let items = match enumerable::walk(fields)? {
         Walk::Elements(items) => items,
-        Walk::Accumulator(acc) => return accumulator(acc),
+        Walk::Accumulator(acc) => return accumulator(rel, acc),
     };
     let (mut errors, mut consumed) = (Errors::List(vec![]), vec![]);
     for item in &items {
@@ -229,6 +236,7 @@ fn validate_fields(
                 let field_errors =
                     validate_type(rel, value, field_type, &with(path, name.clone()))?;
                 errors = errors.append(field_errors)?;
+                // JH-17: the data key a field found is consumed.
                 if !consumed.contains(key) {
                     consumed.push(key.clone());
                 }
@@ -247,7 +255,10 @@ fn validate_fields(
 
 /// `{errors, consumed} = acc` for the accumulator an arity-2 function
 /// returned in place of a field list; the errors may be any term (JH-15).
-fn accumulator(acc: Term) -> Result<(Errors, Consumed), Raised> {
+/// Anything else raises `MatchError` with `inspect/1` of it as release
+/// `rel`'s build prints it (a display struct in another's field is an
+/// `Inspect.Error` at v0.11.0, REL-7).
+fn accumulator(rel: Release, acc: Term) -> Result<(Errors, Consumed), Raised> {
     match acc {
         Term::Tuple(mut p) if p.len() == 2 => {
             let consumed = p.pop().unwrap_or(Term::Nil);
@@ -256,11 +267,13 @@ fn accumulator(acc: Term) -> Result<(Errors, Consumed), Raised> {
         }
         other => Err(crate::errors::raise(
             &crate::elixir::messages::MATCH_ERROR,
-            &[("term", &crate::inspect::inspect(&other))],
+            &[("term", &crate::inspect::inspect_at(rel, &other))],
         )),
     }
 }
 
+/// `optional?/1`: a missing field of type `{:optional, _}` is skipped
+/// (JH-16).
 fn tagged_optional(ty: &Term) -> bool {
     matches!(ty, Term::Tuple(t) if t.len() == 2 && t[0].as_atom() == Some("optional"))
 }
@@ -295,7 +308,8 @@ fn get_field<'a>(data: &'a Map, name: &Term) -> Result<Option<(&'a Term, &'a Ter
 }
 
 /// `try_key/2`: the atom key (`String.to_existing_atom/1`; an atom a map
-/// holds exists), the binary key, then `%PtcRunner.Lisp.Keyword{name: key}`.
+/// holds exists), the binary key, then `%PtcRunner.Lisp.Keyword{name: key}`
+/// (JH-15's three forms of a candidate).
 fn try_key<'a>(data: &'a Map, key: &Term, bytes: &[u8]) -> Option<(&'a Term, &'a Term)> {
     let as_atom = std::str::from_utf8(bytes).ok().map(Term::atom);
     let keyword = Term::Struct(Box::new(Struct {

@@ -107,11 +107,11 @@ fn normalize_format(rel: Release, name: &Term, format: &Term) -> Result<Term, Ra
                 Term::Atom(a) if a == "skip" => native(function, Term::Nil, Term::Nil),
                 Term::List(options) => {
                     // TL-5: the six options read with `Keyword.get/3` in this order (TL-6: its quirks).
-                    let signature = keyword_get(options, "signature", Term::Nil)?;
-                    let description = keyword_get(options, "description", Term::Nil)?;
-                    let cache = keyword_get(options, "cache", Term::Bool(false))?;
-                    let expose = keyword_get(options, "expose", Term::Nil)?;
-                    let native_result = keyword_get(options, "native_result", Term::Nil)?;
+                    let signature = keyword_get(rel, options, "signature", Term::Nil)?;
+                    let description = keyword_get(rel, options, "description", Term::Nil)?;
+                    let cache = keyword_get(rel, options, "cache", Term::Bool(false))?;
+                    let expose = keyword_get(rel, options, "expose", Term::Nil)?;
+                    let native_result = keyword_get(rel, options, "native_result", Term::Nil)?;
                     let mut fields = vec![
                         ("name", name.clone()),
                         ("function", function.clone()),
@@ -123,7 +123,8 @@ fn normalize_format(rel: Release, name: &Term, format: &Term) -> Result<Term, Ra
                         ("native_result", native_result),
                     ];
                     if has_visibility {
-                        let visibility = keyword_get(options, "visibility", Term::atom("public"))?;
+                        let visibility =
+                            keyword_get(rel, options, "visibility", Term::atom("public"))?;
                         // TL-7: an invalid visibility is an error tuple.
                         if !is_visibility(&visibility) {
                             return Ok(invalid_visibility(&visibility));
@@ -226,8 +227,8 @@ fn builtin(atom: &str) -> Option<Builtin> {
 }
 
 /// `Keyword.get(list, key, default)` on the elements of a list.
-fn keyword_get(list: &[Term], key: &str, default: Term) -> Result<Term, Raised> {
-    Ok(keyword::get_in(list, key)?.unwrap_or(default))
+fn keyword_get(rel: Release, list: &[Term], key: &str, default: Term) -> Result<Term, Raised> {
+    Ok(keyword::get_in(rel, list, key)?.unwrap_or(default))
 }
 
 /// `Validator.validate!(prompt: "p", tools: %{name => format})`: `:ok`, or
@@ -262,11 +263,11 @@ fn validate_exposure_entry(rel: Release, name: &Term, format: &Term) -> Result<(
             };
             // TV-2: read in the order expose, cache, native_result, visibility; checked
             // in the order visibility (TV-3), expose (TV-4), native_result (TV-5, TV-6).
-            let expose = keyword_get(options, "expose", Term::Nil)?;
-            let cache = keyword_get(options, "cache", Term::Bool(false))?;
-            let native_result = keyword_get(options, "native_result", Term::Nil)?;
+            let expose = keyword_get(rel, options, "expose", Term::Nil)?;
+            let cache = keyword_get(rel, options, "cache", Term::Bool(false))?;
+            let native_result = keyword_get(rel, options, "native_result", Term::Nil)?;
             if checks_visibility {
-                let visibility = keyword_get(options, "visibility", Term::atom("public"))?;
+                let visibility = keyword_get(rel, options, "visibility", Term::atom("public"))?;
                 check_visibility(rel, &who, &visibility)?;
             }
             if !(expose == Term::Nil
@@ -333,8 +334,8 @@ fn check_native_result(
         ));
     }
     // TV-6: `preview` then `limit`, read and checked in that order.
-    let preview = keyword_get(fields, "preview", Term::atom("metadata"))?;
-    let limit = keyword_get(fields, "limit", Term::int(20))?;
+    let preview = keyword_get(rel, fields, "preview", Term::atom("metadata"))?;
+    let limit = keyword_get(rel, fields, "limit", Term::int(20))?;
     let preview_ok = matches!(preview.as_atom(), Some("metadata" | "rows"))
         || matches!(&preview, Term::Fun(f) if f.arity() == Some(1));
     if !preview_ok {

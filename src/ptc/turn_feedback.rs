@@ -35,8 +35,8 @@ pub fn execution_feedback(
     prior_memory: &Term,
     lisp_step: &Term,
 ) -> Result<Term, Raised> {
-    let max_chars = limit_option(agent.format_options, "feedback_max_chars", 512)?;
-    let preview_max = limit_option(agent.format_options, "preview_max_chars", 250)?;
+    let max_chars = limit_option(rel, agent.format_options, "feedback_max_chars", 512)?;
+    let preview_max = limit_option(rel, agent.format_options, "preview_max_chars", 250)?;
 
     // PP-117: the step's fields read with `step.field`, in the order prints, return, memory.
     let step_prints = dot_at(rel, lisp_step, "prints")?;
@@ -151,8 +151,8 @@ impl Limit {
 }
 
 /// `Keyword.get(options, key, default)`.
-fn limit_option(options: &Term, key: &str, default: i64) -> Result<Limit, Raised> {
-    let found = keyword::get(options, key)?;
+fn limit_option(rel: Release, options: &Term, key: &str, default: i64) -> Result<Limit, Raised> {
+    let found = keyword::get(rel, options, key)?;
     Ok(Limit(found.cloned().unwrap_or(Term::int(default))))
 }
 

@@ -102,9 +102,27 @@ pub fn command() -> clap::Command {
     short_help(Cli::command()).mut_subcommands(short_help)
 }
 
+/// [`command`], whose `--version` also names the corpus and spec by their
+/// hashes ([`crate::corpus::embedded::version`]) when the command line asks
+/// for it: the hashes take a pass over the embedded files, which no other
+/// command should pay for. The flag belongs to no subcommand, so it is the
+/// first argument when given.
+fn command_for(first_arg: Option<&std::ffi::OsStr>) -> clap::Command {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    match first_arg {
+        Some(a) if a == "-V" || a == "--version" => command().version(
+            VERSION
+                .get_or_init(crate::corpus::embedded::version)
+                .as_str(),
+        ),
+        _ => command(),
+    }
+}
+
 /// Parses the command line, runs it and returns the exit status.
 pub fn main() -> ExitCode {
-    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+    let first_arg = std::env::args_os().nth(1);
+    let cli = match Cli::from_arg_matches(&command_for(first_arg.as_deref()).get_matches()) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };

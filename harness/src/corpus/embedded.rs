@@ -49,6 +49,23 @@ pub fn label() -> String {
     format!("embedded in ptc-conformance {}", env!("CARGO_PKG_VERSION"))
 }
 
+/// What `ptc-conformance --version` prints after the name: the version,
+/// then the corpus and the spec this binary carries, each with the SHA-256
+/// its reports name it by (`corpus: ... sha256 ...`), so that a porter's CI
+/// log says what judged the port, whichever way the binary was installed.
+pub fn version() -> String {
+    let corpus = super::Provenance::of(&[super::tree::Tree::embedded(Embedded::Golden)]);
+    let spec = super::Provenance::of(&[super::tree::Tree::embedded(Embedded::Spec)]);
+    format!(
+        "{}\ncorpus: {} files, sha256 {}\nspec: {} files, sha256 {}",
+        env!("CARGO_PKG_VERSION"),
+        corpus.files,
+        corpus.sha256,
+        spec.files,
+        spec.sha256
+    )
+}
+
 /// Writes every embedded directory that has files (`golden/`, `spec/` and,
 /// when the binary carries them, `sdk/`) under `dir`, creating it; returns
 /// what it wrote and how many files each. It refuses to write into a

@@ -33,6 +33,16 @@ export function caseClause(term, release = undefined) {
   return message("case_clause", rel).raise({ term: inspect(term, { release: rel }) });
 }
 
+/**
+ * MatchError: `no match of right hand side value: <inspect(term)>`, what a
+ * pattern match such as `{errors, consumed} = acc` raises when `term` does
+ * not fit it (JH-15's accumulator that is no 2-tuple).
+ */
+export function matchError(term, release = undefined) {
+  const rel = resolveRelease(release);
+  return message("match_error", rel).raise({ term: inspect(term, { release: rel }) });
+}
+
 /** The ArgumentError of an Erlang BIF: `position` ("1st"), `reason` ("not a tuple"). */
 export function badarg(position, reason) {
   return message("erlang_badarg").raise({ position, reason });
@@ -110,8 +120,8 @@ export function protocolUndefinedRaw(protocol, value, release = undefined) {
 
 /** Protocol.UndefinedError's name for the type of a value (`Tuple`, `PtcRunner.Tool (a struct)`). */
 export function valueType(v) {
-  if (v instanceof Struct) return message("protocol_undefined_struct_type").render({ module: inspect(atom(`Elixir.${v.module}`)) });
-  if (v instanceof Temporal) return message("protocol_undefined_struct_type").render({ module: v.module });
+  if (v instanceof Struct) return message("protocol_undefined_struct_type").renderText({ module: inspect(atom(`Elixir.${v.module}`)) });
+  if (v instanceof Temporal) return message("protocol_undefined_struct_type").renderText({ module: v.module });
   if (v === null || v === true || v === false || v instanceof Atom) return "Atom";
   if (typeof v === "string" || v instanceof Bytes) return "BitString";
   if (v instanceof Float) return "Float";

@@ -8,7 +8,8 @@
 // the standard rules, so it differs.)
 
 import { dataFile } from "./data.js";
-import { charAt } from "./raw.js";
+import { Bytes } from "../terms.js";
+import { binaryOfRaw, charAt, rawOf } from "./raw.js";
 
 let T;
 
@@ -141,8 +142,9 @@ function hangulT(s, i) {
 /** The code points of a string. */
 export const codePoints = (s) => Array.from(s, (c) => c.codePointAt(0));
 
-/** `String.graphemes/1` of a string: its clusters as strings. */
+/** `String.graphemes/1` of a binary term (a string, or Bytes): its clusters as binary terms (an invalid byte is a Bytes cluster of its own). */
 export function graphemes(s) {
+  if (s instanceof Bytes) return graphemesRaw(rawOf(s)).map(binaryOfRaw);
   const cps = codePoints(s);
   const out = [];
   for (let i = 0; i < cps.length; ) {
@@ -153,16 +155,18 @@ export function graphemes(s) {
   return out;
 }
 
-/** `String.length/1` of a string: the number of grapheme clusters. */
+/** `String.length/1` of a binary term (a string, or Bytes): the number of grapheme clusters. */
 export function length(s) {
+  if (s instanceof Bytes) return lengthRaw(rawOf(s));
   const cps = codePoints(s);
   let n = 0;
   for (let i = 0; i < cps.length; n++) i = clusterEnd(cps, i);
   return n;
 }
 
-/** `String.slice(s, 0, n)`: the first `n` grapheme clusters (all of `s` when it has fewer). */
+/** `String.slice(s, 0, n)` of a binary term (a string, or Bytes): the first `n` grapheme clusters (all of `s` when it has fewer), a binary term. */
 export function take(s, n) {
+  if (s instanceof Bytes) return binaryOfRaw(takeRaw(rawOf(s), n));
   const cps = codePoints(s);
   let i = 0;
   for (let k = 0; k < n && i < cps.length; k++) i = clusterEnd(cps, i);
@@ -216,6 +220,23 @@ export function takeRaw(r, n) {
     }
   }
   return r;
+}
+
+/** `String.graphemes/1` of any binary as a raw string: its clusters as raw strings, an invalid byte one of its own (as lengthRaw counts). */
+export function graphemesRaw(r) {
+  const out = [];
+  for (const run of runs(r)) {
+    if (run.bad !== undefined) {
+      out.push(r[run.bad]);
+      continue;
+    }
+    for (let i = 0; i < run.cps.length; ) {
+      const end = clusterEnd(run.cps, i);
+      out.push(r.slice(run.offsets[i], end < run.cps.length ? run.offsets[end] : endOf(r, run)));
+      i = end;
+    }
+  }
+  return out;
 }
 
 function endOf(r, run) {

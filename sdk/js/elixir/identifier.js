@@ -8,6 +8,7 @@
 import { dataFile } from "./data.js";
 import { codePoints } from "./graphemes.js";
 import { nfcCodePoints } from "./normalize.js";
+import { binaryOfRaw, rawOf } from "./raw.js";
 
 let T;
 
@@ -60,6 +61,8 @@ const MU = 0x3bc;
  * the name; at: it holds `@`; nfkc: NFC changes it or it holds `µ`.
  */
 export function tokenize(name) {
+  if (typeof name !== "string") name = binaryOfRaw(rawOf(name));
+  if (typeof name !== "string") return undefined; // not UTF-8: no identifier
   const t = tables();
   const cps = codePoints(name);
   if (cps.length === 0) return undefined;

@@ -35,13 +35,14 @@ export {
   implementsProtocol,
   inspectErrorRaw,
   keyError,
+  matchError,
   moduleNotAvailable,
   protocolUndefined,
   protocolUndefinedRaw,
   undefinedFunction,
   valueType,
 } from "./errors.js";
-export { clusterEnd, codePoints, graphemes, length, lengthRaw, take, takeRaw } from "./graphemes.js";
+export { clusterEnd, codePoints, graphemes, graphemesRaw, length, lengthRaw, take, takeRaw } from "./graphemes.js";
 export { tokenize } from "./identifier.js";
 export {
   LIMIT,
@@ -52,12 +53,14 @@ export {
   captureParts,
   classifyAtom,
   escape,
+  escapeRaw,
   inspect,
   inspectBinary,
   inspectChecked,
   inspectRaw,
   invisible,
   printable,
+  printableRaw,
   remoteCall,
 } from "./inspect.js";
 export { encode as jasonEncode, jasonString, tryEncode as jasonTryEncode } from "./jason.js";
@@ -65,7 +68,7 @@ export { Template, message, messages, raise } from "./messages.js";
 export { combiningClass, compose, decompose, nfc, nfcCodePoints } from "./normalize.js";
 export { floatToBinaryCompact10, floatToString, inspectFloat, shortFloat, trunc } from "./num.js";
 export { binaryOfRaw, charAt, raw, rawOf, textOfRaw, validUpTo } from "./raw.js";
-export { atomExists, atomTable, toExistingAtom } from "./atoms.js";
+export { atomExists, atomTable, atomsHeld, toExistingAtom } from "./atoms.js";
 export { fromIso8601Utc } from "./datetime.js";
 export * as keyword from "./keyword.js";
 export { Improper, append, argumentError, flatMap, isList } from "./lists.js";

@@ -23,8 +23,24 @@ import { displayStruct, displayStructFrames, displayStructNotChardataMessage, di
 import { inspectErrorRaw } from "./errors.js";
 import { tokenize } from "./identifier.js";
 import { inspectFloat } from "./num.js";
-import { parseIso } from "../temporal.js";
 import { binaryOfRaw, charAt, integer, raw, rawOf, textOfRaw } from "./raw.js";
+
+// A binary argument as a raw string: a string (text) or Bytes; anything
+// else is a slip (a raw string is only ever taken by the *Raw functions).
+function rawOfBinary(b, fn) {
+  const r = rawOf(b);
+  if (r === undefined) throw new TypeError(`${fn}: expected a binary term (a string or Bytes), got ${String(b)}`);
+  return r;
+}
+
+// An atom or function name: a string, or Bytes that are UTF-8 (an atom's
+// name is text).
+function textOfName(name) {
+  if (typeof name === "string") return name;
+  const text = name instanceof Bytes ? binaryOfRaw(rawOf(name)) : undefined;
+  if (typeof text !== "string") throw new TypeError(`an atom or function name is UTF-8 text, got ${String(name)}`);
+  return text;
+}
 
 /** `Inspect.Opts` defaults. */
 export const LIMIT = 50;
@@ -96,6 +112,7 @@ const classified = new Map(); // atom names repeat: their class, remembered (bou
 
 /** How `Macro.classify_atom/1` sees an atom name: "alias", "identifier", "unquoted" or "quoted". */
 export function classifyAtom(name) {
+  name = textOfName(name);
   let c = classified.get(name);
   if (c === undefined) {
     if (classified.size >= 65536) classified.clear();
@@ -121,7 +138,7 @@ function atomLiteralRaw(name) {
     case "alias":
       return raw(name.startsWith("Elixir.") && name !== "Elixir.Elixir" && !name.startsWith("Elixir.Elixir.") ? name.slice(7) : name);
     case "quoted":
-      return `:"${escape(raw(name), '"', Infinity)[0]}"`;
+      return `:"${escapeRaw(raw(name), '"', Infinity)[0]}"`;
     default:
       return raw(`:${name}`);
   }
@@ -129,6 +146,7 @@ function atomLiteralRaw(name) {
 
 /** `Macro.inspect_atom(:literal, atom)` of an atom name: `:foo`, `Foo.Bar`, `:"foo bar"`. */
 export function atomLiteral(name) {
+  name = textOfName(name);
   return textOfRaw(atomLiteralRaw(name));
 }
 
@@ -137,7 +155,7 @@ function atomKeyRaw(name) {
     case "alias":
       return raw(`"${name}":`);
     case "quoted":
-      return `"${escape(raw(name), '"', Infinity)[0]}":`;
+      return `"${escapeRaw(raw(name), '"', Infinity)[0]}":`;
     default:
       return raw(`${name}:`);
   }
@@ -145,6 +163,7 @@ function atomKeyRaw(name) {
 
 /** `Macro.inspect_atom(:key, atom)`: the `key:` of a keyword list or map (`a:`, `"a b":`). */
 export function atomKey(name) {
+  name = textOfName(name);
   return textOfRaw(atomKeyRaw(name));
 }
 
@@ -156,6 +175,7 @@ export function atomKey(name) {
  * literally) and the arity text; undefined for a text of another shape.
  */
 export function captureParts(name) {
+  name = textOfName(name);
   if (!name.startsWith("&")) return undefined;
   const slash = name.lastIndexOf("/");
   if (slash < 1) return undefined;
@@ -182,7 +202,7 @@ function remoteCallRaw(name) {
   const t = tokenize(name);
   if (t && t.whole && (t.kind !== "identifier" || t.at)) return raw(`"${name}"`);
   if (t && t.whole && !t.nfkc) return raw(name);
-  return `"${escape(raw(name), '"', Infinity)[0]}"`;
+  return `"${escapeRaw(raw(name), '"', Infinity)[0]}"`;
 }
 
 /**
@@ -192,6 +212,7 @@ function remoteCallRaw(name) {
  * not callable or an alias (`"f g"`, `"%{}"`, `"Elixir.Foo"`).
  */
 export function remoteCall(name) {
+  name = textOfName(name);
   return textOfRaw(remoteCallRaw(name));
 }
 
@@ -200,8 +221,13 @@ export function remoteCall(name) {
 const PLAIN_BYTES = new Set([0x0a, 0x0d, 0x09, 0x0b, 0x08, 0x0c, 0x1b, 0x7f, 0x07]);
 const printableCode = (cp) => (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || cp >= 0x10000;
 
-/** `String.printable?(b, limit)` of a raw string: only the first `limit` characters are looked at. */
-export function printable(r, limit = PRINTABLE_LIMIT) {
+/** `String.printable?(b, limit)` of a binary term (a string, or Bytes): only the first `limit` characters are looked at. */
+export function printable(b, limit = PRINTABLE_LIMIT) {
+  return printableRaw(rawOfBinary(b, "printable"), limit);
+}
+
+/** `printable` of a raw string (raw.js). */
+export function printableRaw(r, limit = PRINTABLE_LIMIT) {
   let count = limit;
   let i = 0;
   while (count > 0 && i < r.length) {
@@ -220,11 +246,18 @@ export function printable(r, limit = PRINTABLE_LIMIT) {
 const hex = (n, w) => n.toString(16).toUpperCase().padStart(w, "0");
 
 /**
- * `Code.Identifier.escape/3` of a raw string: escapes `quote`, `#{`,
- * control characters and invisible code points; stops after `limit`
- * steps. Gives [raw text, whether something was left over].
+ * `Code.Identifier.escape/3` of a binary term (a string, or Bytes, whose
+ * invalid bytes come out as `\\xNN`): escapes `quote`, `#{`, control
+ * characters and invisible code points; stops after `limit` steps. Gives
+ * [text, whether something was left over].
  */
-export function escape(r, quote, limit = Infinity) {
+export function escape(b, quote, limit = Infinity) {
+  const [out, more] = escapeRaw(rawOfBinary(b, "escape"), quote, limit);
+  return [textOfRaw(out), more];
+}
+
+/** `escape` of a raw string (raw.js), giving [raw text, whether something was left over]. */
+export function escapeRaw(r, quote, limit = Infinity) {
   let out = "";
   let count = limit;
   let i = 0;
@@ -302,8 +335,8 @@ function escapeChar(cp, bytes) {
 
 // A binary: a quoted string when printable, else <<b1, b2, ...>> (Inspect.BitString).
 function binaryDoc(r, opts) {
-  if (printable(r, opts.printableLimit)) {
-    const [text, more] = escape(r, '"', opts.printableLimit);
+  if (printableRaw(r, opts.printableLimit)) {
+    const [text, more] = escapeRaw(r, '"', opts.printableLimit);
     return `"${text}"${more ? " <> ..." : ""}`;
   }
   let inner = null;
@@ -379,7 +412,7 @@ function list(items, opts) {
   if (!opts.listsAsLists) {
     const text = asciiPrintable(items, opts.printableLimit, opts.rel);
     if (text !== undefined) {
-      const [escaped, more] = escape(text, '"', opts.printableLimit);
+      const [escaped, more] = escapeRaw(text, '"', opts.printableLimit);
       return `~c"${escaped}"${more ? " ++ ..." : ""}`;
     }
   }
@@ -468,7 +501,7 @@ function failedStruct(s, raised, opts) {
 // builds it, a UTC DateTime as #DateTime<...Z>.
 function temporal(t) {
   const spaced = t.iso.replace("T", " ");
-  const p = t.kind === "time" ? undefined : parseIso(t.kind, t.iso);
+  const p = t.kind === "time" ? undefined : t.parts;
   const wide = p !== undefined && (p.year < -9999 || p.year > 9999);
   switch (t.kind) {
     case "date":

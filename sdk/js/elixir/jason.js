@@ -111,7 +111,12 @@ const esc = (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).toUpperCase(
 // Every byte to escape is ASCII and no byte of a multi-byte sequence is, so raw and text escape alike.
 const escapeRaw = (r) => `"${r.replace(NEEDS, esc)}"`;
 
-/** A JSON string literal as Jason writes one (`"a\u001F"`: upper-case hex; `/`, U+2028 and non-ASCII as they are). */
+/** A JSON string literal as Jason writes one (`"a\u001F"`: upper-case hex; `/`, U+2028 and non-ASCII as they are), of a UTF-8 binary term (a string, or Bytes that are UTF-8; for others Jason raises, as encode does). */
 export function jasonString(s) {
+  if (s instanceof Bytes) {
+    const out = [];
+    stringRaw(rawOf(s), out);
+    return textOfRaw(out[0]);
+  }
   return `"${s.replace(NEEDS, esc)}"`;
 }

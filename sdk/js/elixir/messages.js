@@ -13,7 +13,7 @@
 import { Raised } from "../adapter.js";
 import { RELEASES, releaseSuffix, resolveRelease } from "../release.js";
 import { DataError, dataFile } from "./data.js";
-import { raw, textOfRaw } from "./raw.js";
+import { binaryOfRaw, raw, rawOf, textOfRaw } from "./raw.js";
 
 /** One message text with named placeholders (a row of messages.json). */
 export class Template {
@@ -27,11 +27,19 @@ export class Template {
     this.rules = rules;
   }
 
-  /** The text with each `{name}` replaced by `values[name]` (strings); a placeholder without a value stays as it is. */
+  /**
+   * The text with each `{name}` replaced by `values[name]` (a binary term:
+   * a string, or Bytes); a placeholder without a value stays as it is. A
+   * binary term: a string, or Bytes when a value held bytes that are not
+   * UTF-8.
+   */
   render(values = {}) {
-    const rawValues = {};
-    for (const [k, v] of Object.entries(values)) rawValues[k] = raw(String(v));
-    return textOfRaw(this.renderRaw(rawValues));
+    return binaryOfRaw(this.renderRaw(rawValues(values)));
+  }
+
+  /** render() as text, invalid UTF-8 replaced by U+FFFD: an exception's message. */
+  renderText(values = {}) {
+    return textOfRaw(this.renderRaw(rawValues(values)));
   }
 
   /**
@@ -60,8 +68,18 @@ export class Template {
 
   /** The exception this template's text is the message of (RuntimeError for a fragment). */
   raise(values = {}) {
-    return new Raised(this.class ?? "RuntimeError", this.render(values));
+    return new Raised(this.class ?? "RuntimeError", this.renderText(values));
   }
+}
+
+function rawValues(values) {
+  const out = {};
+  for (const [k, v] of Object.entries(values)) {
+    const r = rawOf(v);
+    if (r === undefined) throw new TypeError(`template value ${k}: expected a binary term (a string or Bytes), got ${String(v)}`);
+    out[k] = r;
+  }
+  return out;
 }
 
 let table;

@@ -6,7 +6,9 @@
 // normalizes the whole string at once.)
 
 import { dataFile } from "./data.js";
+import { Bytes } from "../terms.js";
 import { clusterEnd, codePoints } from "./graphemes.js";
+import { binaryOfRaw, charAt, raw, rawOf } from "./raw.js";
 
 let T;
 
@@ -41,8 +43,24 @@ export function nfcCodePoints(cps) {
   return out;
 }
 
-/** NFC of a string as OTP 25 computes it. */
+/** NFC of a binary term (a string, or Bytes) as OTP 25 computes it, a binary term: each run of valid UTF-8 normalized, an invalid byte kept as it is. */
 export function nfc(s) {
+  if (s instanceof Bytes) {
+    const r = rawOf(s);
+    let out = "";
+    for (let i = 0, start = 0; i <= r.length; ) {
+      const c = i < r.length ? charAt(r, i) : undefined;
+      if (c) {
+        i += c[1];
+        continue;
+      }
+      const text = binaryOfRaw(r.slice(start, i)); // a valid run
+      out += raw(nfc(text)) + (i < r.length ? r[i] : "");
+      i += 1;
+      start = i;
+    }
+    return binaryOfRaw(out);
+  }
   return String.fromCodePoint(...nfcCodePoints(codePoints(s)));
 }
 

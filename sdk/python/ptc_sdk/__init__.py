@@ -49,6 +49,7 @@ from .terms import (
     atom,
     atom_name,
     binary,
+    binary_text,
     concat,
     is_atom,
     is_binary,
@@ -56,6 +57,8 @@ from .terms import (
     is_map,
     kw,
     kw_pair,
+    lossy_text,
+    text_binary,
     to_bytes,
 )
 
@@ -78,6 +81,7 @@ __all__ = [
     "atom",
     "atom_name",
     "binary",
+    "binary_text",
     "compare",
     "concat",
     "decode",
@@ -96,6 +100,7 @@ __all__ = [
     "key_sort",
     "kw",
     "kw_pair",
+    "lossy_text",
     "map_view",
     "ops",
     "parse",
@@ -103,6 +108,7 @@ __all__ = [
     "serve",
     "short_float",
     "sort",
+    "text_binary",
     "to_bytes",
     "to_string",
 ]

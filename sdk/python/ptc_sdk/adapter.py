@@ -144,16 +144,34 @@ def _missing_defaults(op, fun):
     except (TypeError, ValueError):
         return {}
     fill = {}
+    row = _ops.get(op)
     for i, p in enumerate(params):
+        given = row is not None and i < len(row["args"]) and "default" in row["args"][i]
         if p.default is MISSING:
-            row = _ops.get(op)
-            if row is None or i >= len(row["args"]) or "default" not in row["args"][i]:
+            if not given:
                 raise ValueError(
                     f"op {op!r}: parameter {p.name!r} defaults to MISSING, but spec/data/ops.json gives "
                     "no default for that argument"
                 )
             fill[i] = row["args"][i]["default"]
+        elif p.default is not p.empty and given and not _same_term(p.default, row["args"][i]["default"]):
+            want = row["args"][i]["default"]
+            nil = " (None is the term nil, not a left-out argument)" if p.default is None else ""
+            raise ValueError(
+                f"op {op!r}: parameter {p.name!r} defaults to {p.default!r}{nil}, but a request that leaves "
+                f"{row['args'][i]['name']} out means {encode(want)} (spec/data/ops.json); write "
+                f"{p.name}=MISSING and serve passes that default"
+            )
     return fill
+
+
+def _same_term(a, b) -> bool:
+    from .order import equal
+
+    try:
+        return equal(a, b)
+    except TypeError:  # the default is no term
+        return False
 
 
 class Adapter:

@@ -7,9 +7,15 @@ class Raised(Exception):
     """An Elixir exception a port function raises on purpose: its module name
     without ``Elixir.`` (``ArgumentError``, ``FunctionClauseError``, ...) and
     the message ``Exception.message/1`` gives. The adapter answers it as
-    ``raised``."""
+    ``raised``. The message may be built from binaries of any kind (``str``,
+    ``bytes``, text holding ``surrogateescape`` code points): `message` holds
+    it as text, invalid bytes replaced by U+FFFD, as the reference's answers
+    read them."""
 
-    def __init__(self, cls: str, message: str):
+    def __init__(self, cls: str, message):
+        from .terms import lossy_text
+
+        message = lossy_text(message)
         super().__init__(cls, message)
         self.cls = cls
         self.message = message

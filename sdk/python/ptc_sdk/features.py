@@ -7,7 +7,7 @@ declare, so port functions only ever see terms they carry.
 from __future__ import annotations
 
 from .tagged import MAX_SAFE_INT, pointer
-from .terms import Atom, Fun, Map, Opaque, Struct, Temporal, Tuple, kw_pair
+from .terms import Atom, Fun, Map, Opaque, Struct, Temporal, Tuple, binary, kw_pair
 
 ALL = (
     "atoms",
@@ -34,7 +34,8 @@ def uses(t, path=""):
     elif ty is float:
         yield path, "floats"
     elif ty is bytes:
-        yield path, "binaries"
+        if type(binary(t)) is bytes:  # bytes that are UTF-8 are a string
+            yield path, "binaries"
     elif ty is Atom:
         yield path, "atoms"
     elif ty is list:

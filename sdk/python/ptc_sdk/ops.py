@@ -41,11 +41,14 @@ class _Missing:
 
 
 MISSING = _Missing()
-"""The default of an optional parameter that the caller left out, where
-None cannot say it (None is the term nil). `serve` replaces it with the
+""""Not there", where None cannot say it (None is the term nil): the
+default of an optional parameter that the caller left out, and what
+``Map.get`` gives for a key the map lacks. `serve` replaces it with the
 default ``spec/data/ops.json`` gives for that argument, so
 ``def render_error(reason, message, opts=MISSING)`` receives ``[]`` when
-the request has two arguments:
+the request has two arguments and None when it sends nil (a parameter
+defaulting to None there is refused at start). It is no term: a map,
+``encode`` or ``inspect`` given it raises ``TypeError`` saying so.
 
 >>> MISSING, bool(MISSING), MISSING is type(MISSING)()
 (MISSING, False, True)

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import functools
 
-from .terms import Atom, Fun, Map, Opaque, Struct, Temporal, Tuple, atom, atom_name, to_bytes
-from . import temporal
+from .terms import Atom, Fun, Map, Opaque, Struct, Temporal, Tuple, atom, atom_name, binary, not_a_term, to_bytes
 
 _OPAQUE_RANK = {"ref": 2, "port": 4, "pid": 5}
 
@@ -44,7 +43,7 @@ def _rank(t) -> int:
         return 8
     if ty is str or ty is bytes:
         return 9
-    raise TypeError(f"not a term: {t!r}")
+    raise not_a_term(t)
 
 
 def _cmp(a, b) -> int:
@@ -131,7 +130,7 @@ def temporal_fields(t: Temporal):
     ``from_iso8601/1`` makes them from `t`'s text: ``calendar``, the date and
     time parts, ``microsecond: {value, digits}``, and for a ``DateTime`` its
     zone: ``Etc/UTC``/``UTC`` for ``Z``, else the offset text (TJ-6, TJ-11)."""
-    p = temporal.parse(t.kind, t.iso)
+    p = t.parts
     fields = [("calendar", Atom("Elixir.Calendar.ISO"))]
     if t.kind != "time":
         fields += [("year", p.year), ("month", p.month), ("day", p.day)]
@@ -158,8 +157,10 @@ def key(t):
     """A hashable value, equal for two terms exactly when they are equal
     (``=:=``) and so the same map key."""
     ty = type(t)
-    if ty is str or ty is bytes:
-        return t  # a bytes term is never valid UTF-8, so never equals a str
+    if ty is str:
+        return t
+    if ty is bytes:
+        return binary(t)  # bytes that are valid UTF-8 are the str's term
     if t is None or t is True or t is False:
         return ("a", atom_name(t))
     if ty is int:
@@ -182,7 +183,7 @@ def key(t):
         return ("fn", t.arity, key(t.returns), t.raises, t.name)
     if ty is Opaque:
         return ("o", t.kind, t.label)
-    raise TypeError(f"not a term: {t!r}")
+    raise not_a_term(t)
 
 
 def equal(a, b) -> bool:

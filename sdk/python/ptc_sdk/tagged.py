@@ -37,6 +37,7 @@ from .terms import (
     atom,
     binary,
     kw_pair,
+    not_a_term,
 )
 
 MAX_SAFE_INT = (1 << 53) - 1
@@ -378,14 +379,14 @@ def _decode_tag(tag, value, parent, depth, rel):
     if kind in TEMPORAL_KINDS:
         iso = _string(value, path, "an ISO 8601 string")
         try:
-            temporal.parse(kind, iso)
+            parts = temporal.parse(kind, iso)
         except ValueError as e:
             what = kind.replace("_", " ")
             raise _err(
                 path,
                 f"{json_str(iso)}: not an ISO 8601 {what} as Elixir writes it: {e} (TJ-6)",
             ) from None
-        return Temporal(kind, iso)
+        return Temporal(kind, iso, parts)
     if tag == "$struct":
         return _decode_struct(value, path, depth, rel)
     if tag == "$fn":
@@ -597,7 +598,11 @@ def _encode(t, out):
             raise TypeError(f"not a term: {t!r} (NaN and infinities are not terms)")
         out.append(f'{{"$float":{short_float(t)}}}')
     elif ty is bytes:
-        out.append(f'{{"$bytes":"{base64.b64encode(t).decode("ascii")}"}}')
+        b = binary(t)  # canonical: bytes that are UTF-8 are a string (TJ-5)
+        if type(b) is str:
+            out.append(json_str(b))
+        else:
+            out.append(f'{{"$bytes":"{base64.b64encode(t).decode("ascii")}"}}')
     elif ty is Atom:
         out.append(f'{{"$atom":{json_str(t.name)}}}')
     elif ty is list:
@@ -661,7 +666,7 @@ def _encode(t, out):
     elif ty is Opaque:
         out.append(f'{{"${t.kind}":{json_str(t.label)}}}')
     else:
-        raise TypeError(f"not a term: {t!r}")
+        raise not_a_term(t)
 
 
 def _encode_seq(items, out):

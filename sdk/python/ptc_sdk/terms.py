@@ -29,6 +29,7 @@ reference / pid / port `Opaque` (kind and label)
 from __future__ import annotations
 
 from .errors import Raised
+from .ops import MISSING
 
 _SPECIAL_ATOMS = {"nil": None, "true": True, "false": False}
 
@@ -50,6 +51,28 @@ class _Term:
         from . import order
 
         return hash(order.key(self))
+
+
+def _no_missing(v):
+    """Refuses `MISSING` where a term is meant (`not_a_term`)."""
+    if v is MISSING:
+        raise not_a_term(v)
+
+
+def not_a_term(value) -> TypeError:
+    """The TypeError for a Python value that is no term, saying what it is
+    where that is a likely slip: `MISSING` (a left-out argument or an
+    absent key, never a value: the term nil is None), a ``tuple`` (an
+    Erlang tuple is `Tuple`), a ``dict`` (a map is `Map`)."""
+    if value is MISSING:
+        why = "MISSING is no term: it marks a left-out argument or an absent key; the term nil is None"
+    elif type(value) is tuple:
+        why = f"not a term: {value!r} (a Python tuple; an Erlang tuple is Tuple(...))"
+    elif type(value) is dict:
+        why = f"not a term: {value!r} (a dict; a map is Map.of(...) or Map.new(...))"
+    else:
+        why = f"not a term: {value!r}"
+    return TypeError(why)
 
 
 class Atom(_Term):
@@ -105,17 +128,72 @@ class Tuple(_Term):
         return f"Tuple({list(self.items)!r})"
 
 
-def binary(data: bytes):
-    """A binary term: ``str`` when `data` is valid UTF-8, else ``bytes``."""
+def binary(data):
+    """The canonical binary term of `data`: ``str`` when its bytes are
+    valid UTF-8, else ``bytes``. `data` is ``bytes`` (or ``bytearray``,
+    ``memoryview``), or a ``str``, returned as it is.
+
+    A binary is ``str`` or ``bytes``, whichever a port holds: every function
+    of the SDK that takes a binary takes either (``b"caf\\xc3\\xa9"`` and
+    ``"café"`` are one term: equal, one map key, one encoding), and every
+    function that returns one returns this canonical form. `to_bytes` and
+    `binary_text` give the other views.
+
+    >>> binary(b"caf\\xc3\\xa9"), binary(b"\\xff"), binary("x")
+    ('café', b'\\xff', 'x')
+    """
+    if type(data) is str:
+        return data
     try:
-        return data.decode("utf-8")
+        return bytes(data).decode("utf-8")
     except UnicodeDecodeError:
         return bytes(data)
 
 
 def to_bytes(b) -> bytes:
     """The bytes of a binary term (``str`` or ``bytes``)."""
-    return b.encode("utf-8") if type(b) is str else b
+    return b.encode("utf-8") if type(b) is str else bytes(b)
+
+
+def binary_text(b) -> str:
+    """A binary term as a ``str``: a ``str`` as it is, ``bytes`` decoded
+    with invalid bytes as ``surrogateescape`` code points (U+DC80 to
+    U+DCFF), so that text functions (``inspect_text``, ``escape``) can
+    read it; ``to_bytes(...)`` of the result with ``surrogateescape``, or
+    `binary` of that, gives the term back.
+
+    >>> binary_text(b"a\\xff"), binary_text("é")
+    ('a\\udcff', 'é')
+    """
+    return b if type(b) is str else bytes(b).decode("utf-8", "surrogateescape")
+
+
+def text_binary(s: str):
+    """The binary term of a text that may hold ``surrogateescape`` code
+    points (what `binary_text` and the ``*_text`` functions give): the
+    inverse of `binary_text`.
+
+    >>> text_binary("a\\udcff"), text_binary("é")
+    (b'a\\xff', 'é')
+    """
+    if s.isascii():
+        return s
+    return binary(s.encode("utf-8", "surrogateescape"))
+
+
+def lossy_text(b) -> str:
+    """A binary term or a text as an exception message holds it: invalid
+    bytes (or their ``surrogateescape`` code points) replaced by U+FFFD,
+    as the reference's answers read them.
+
+    >>> lossy_text(b"a\\xff"), lossy_text("a\\udcff")
+    ('a�', 'a�')
+    """
+    if type(b) is str:
+        if b.isascii():
+            return b
+        return b.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return bytes(b).decode("utf-8", "replace")
 
 
 def kw(pairs):
@@ -175,6 +253,7 @@ class Map(_Term):
             if ek in entries:
                 repeated.append(entries[ek][0])
             else:
+                _no_missing(v)
                 entries[ek] = (k, v)
         if repeated:
             raise DuplicateKey(key_sort(repeated)[0])
@@ -189,6 +268,7 @@ class Map(_Term):
 
         entries = {}
         for k, v in pairs:
+            _no_missing(v)
             entries[key(k)] = (k, v)
         return cls(entries)
 
@@ -205,8 +285,19 @@ class Map(_Term):
 
         return key(k) in self._entries
 
-    def get(self, k, default=None):
-        """The value under key `k` (matched as Erlang matches map keys)."""
+    def get(self, k, default=MISSING):
+        """The value under key `k` (matched as Erlang matches map keys), or
+        `default` when the map has no such key. The default is
+        ``ptc_sdk.MISSING``, never the term nil: a key whose value is nil
+        gives None, a key that is not there gives `MISSING`, so the two
+        cannot be mistaken (``Map.get/3``, whose default is nil, is
+        ``ptc_sdk.elixir.maps.get``).
+
+        >>> from ptc_sdk import MISSING
+        >>> m = Map.of({"a": None})
+        >>> m.get("a"), m.get("b"), m.get("b") is MISSING, m.get("b", 0)
+        (None, MISSING, True, 0)
+        """
         from .order import key
 
         entry = self._entries.get(key(k))
@@ -216,6 +307,7 @@ class Map(_Term):
         """A new map with `k` set to `v` (``Map.put/3``)."""
         from .order import key
 
+        _no_missing(v)
         entries = dict(self._entries)
         entries[key(k)] = (k, v)
         return Map(entries)
@@ -271,22 +363,86 @@ TEMPORAL_KINDS = {
 
 
 class Temporal(_Term):
-    """``Date``, ``Time``, ``DateTime`` or ``NaiveDateTime`` kept as the
-    ISO 8601 text ``to_iso8601/1`` prints (TJ-6). `kind` is the tag name
-    without ``$``: date, time, datetime or naive_datetime."""
+    """``Date``, ``Time``, ``DateTime`` or ``NaiveDateTime``: the ISO 8601
+    text ``to_iso8601/1`` prints (TJ-6) and the parts it holds. `kind` is
+    the tag name without ``$`` (date, time, datetime or naive_datetime),
+    `iso` the text; the text is checked when the value is made (ValueError
+    saying why, as `temporal.parse`), and its parts are attributes named
+    as the struct's fields: `year`, `month`, `day` (dates), `hour`,
+    `minute`, `second`, `microsecond` (the value) and `precision` (its
+    digits, Elixir's ``microsecond: {value, precision}``) (times), and for
+    a ``DateTime`` `time_zone` (``"Etc/UTC"`` or the offset text),
+    `zone_abbr`, `utc_offset` (seconds) and `std_offset` (0). A part the
+    kind lacks is None, so that a year check needs no parsing and cannot
+    mistake a ``Time`` for year 0; `parts` is the `temporal.Parts` they
+    are read from.
 
-    __slots__ = ("kind", "iso")
+    >>> d = Temporal("datetime", "-0001-12-31T23:00:00.50+05:30")
+    >>> d.year, d.month, d.day, d.hour, d.microsecond, d.precision, d.utc_offset, d.time_zone
+    (-1, 12, 31, 23, 500000, 2, 19800, '+05:30')
+    >>> Temporal("time", "10:00:00").year is None, Temporal("datetime", "2024-01-01T00:00:00Z").time_zone
+    (True, 'Etc/UTC')
+    >>> Temporal("date", "2023-02-29")
+    Traceback (most recent call last):
+    ValueError: not an ISO 8601 date as Elixir writes it: '2023-02-29': the day is not -01 to -28 (that month's length) (TJ-6)
+    """
 
-    def __init__(self, kind: str, iso: str):
+    __slots__ = ("kind", "iso", "parts")
+
+    def __init__(self, kind: str, iso: str, _parts=None):
         if kind not in TEMPORAL_KINDS:
             raise ValueError(f"not a temporal kind: {kind!r}")
+        if _parts is None:
+            from . import temporal
+
+            try:
+                _parts = temporal.parse(kind, iso)
+            except ValueError as e:
+                what = kind.replace("_", " ")
+                raise ValueError(f"not an ISO 8601 {what} as Elixir writes it: {iso!r}: {e} (TJ-6)") from None
         self.kind = kind
         self.iso = iso
+        self.parts = _parts  # temporal.Parts: every part, 0 where the kind lacks it
 
     @property
     def module(self) -> str:
         """The struct's module: Date, Time, DateTime or NaiveDateTime."""
         return TEMPORAL_KINDS[self.kind]
+
+    def _date(self, v):
+        return None if self.kind == "time" else v
+
+    def _time(self, v):
+        return None if self.kind == "date" else v
+
+    def _zone(self, v):
+        return v if self.kind == "datetime" else None
+
+    year = property(lambda self: self._date(self.parts.year), doc="The year (negative before year 1); None for a Time.")
+    month = property(lambda self: self._date(self.parts.month), doc="The month, 1 to 12; None for a Time.")
+    day = property(lambda self: self._date(self.parts.day), doc="The day of the month; None for a Time.")
+    hour = property(lambda self: self._time(self.parts.hour), doc="The hour, 0 to 23; None for a Date.")
+    minute = property(lambda self: self._time(self.parts.minute), doc="The minute; None for a Date.")
+    second = property(lambda self: self._time(self.parts.second), doc="The second; None for a Date.")
+    microsecond = property(
+        lambda self: self._time(self.parts.microsecond), doc="The microseconds' value; None for a Date."
+    )
+    precision = property(
+        lambda self: self._time(self.parts.precision), doc="The fraction's digits, 0 to 6; None for a Date."
+    )
+    utc_offset = property(
+        lambda self: self._zone(0 if self.parts.offset is None else self.parts.offset[0]),
+        doc="A DateTime's offset from UTC in seconds (0 for Z); None for the other kinds.",
+    )
+    std_offset = property(lambda self: self._zone(0), doc="0 for a DateTime; None for the other kinds.")
+    time_zone = property(
+        lambda self: self._zone("Etc/UTC" if self.parts.offset is None else self.parts.offset[1]),
+        doc="A DateTime's zone: Etc/UTC for Z, else the offset text; None for the other kinds.",
+    )
+    zone_abbr = property(
+        lambda self: self._zone("UTC" if self.parts.offset is None else self.parts.offset[1]),
+        doc="A DateTime's zone abbreviation: UTC for Z, else the offset text; None for the other kinds.",
+    )
 
     def __repr__(self):
         return f"Temporal({self.kind!r}, {self.iso!r})"

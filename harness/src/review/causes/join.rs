@@ -11,7 +11,6 @@
 use super::search::Search;
 use super::what::{undone_alike, Change};
 use super::Trigger;
-use crate::review::gen::mutate::children;
 use crate::subject::{Answer, Request};
 use ptc_conformance::ops::Op;
 use ptc_conformance::term::{Struct, Term};
@@ -46,9 +45,26 @@ pub struct Link {
 
 /// Runs both tests for every ordered pair of `members`: the links found.
 pub fn links(search: &mut Search<'_>, members: &[Member<'_>]) -> Vec<Link> {
+    tested(search, members, &|_| true)
+}
+
+/// Whether the other members explain member `b`: the links found, the
+/// other members in order.
+pub fn links_to(search: &mut Search<'_>, members: &[Member<'_>], b: usize) -> Vec<Link> {
+    tested(search, members, &|x| x == b)
+}
+
+fn tested(
+    search: &mut Search<'_>,
+    members: &[Member<'_>],
+    explained: &dyn Fn(usize) -> bool,
+) -> Vec<Link> {
     let mut out = Vec::new();
     let mut probes: Vec<(usize, usize, Vec<Term>)> = Vec::new();
     for (b, mb) in members.iter().enumerate() {
+        if !explained(b) {
+            continue;
+        }
         for (a, ma) in members.iter().enumerate() {
             if a == b {
                 continue;
@@ -90,35 +106,27 @@ pub fn links(search: &mut Search<'_>, members: &[Member<'_>]) -> Vec<Link> {
     out
 }
 
-/// The groups of members the links join (each a list of indices, the
-/// first member's group first).
-pub fn groups(n: usize, links: &[Link]) -> Vec<Vec<usize>> {
-    let mut root: Vec<usize> = (0..n).collect();
-    fn find(root: &mut [usize], i: usize) -> usize {
-        let mut i = i;
-        while root[i] != i {
-            root[i] = root[root[i]];
-            i = root[i];
+/// The groups of members the links join, each a member and those it
+/// explains directly (no chains: one link that says too much joins two
+/// causes, not everything either was linked to). Members are taken in
+/// `order` (the plainest first): each one no earlier group took starts a
+/// group of its own. Each group lists its first member first.
+pub fn groups(order: &[usize], links: &[Link]) -> Vec<Vec<usize>> {
+    let mut taken = vec![false; order.len()];
+    let mut out = Vec::new();
+    for &m in order {
+        if taken[m] {
+            continue;
         }
-        i
-    }
-    for l in links {
-        let (x, y) = (find(&mut root, l.explained), find(&mut root, l.by));
-        if x != y {
-            root[x.max(y)] = x.min(y);
-        }
-    }
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    let mut at: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
-    for i in 0..n {
-        let r = find(&mut root, i);
-        match at.get(&r) {
-            Some(&g) => out[g].push(i),
-            None => {
-                at.insert(r, out.len());
-                out.push(vec![i]);
+        taken[m] = true;
+        let mut group = vec![m];
+        for l in links.iter().filter(|l| l.by == m) {
+            if !taken[l.explained] {
+                taken[l.explained] = true;
+                group.push(l.explained);
             }
         }
+        out.push(group);
     }
     out
 }
@@ -169,13 +177,35 @@ pub fn take_out(trigger: &Trigger, args: &[Term]) -> Option<Vec<Term>> {
             .iter()
             .map(|a| without_field(a, module, field, &mut hit))
             .collect(),
-        Trigger::Value { value, .. } => {
+        Trigger::Value { value, path, .. } => {
+            // The value replaced by another wherever the input holds it (a
+            // value too common to name anything, only in the same kind of
+            // place: a `nil` in a mode tuple is not a `nil` value of a
+            // map); when it holds none and it is a number, every number of
+            // its type (a rule that reads one float reads them all, which
+            // the test decides).
             let common = ["null", "true", "false", "0", "1", "\"\"", "[]", "{}"];
-            if common.contains(&value.as_str()) {
+            let place = if common.contains(&value.as_str()) {
+                Some(Place::of(path))
+            } else {
+                None
+            };
+            let v = ptc_conformance::tagged::decode_str(value, "").ok()?;
+            let exact: Vec<Term> = args
+                .iter()
+                .map(|a| replaced(a, Place::Arg, place, &|x| x == &v, &mut hit))
+                .collect();
+            if hit {
+                exact
+            } else if matches!(v, Term::Float(_) | Term::Int(_)) {
+                let kind = std::mem::discriminant(&v);
+                let like = |x: &Term| std::mem::discriminant(x) == kind;
+                args.iter()
+                    .map(|a| replaced(a, Place::Arg, place, &like, &mut hit))
+                    .collect()
+            } else {
                 return None;
             }
-            let v = ptc_conformance::tagged::decode_str(value, "").ok()?;
-            args.iter().map(|a| replaced(a, &v, &mut hit)).collect()
         }
         _ => return None,
     };
@@ -272,15 +302,84 @@ fn without_field(t: &Term, module: &str, field: &str, hit: &mut bool) -> Term {
     }
 }
 
-fn replaced(t: &Term, v: &Term, hit: &mut bool) -> Term {
-    if t == v {
+/// The kind of place a term sits in, as a trigger's path ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// An argument itself.
+    Arg,
+    /// A map's value or a list's element (`/*`, `/:key`, `/[option]`).
+    Item,
+    /// A tuple's element (`/0`).
+    Element,
+    /// A struct's field (`/.name`).
+    Field,
+}
+
+impl Place {
+    /// The place a trigger's path (`/1/*/:a`) ends in.
+    fn of(path: &str) -> Place {
+        let segments = path.split('/').filter(|s| !s.is_empty()).count();
+        let last = path.rsplit('/').next().unwrap_or("");
+        if segments <= 1 {
+            Place::Arg
+        } else if last.starts_with('.') {
+            Place::Field
+        } else if last.chars().all(|c| c.is_ascii_digit()) {
+            Place::Element
+        } else {
+            Place::Item
+        }
+    }
+}
+
+/// `t`, sitting in a place of kind `at`, with every term `is` picks (in
+/// a place of kind `place`, when one is given; outermost first) replaced
+/// by another of no bearing ([`other_than`]).
+fn replaced(
+    t: &Term,
+    at: Place,
+    place: Option<Place>,
+    is: &dyn Fn(&Term) -> bool,
+    hit: &mut bool,
+) -> Term {
+    if place.is_none_or(|p| p == at) && is(t) {
         *hit = true;
-        return Term::Nil;
+        return other_than(t);
     }
-    if children(t).is_empty() {
-        return t.clone();
+    let go = |x: &Term, at: Place, hit: &mut bool| replaced(x, at, place, is, hit);
+    match t {
+        Term::List(xs) => Term::List(xs.iter().map(|x| go(x, Place::Item, hit)).collect()),
+        Term::Tuple(xs) => Term::Tuple(xs.iter().map(|x| go(x, Place::Element, hit)).collect()),
+        Term::Map(m) => Term::map(
+            m.iter()
+                .map(|(k, v)| (k.clone(), go(v, Place::Item, hit)))
+                .collect(),
+        ),
+        Term::Struct(s) => Term::Struct(Box::new(Struct {
+            module: s.module.clone(),
+            fields: s
+                .fields
+                .iter()
+                .map(|(n, v)| (n.clone(), go(v, Place::Field, hit)))
+                .collect(),
+        })),
+        other => other.clone(),
     }
-    rebuild(t, &mut |x| replaced(x, v, hit))
+}
+
+/// A term in place of `t` that is not `t`: `nil` for most, something for
+/// `nil` and the other values too common to stand for nothing.
+fn other_than(t: &Term) -> Term {
+    match t {
+        Term::Nil => Term::int(0),
+        Term::Bool(b) => Term::Bool(!b),
+        Term::Int(_) if *t == Term::int(0) => Term::int(2),
+        Term::Int(_) | Term::Float(_) => Term::int(0),
+        Term::Str(s) if s.is_empty() => Term::str("x"),
+        Term::List(xs) if xs.is_empty() => Term::List(vec![Term::int(0)]),
+        Term::Map(m) if m.is_empty() => Term::map(vec![(Term::str("x"), Term::int(0))]),
+        _ => Term::Nil,
+    }
 }
 
 #[cfg(test)]
@@ -315,23 +414,35 @@ mod tests {
         };
         let out = take_out(&space, &args).unwrap();
         assert_eq!(out[1], Term::map(vec![(Term::str("xy"), Term::atom("pq"))]));
+        // A character the input lacks: those of its class (a tab: spaces).
         let tab = Trigger::Char {
             c: '\t',
+            within: Box::new(opt.clone()),
+        };
+        assert_eq!(take_out(&tab, &args), Some(out));
+        let digit = Trigger::Char {
+            c: '7',
             within: Box::new(opt),
         };
-        assert_eq!(take_out(&tab, &args), None, "nothing to take out");
+        assert_eq!(take_out(&digit, &args), None, "nothing to take out");
     }
 
     #[test]
-    fn links_join_transitively_into_groups() {
+    fn links_join_a_member_to_the_one_that_explains_it_without_chains() {
         let l = |explained, by| Link {
             explained,
             by,
             test: "",
         };
+        // 1 explains 3, 3 explains 4: 4 is not joined to 1 through 3.
         assert_eq!(
-            groups(5, &[l(3, 1), l(4, 3)]),
-            vec![vec![0], vec![1, 3, 4], vec![2]]
+            groups(&[0, 1, 2, 3, 4], &[l(3, 1), l(4, 3)]),
+            vec![vec![0], vec![1, 3], vec![2], vec![4]]
+        );
+        // Taken in another order, 3 explains 4 first.
+        assert_eq!(
+            groups(&[3, 1, 0, 2, 4], &[l(3, 1), l(4, 3)]),
+            vec![vec![3, 4], vec![1], vec![0], vec![2]]
         );
     }
 }

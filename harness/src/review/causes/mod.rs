@@ -1,24 +1,28 @@
-//! Causes: what in the input makes two builds answer differently. A kind
-//! of difference says where it shows; its cause says what triggers it.
-//! For each kind's smallest example, the search takes out one part of the
-//! input at a time, the smallest first ([`parts`]: a struct field, a
-//! struct, an option, a map pair, a value), and the first part without
-//! which the two builds answer alike, and not by both raising an exception
-//! neither raised before (the op cut short, which says nothing of the
-//! part), is the trigger
-//! (delta debugging, one step: C-Reduce and `ddmin` look for the same
-//! smallest part). Kinds whose triggers are the same are one cause; a
-//! struct field only one side's struct has is its own trigger; a refusal
-//! is named by its reason; a kind no single part explains is a cause of
-//! its own, and says so.
+//! Causes: what changed in the answers of two builds, and when it shows.
+//! A kind of difference says where it shows (a symptom); a cause is one
+//! change of behaviour, named in three steps:
 //!
+//! - **what** ([`what`]): the smallest part of the two answers that
+//!   differs, base → head (a key renamed or added, a value replaced, an
+//!   exception class, an order, the differing words of a text);
+//! - **when** ([`Search`], over [`parts`], with [`default`], [`message`]
+//!   and [`protocols`] for the parts the answers themselves name): the
+//!   smallest part of the input without which the two builds answer alike
+//!   (delta debugging, one step: C-Reduce and `ddmin` look for the same
+//!   smallest part), or always; the [`Trigger`];
+//! - **joined** ([`join`]): a kind or cause another cause explains by
+//!   test (that cause's change undone in its answers, or that cause's
+//!   trigger taken out of its input, the two agree) is that cause.
+//!
+//! Triggers that name one change of the code by themselves (one
+//! character, one option key, one struct's definition, one protocol's
+//! implementations: [`Trigger::same_cause`]) are one cause without a test.
 //! The search is bounded: at most [`MAX_CANDIDATES`] inputs per kind,
-//! sent to each side in one pipelined batch.
+//! sent to each side in one pipelined batch, the two sides at once.
 
 pub mod default;
 pub mod join;
 pub mod message;
-pub mod output;
 pub mod parts;
 pub mod protocols;
 mod search;

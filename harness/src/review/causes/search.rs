@@ -135,7 +135,7 @@ impl Search<'_> {
             return found;
         }
         self.char_in_texts(op, args, &candidates, (base, head))
-            .or_else(|| self.unpartitioned(kind, op, (base, head)))
+            .or_else(|| self.unpartitioned(op, (base, head)))
             .unwrap_or(alone)
     }
 
@@ -285,13 +285,8 @@ impl Search<'_> {
 
     /// For a kind no part of whose input the search could take out: a
     /// message change named by where the two messages part, else what
-    /// differs in the output ([`super::output`]).
-    fn unpartitioned(
-        &self,
-        kind: &Kind,
-        op: &'static Op,
-        (base, head): (&Answer, &Answer),
-    ) -> Option<Found> {
+    /// changed in the output ([`super::what`]).
+    fn unpartitioned(&self, op: &'static Op, (base, head): (&Answer, &Answer)) -> Option<Found> {
         if let Some((b, h, class)) = failure_messages(base, head) {
             if let Some(parting) = super::message::parting(&b, &h) {
                 return Some(Found {
@@ -302,7 +297,8 @@ impl Search<'_> {
                 });
             }
         }
-        let (what, depth) = super::output::named(op, kind, (base, head), self.labels)?;
+        let change = super::what::Change::of(op, base, head);
+        let (what, depth) = (change.phrase(self.labels), change.depth);
         Some(Found {
             trigger: Trigger::Output {
                 op: op.name,

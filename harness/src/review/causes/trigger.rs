@@ -222,7 +222,18 @@ impl Trigger {
                     modules: m2,
                     lacking: l2,
                 },
-            ) => lacking == l2 && (protocol == p2 || modules.iter().any(|m| m2.contains(m))),
+            ) => {
+                // One protocol, or one struct, or one family of structs (a
+                // release implementing protocols for its display structs).
+                let family = |m: &String| m.rsplit_once('.').map(|(f, _)| f.to_owned());
+                lacking == l2
+                    && (protocol == p2
+                        || modules.iter().any(|m| m2.contains(m))
+                        || modules.iter().any(|m| {
+                            m2.iter()
+                                .any(|n| family(m).is_some() && family(m) == family(n))
+                        }))
+            }
             (Impl { modules, .. }, Struct { module })
             | (Struct { module }, Impl { modules, .. }) => modules.contains(module),
             (Trigger::Char { c, .. }, Trigger::Char { c: c2, .. }) => c == c2,
@@ -273,7 +284,7 @@ impl Trigger {
             Trigger::MapKey { class } => format!("when a map key is of class \"{class}\""),
             Trigger::Value {
                 op, path, value, ..
-            } => format!("when {op} args{path} is {value}"),
+            } => format!("when {op} args{path} is {}", elixir_text(value)),
             Trigger::Refusal { side: s, reason } => {
                 format!("when {} declines the input: {reason}", side(s))
             }
@@ -381,6 +392,15 @@ impl Trigger {
                 side(s)
             ),
         }
+    }
+}
+
+/// A value's tagged JSON in Elixir's notation (`-0.0`, `:rows`), or as
+/// it is when it was cut too short to read back.
+fn elixir_text(value: &str) -> String {
+    match ptc_conformance::tagged::decode_str(value, "") {
+        Ok(t) => ptc_conformance::elixir::inspect::inspect(&t),
+        Err(_) => value.to_owned(),
     }
 }
 

@@ -385,6 +385,19 @@ impl Change {
     pub fn is_raise(&self) -> bool {
         matches!(self.delta, Delta::Raises { .. })
     }
+
+    /// How plainly the change shows what changed, the plainest 0: two
+    /// values, then a value on one side and an exception on the other,
+    /// then two exceptions (their classes or messages), then the rest.
+    pub fn plainness(&self) -> u8 {
+        match &self.delta {
+            Delta::Other(_) => 3,
+            Delta::Class { .. } => 2,
+            _ if self.at.starts_with("the message of") => 2,
+            Delta::Raises { .. } => 1,
+            _ => 0,
+        }
+    }
 }
 
 /// Whether `b` and `h` (answers of `op`) are alike once `change` is taken

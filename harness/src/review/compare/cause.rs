@@ -57,6 +57,15 @@ pub fn causes(
     };
     let mut out: Vec<Cause> = Vec::new();
     for (i, g) in groups.iter().enumerate() {
+        // A kind an existing cause already explains (its change undone, or
+        // its trigger taken out, the two agree) is that cause's: no search.
+        if let Some((j, test)) = explained_by(&mut search, groups, &out, g) {
+            let c = &mut out[j];
+            c.kinds.push(i);
+            c.kinds.sort_unstable();
+            c.joined.push((g.kind.title(("base", "head")), test));
+            continue;
+        }
         let found = match ptc_conformance::ops::find(g.kind.op) {
             Some(op) => search.trigger(
                 &g.kind,
@@ -159,9 +168,71 @@ pub fn causes(
     out
 }
 
-/// The kind of a cause whose example shows its change most plainly: a
-/// value before an exception, an answer before a message, the shallowest,
-/// then the smallest input. With its op and change.
+/// The first cause of `out` that explains the kind `g` by test
+/// ([`join::links`]), with the test.
+fn explained_by(
+    search: &mut Search<'_>,
+    groups: &[Group<'_>],
+    out: &[Cause],
+    g: &Group<'_>,
+) -> Option<(usize, &'static str)> {
+    let op = ptc_conformance::ops::find(g.kind.op)?;
+    if g.kind.one_sided()
+        || crate::review::causes::named(&g.kind).is_some()
+        || !matches!(
+            (&g.example.base, &g.example.head),
+            (
+                crate::subject::Answer::Ok(_) | crate::subject::Answer::Raised(_),
+                crate::subject::Answer::Ok(_) | crate::subject::Answer::Raised(_)
+            )
+        )
+    {
+        return None;
+    }
+    let candidates: Vec<(usize, Change)> = out
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            !matches!(
+                c.trigger,
+                Trigger::Fault { .. } | Trigger::Ops { .. } | Trigger::Refusal { .. }
+            ) && !c.kinds.iter().any(|&k| groups[k].kind.one_sided())
+        })
+        .filter_map(|(j, c)| Some((j, shown_by(groups, &c.kinds)?.2)))
+        .collect();
+    if candidates.is_empty() {
+        return None;
+    }
+    let change = Change::of(op, &g.example.base, &g.example.head);
+    let mut members = vec![Member {
+        trigger: &Trigger::Fault {
+            side: crate::review::kinds::Side::Expected,
+        },
+        op,
+        args: &g.example.args,
+        base: &g.example.base,
+        head: &g.example.head,
+        change: &change,
+    }];
+    for (j, c) in &candidates {
+        let k = out[*j].kinds[0];
+        let e = &groups[k].example;
+        members.push(Member {
+            trigger: &out[*j].trigger,
+            op: ptc_conformance::ops::find(groups[k].kind.op).unwrap_or(op),
+            args: &e.args,
+            base: &e.base,
+            head: &e.head,
+            change: c,
+        });
+    }
+    let links = join::links_to(search, &members, 0);
+    links.first().map(|l| (candidates[l.by - 1].0, l.test))
+}
+
+/// The kind of a cause whose example shows its change most plainly
+/// ([`Change::plainness`]), the shallowest, then the smallest input. With
+/// its op and change.
 fn shown_by(
     groups: &[Group<'_>],
     kinds: &[usize],
@@ -178,17 +249,7 @@ fn shown_by(
             })?;
             Some((k, op, Change::of(op, &g.example.base, &g.example.head)))
         })
-        .min_by_key(|(k, _, c)| {
-            use crate::review::causes::what::Delta;
-            let exception =
-                matches!(c.delta, Delta::Class { .. }) || c.at.starts_with("the message of");
-            (
-                c.is_raise(),
-                exception,
-                c.depth,
-                weight(&groups[*k].example.args),
-            )
-        })
+        .min_by_key(|(k, _, c)| (c.plainness(), c.depth, weight(&groups[*k].example.args)))
 }
 
 /// The causes with those a test links joined ([`join`]), each with the
@@ -235,7 +296,21 @@ fn joined(search: &mut Search<'_>, groups: &[Group<'_>], mut out: Vec<Cause>) ->
         }
         join::links(search, &members)
     };
-    let sets = join::groups(eligible.len(), &links);
+    // The plainest example first: a value before an exception, the
+    // shallowest, the most instances, the smallest input.
+    let plain = |i: usize| {
+        let c = &out[eligible[i]];
+        let change = c.change.as_ref();
+        (
+            change.map_or(u8::MAX, Change::plainness),
+            change.map_or(usize::MAX, |x| x.depth),
+            std::cmp::Reverse(c.kinds.iter().map(|&k| groups[k].count()).sum::<usize>()),
+            c.example.map(|k| weight(&groups[k].example.args)),
+        )
+    };
+    let mut order: Vec<usize> = (0..eligible.len()).collect();
+    order.sort_by_key(|&i| plain(i));
+    let sets = join::groups(&order, &links);
     let mut gone = vec![false; out.len()];
     for set in sets.iter().filter(|s| s.len() > 1) {
         let idx: Vec<usize> = set.iter().map(|&m| eligible[m]).collect();

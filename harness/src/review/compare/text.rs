@@ -143,10 +143,17 @@ impl Comparison<'_> {
         if let Some(change) = &c.change {
             let _ = writeln!(out, "  what changed: {}", cut(&change.phrase(labels)));
         }
-        let _ = writeln!(out, "  when: {}", cut(&c.when(labels)));
+        let _ = writeln!(out, "  shows: {}", cut(&c.when(labels)));
         let _ = writeln!(out, "  found: {}", c.how);
-        for (t, test) in &c.joined {
+        for (t, test) in c.joined.iter().take(JOINED_SHOWN) {
             let _ = writeln!(out, "  joined: {} ({test})", cut(t));
+        }
+        if c.joined.len() > JOINED_SHOWN {
+            let _ = writeln!(
+                out,
+                "  (+{} more joined by test; --format json lists every one)",
+                c.joined.len() - JOINED_SHOWN
+            );
         }
         if let Some(k) = c.example.or_else(|| self.cause_example(c)) {
             example(out, &self.groups[k]);
@@ -167,6 +174,9 @@ impl Comparison<'_> {
 
 /// A kind's smallest example on a few short lines: the arguments, both
 /// answers and where they first differ.
+/// Kinds and causes joined by test listed under a cause at most.
+const JOINED_SHOWN: usize = 5;
+
 fn example(out: &mut String, g: &Group<'_>) {
     let from = match (&g.example.case, g.example.shrink_steps) {
         (Some(id), _) => format!("case {id}"),

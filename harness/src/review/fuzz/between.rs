@@ -26,6 +26,11 @@ use std::time::{Duration, Instant};
 /// and whether it was met retried without the fields a side lacks.
 type Smallest = ((usize, usize), usize, usize, bool);
 
+/// Checks shrinking gets in all at least, however few inputs were fuzzed.
+const SHRINK_CHECKS: usize = 20_000;
+/// Checks each kind gets at least.
+const SHRINK_LEAST: usize = 50;
+
 /// A batch of generated inputs, or why the generator failed.
 type Batch = (usize, Result<Vec<Vec<Term>>, String>);
 
@@ -356,7 +361,16 @@ fn shrink_kinds(
     let cfg = s.cfg;
     let retry_fields: BTreeSet<refusal::Field> =
         report.lacking.values().flatten().cloned().collect();
-    for (kind, count, (_, b, i, retried)) in kinds {
+    // Shrinking is one request at a time: many kinds (a change met in a
+    // text that quotes the input varies with it) would take longer than
+    // the fuzzing itself. The kinds share SHRINK_CHECKS checks, or one for
+    // every eight inputs checked if that is more, each at most an equal
+    // share of what is left (counted in checks, not time, so that a seed
+    // replays the same examples).
+    let total = kinds.len();
+    let mut left = SHRINK_CHECKS.max(report.checked / 8);
+    for (n, (kind, count, (_, b, i, retried))) in kinds.into_iter().enumerate() {
+        let share = (left / (total - n).max(1)).max(SHRINK_LEAST);
         let op = s.ops[b % s.ops.len()];
         let strategy = args_for(op.name, corpus, &cfg.words).ok_or("generator vanished")?;
         let tree = generate(
@@ -377,8 +391,9 @@ fn shrink_kinds(
             (&kind, shapes),
             (&cfg.known, cfg.one_sided_refusals, &leave_out),
             tree,
-            reading,
+            (reading, share),
         );
+        left = left.saturating_sub(share);
         finding.count = count;
         if let Some(dir) = &cfg.emit {
             let evidence = emit::evidence(expected, subject, op, corpus, &cfg.known, reading);

@@ -88,7 +88,7 @@ pub(super) fn shrink(
     (kind, shapes): (&Kind, &Shapes),
     (known, refusals, leave_out): (&Known, bool, &BTreeSet<Field>),
     tree: impl ValueTree<Value = Vec<Term>>,
-    reading: Reading,
+    (reading, budget): (Reading, usize),
 ) -> Finding {
     // Of the same kind and not explained by the struct shape changes, so
     // that the example shows what is left; sent without the fields the
@@ -114,7 +114,7 @@ pub(super) fn shrink(
         out.extend(gen::mutate::hoists(a));
         out
     };
-    let (args, found, steps) = shrink_with(tree, check, smaller);
+    let (args, found, steps) = shrink_until(tree, check, smaller, budget);
     let args = prepare(&args);
     let (expected, actual, diff) = found.unwrap_or((
         Answer::Error("the disagreement did not reproduce".into()),
@@ -142,15 +142,27 @@ pub(super) fn shrink(
 /// what `check` said of it (`None` when no value reproduced the fault) and
 /// the steps that kept the fault.
 pub fn shrink_with<V, W>(
+    tree: impl ValueTree<Value = V>,
+    check: impl FnMut(&V) -> Option<W>,
+    smaller: impl Fn(&V) -> Vec<V>,
+) -> (V, Option<W>, usize) {
+    shrink_until(tree, check, smaller, 5000)
+}
+
+/// [`shrink_with`] with at most `budget` checks (the smallest value found
+/// by then): a comparison that meets many kinds shrinks each within its
+/// share, counted in checks so that a seed replays the same examples.
+pub fn shrink_until<V, W>(
     mut tree: impl ValueTree<Value = V>,
     mut check: impl FnMut(&V) -> Option<W>,
     smaller: impl Fn(&V) -> Vec<V>,
+    budget: usize,
 ) -> (V, Option<W>, usize) {
     let first = tree.current();
     let mut found = check(&first);
     let mut best = first;
     let mut steps = 0;
-    let mut budget = 5000;
+    let mut budget = budget.min(5000);
     if tree.simplify() {
         while budget > 0 {
             budget -= 1;

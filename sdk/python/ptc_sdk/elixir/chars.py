@@ -243,7 +243,7 @@ def not_chardata_message(items, release=None) -> str:
     from .inspect import inspect_text
 
     rel = releases.resolve(release)
-    return M.get("list_to_string_not_chardata", rel).render(list=inspect_text(list(items), release=rel))
+    return M.get("list_to_string_not_chardata", rel).render_text(list=inspect_text(list(items), release=rel))
 
 
 def iodata_to_binary(t):

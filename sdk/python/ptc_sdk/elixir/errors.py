@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .. import releases
 from ..errors import Raised
-from ..terms import Fun, Struct, Temporal, Tuple, atom, atom_name
+from ..terms import Atom, Fun, Struct, Temporal, Tuple, atom, atom_name  # noqa: F401  (Atom: the doctests')
 from . import messages as M
 
 
@@ -41,6 +41,22 @@ def case_clause(term, release=None) -> Raised:
     """``CaseClauseError``: ``no case clause matching: <inspect(term)>``."""
     rel = releases.resolve(release)
     return M.get("case_clause", rel).raised(term=_inspect(term, release=rel))
+
+
+def match_error(term, release=None) -> Raised:
+    """``MatchError``: ``no match of right hand side value:
+    <inspect(term)>``, what a pattern match such as ``{errors, consumed} =
+    acc`` raises when `term` does not fit it (JH-15's accumulator that is
+    no 2-tuple).
+
+    >>> match_error(Tuple((Atom("done"), 1, 2))).message
+    'no match of right hand side value: {:done, 1, 2}'
+    >>> raise match_error(Atom("halted"))
+    Traceback (most recent call last):
+    ptc_sdk.errors.Raised: MatchError: no match of right hand side value: :halted
+    """
+    rel = releases.resolve(release)
+    return M.get("match_error", rel).raised(term=_inspect(term, release=rel))
 
 
 def function_clause(function: str) -> Raised:
@@ -127,7 +143,7 @@ def protocol_undefined_text(protocol: str, value, release=None) -> str:
         description = ", " + description
     inspected = inspect_text(value, pretty=True, limit=LIMIT, release=rel)
     shown = "\n".join("    " + line if line else "" for line in inspected.split("\n"))
-    return M.get("protocol_undefined", rel).render(
+    return M.get("protocol_undefined", rel).render_text(
         protocol=protocol,
         type=value_type(value),
         description=description,
@@ -142,11 +158,11 @@ def value_type(value) -> str:
 
     ty = type(value)
     if ty is Struct:
-        return M.get("protocol_undefined_struct_type").render(
+        return M.get("protocol_undefined_struct_type").render_text(
             module=atom_literal("Elixir." + value.module)
         )
     if ty is Temporal:
-        return M.get("protocol_undefined_struct_type").render(module=value.module)
+        return M.get("protocol_undefined_struct_type").render_text(module=value.module)
     if atom_name(value) is not None:
         return "Atom"
     if ty is str or ty is bytes:
@@ -168,11 +184,11 @@ def inspect_error(cls: str, message: str, inspected_struct: str, frames) -> str:
     """The text of an ``#Inspect.Error<...>`` (IN-15): the exception's
     class and message, the struct inspected as a map, the stack frames
     (LOOSE-4), each indented as ``Inspect.Error.pad/2`` does."""
-    body = M.get("inspect_error_body").render(
+    body = M.get("inspect_error_body").render_text(
         **{"class": cls, "message": _pad(message.rstrip("\n"), 4), "struct": _pad(inspected_struct, 4)}
     )
     stacktrace = "".join(f"    {f}\n" for f in frames)
-    return M.get("inspect_error").render(body=_pad(body, 2), frames=stacktrace)
+    return M.get("inspect_error").render_text(body=_pad(body, 2), frames=stacktrace)
 
 
 def _pad(text: str, n: int) -> str:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from .. import data
+from ..terms import binary, binary_text  # noqa: F401  (binary_text: its home was here)
+from ..terms import text_binary as _text_binary
 
 FILE = "unicode/grapheme.json"
 ZWJ = 0x200D
@@ -180,18 +182,6 @@ def _hangul_t(s, i):
     return _extend(s, i)
 
 
-def binary_text(b) -> str:
-    """A binary term (``str`` or ``bytes``) as text: invalid bytes as
-    ``surrogateescape`` code points."""
-    return b if type(b) is str else b.decode("utf-8", "surrogateescape")
-
-
-def _text_binary(s: str):
-    from ..terms import binary
-
-    return binary(s.encode("utf-8", "surrogateescape"))
-
-
 def graphemes(b):
     """``String.graphemes/1``: the clusters of a binary term, each a binary
     term (``str``, or ``bytes`` for an invalid byte)."""
@@ -228,4 +218,4 @@ def take(b, n: int):
         if i >= len(cps):
             break
         i = cluster_end(cps, i)
-    return b if i >= len(cps) else _text_binary(s[:i])
+    return binary(b) if i >= len(cps) else _text_binary(s[:i])

@@ -82,7 +82,12 @@ class Token:
 def tokenize(name: str):
     """``String.Tokenizer.tokenize/1`` of a name: a `Token`, or None where
     it answers an error (no valid start, a character no identifier may
-    hold, or mixed scripts)."""
+    hold, or mixed scripts). `name` is a binary term (``str`` or
+    ``bytes``) or a text."""
+    if type(name) is not str:
+        from ..terms import binary_text
+
+        name = binary_text(name)
     if not name:
         return None
     t = _T or _tables()

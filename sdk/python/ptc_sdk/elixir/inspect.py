@@ -31,10 +31,9 @@ import re
 import sys
 
 from .. import releases
-from .. import temporal as temporal_parts
 from ..errors import Raised
 from ..order import equal
-from ..terms import Atom, Fun, Map, Opaque, Struct, Temporal, Tuple, atom_name, binary
+from ..terms import Atom, Fun, Map, Opaque, Struct, Temporal, Tuple, atom_name, binary, binary_text, not_a_term
 from . import algebra as A
 from . import identifier
 from .num import inspect_float
@@ -125,7 +124,7 @@ def to_doc(t, limit, o):
     if ty is Opaque:
         # VM-dependent text, compared loosely (spec/README.md LOOSE-1).
         return f"#{_OPAQUE[t.kind]}<{t.label}>"
-    raise TypeError(f"not a term: {t!r}")
+    raise not_a_term(t)
 
 
 _OPAQUE = {"ref": "Reference", "pid": "PID", "port": "Port"}
@@ -146,6 +145,8 @@ ALIAS, IDENTIFIER, UNQUOTED, QUOTED = "alias", "identifier", "unquoted", "quoted
 def classify_atom(name: str) -> str:
     """How ``Macro.classify_atom/1`` sees an atom: alias, identifier,
     unquoted (operators, ``Foo``, ``foo@bar``) or quoted."""
+    if type(name) is not str:
+        name = binary_text(name)
     if name in _NOT_CALLABLE:
         return UNQUOTED
     if name in _QUOTED_OPERATORS:
@@ -168,6 +169,8 @@ _ATOM_CACHE = {}
 def atom_literal(name: str) -> str:
     """``Macro.inspect_atom(:literal, atom)``: ``:foo``, ``Foo.Bar``,
     ``:"foo bar"``, ``nil``."""
+    if type(name) is not str:
+        name = binary_text(name)
     text = _ATOM_CACHE.get(name)
     if text is None:
         if name in ("nil", "true", "false"):
@@ -220,6 +223,8 @@ def remote_call(name: str) -> str:
     ``Module.`` in a capture or an MFA text: bare for an identifier or an
     operator (``f``, ``+``, ``::``), else in double quotes, escaped unless it
     is not callable or an alias (``"f g"``, ``"%{}"``, ``"Elixir.Foo"``)."""
+    if type(name) is not str:
+        name = binary_text(name)
     if name in _QUOTED_OPERATORS or name in _OPERATORS:
         return name
     if name in _NOT_CALLABLE or (name.isascii() and _ALIAS_RE.match(name)):
@@ -234,6 +239,8 @@ def remote_call(name: str) -> str:
 
 def atom_key(name: str) -> str:
     """``Macro.inspect_atom(:key, atom)``: the ``key:`` of a keyword list."""
+    if type(name) is not str:
+        name = binary_text(name)
     c = classify_atom(name)
     if c == ALIAS:
         return f'"{name}":'
@@ -251,7 +258,10 @@ _NOT_PRINTABLE = re.compile(
 
 def printable(s: str, limit=PRINTABLE_LIMIT) -> bool:
     """``String.printable?(s, limit)``: only the first `limit` characters
-    are looked at (invalid bytes, as surrogates, are not printable)."""
+    are looked at (invalid bytes, as surrogates, are not printable). `s`
+    is a binary term or a text."""
+    if type(s) is not str:
+        s = binary_text(s)
     return _NOT_PRINTABLE.search(s, 0, limit) is None
 
 
@@ -301,7 +311,10 @@ def escape(s: str, quote: str, limit):
     """``Code.Identifier.escape/3``: escapes `quote`, ``#{``, control
     characters and invisible code points; stops after `limit` steps (a
     character, or ``#{``; None: no limit). Returns the text and whether
-    something was left over."""
+    something was left over. `s` is a binary term (invalid bytes come out
+    as ``\\xNN``) or a text."""
+    if type(s) is not str:
+        s = binary_text(s)
     special = _SPECIAL.get(quote)
     if special is None:
         special = _SPECIAL[quote] = re.compile(re.escape(quote) + _SPECIAL['"'].pattern[2:])
@@ -536,7 +549,7 @@ def temporal(t) -> str:
     sigil (Elixir 1.18.4's ``Inspect`` for ``Calendar.ISO``): a ``Date`` or
     ``NaiveDateTime`` prints as the ``new!/n`` call that builds it, a UTC
     ``DateTime`` as ``#DateTime<...Z>``."""
-    p = None if t.kind == "time" else temporal_parts.parse(t.kind, t.iso)
+    p = t.parts
     wide = p is not None and not -9999 <= p.year <= 9999
     if t.kind == "date":
         return f"Date.new!({p.year}, {p.month}, {p.day})" if wide else f"~D[{t.iso}]"

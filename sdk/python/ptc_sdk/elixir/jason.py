@@ -33,8 +33,12 @@ def _escape(m):
     return _ESCAPES.get(c) or f"\\u{ord(c):04X}"
 
 
-def escape_string(s: str) -> str:
-    """A JSON string literal as Jason writes it (`s` valid text)."""
+def escape_string(s) -> str:
+    """A JSON string literal as Jason writes it: `s` a UTF-8 binary term
+    (``str``, or ``bytes`` that are valid UTF-8; Jason refuses others,
+    `encode` raises as it does)."""
+    if type(s) is not str:
+        s = bytes(s).decode("utf-8")
     return '"' + _ESCAPE_RE.sub(_escape, s) + '"'
 
 

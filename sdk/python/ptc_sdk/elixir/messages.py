@@ -39,20 +39,35 @@ class Template:
         self.source = source
         self.rules = rules
 
-    def render(self, **values) -> str:
+    def render(self, **values):
         """The text with each ``{name}`` replaced by ``values[name]`` (a
-        str); a placeholder without a value is left as it is."""
+        binary term, ``str`` or ``bytes``, or a text from a ``*_text``
+        function); a placeholder without a value is left as it is. A binary
+        term, canonical: ``str`` unless a value held bytes that are not
+        UTF-8.
+
+        >>> get("bad_map").render(term=b"<<255>>"), get("bad_map").render(term=b"\\xff")
+        ('expected a map, got: <<255>>', b'expected a map, got: \\xff')
+        """
+        from ..terms import text_binary
+
+        return text_binary(self.render_text(**values))
+
+    def render_text(self, **values) -> str:
+        """`render` as text, invalid bytes as ``surrogateescape`` code
+        points (``binary_text``), to build further text from."""
+        from ..terms import binary_text
 
         def fill(m):
             v = values.get(m.group(1))
-            return m.group(0) if v is None else v
+            return m.group(0) if v is None else binary_text(v)
 
         return _PLACEHOLDER.sub(fill, self.text)
 
     def raised(self, **values) -> Raised:
         """The exception whose message this template renders (a fragment,
         `cls` None, counts as ``RuntimeError``)."""
-        return Raised(self.cls or "RuntimeError", self.render(**values))
+        return Raised(self.cls or "RuntimeError", self.render_text(**values))
 
     def __repr__(self):
         return f"Template({self.id!r})"

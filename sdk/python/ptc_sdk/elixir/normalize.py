@@ -51,8 +51,18 @@ def nfc_codepoints(cps):
     return out
 
 
-def nfc(s: str) -> str:
-    """``:unicode.characters_to_nfc_binary/1`` of a text, as OTP 25."""
+def nfc(s):
+    """``:unicode.characters_to_nfc_binary/1`` of a binary term, as OTP 25:
+    a canonical binary term (``str``). Given a text holding
+    ``surrogateescape`` code points, a text.
+
+    >>> nfc("e\\u0301") == nfc(b"e\\xcc\\x81") == "\\u00e9"
+    True
+    """
+    if type(s) is not str:
+        from ..terms import binary_text, text_binary
+
+        return text_binary(nfc(binary_text(s)))
     if s.isascii():
         return s
     return "".join(map(chr, nfc_codepoints([ord(c) for c in s])))

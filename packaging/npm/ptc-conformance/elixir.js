@@ -1,0 +1,2 @@
+// ptc-conformance/elixir: ptc-conformance-sdk/elixir, the SDK's Elixir layer.
+export * from "ptc-conformance-sdk/elixir";
