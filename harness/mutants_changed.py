@@ -139,7 +139,10 @@ def main():
     eq_path = "mutants.equivalent.txt"
     s = mutants_score.score([out], mutants_score.load_equivalents(eq_path))
     print()
-    mutants_score.print_table(s["per_file"])
+    # Only the files this run mutated: the listed survivors of every other
+    # file (excluded by the config, so not generated) are not this run's.
+    run_files = {file for file, _ in s["outcome"].values()}
+    mutants_score.print_table({f: c for f, c in s["per_file"].items() if f in run_files})
     kinds = {}
     for _, kind in s["outcome"].values():
         kinds[kind] = kinds.get(kind, 0) + 1
