@@ -3,7 +3,10 @@
 //! Each case runs at every release it holds for (`releases`, all three
 //! when absent), against that release's expectation (its entry in
 //! `expect_by_release`, else `expect`), so that a mutant of a release
-//! switch is caught by the cases of the release it breaks.
+//! switch is caught by the cases of the release it breaks. The op is
+//! looked up as the reference at that release declares it (`ops::find_at`),
+//! and the ops it declares at each release (`ops::at`) must be those the
+//! corpus has cases of there.
 //!
 //! The harness crate (`harness/tests/golden.rs`) runs the same cases as one
 //! trial each, with path-level diffs; this copy needs nothing but the
@@ -23,7 +26,7 @@ use ptc_conformance::tagged::{decode_args, decode_str, encode};
 use ptc_conformance::{Release, Term};
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 #[derive(Deserialize)]
@@ -59,11 +62,12 @@ fn case_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Runs one case at every release it holds for; `Err` says why it fails.
-fn check(file: &Path) -> Result<(), String> {
+/// Runs one case at every release it holds for, noting in `ran` which ops
+/// ran at which release; `Err` says why it fails.
+fn check(file: &Path, ran: &mut BTreeSet<(Release, String)>) -> Result<(), String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("reading: {e}"))?;
     let case: CaseFile = serde_json::from_str(&text).map_err(|e| format!("parsing: {e}"))?;
-    let mut ran = 0;
+    let mut held = 0;
     for rel in Release::ALL {
         let holds = case
             .releases
@@ -71,18 +75,26 @@ fn check(file: &Path) -> Result<(), String> {
             .map_or(true, |rs| rs.iter().any(|r| r == rel.version()));
         if holds {
             check_at(&case, rel, file)?;
-            ran += 1;
+            ran.insert((rel, case.op.clone()));
+            held += 1;
         }
     }
-    if ran == 0 {
+    if held == 0 {
         return Err(format!("{}: holds for no release", case.id));
     }
     Ok(())
 }
 
-/// Runs `case` at release `rel`.
+/// Runs `case` at release `rel`, with the op looked up as the reference at
+/// `rel` declares it (the harness's reference subject sends no case whose
+/// op the release lacks).
 fn check_at(case: &CaseFile, rel: Release, file: &Path) -> Result<(), String> {
-    let op = ops::find(&case.op).ok_or_else(|| format!("unknown op {:?}", case.op))?;
+    let op = ops::find_at(&case.op, rel).ok_or_else(|| {
+        format!(
+            "{}: the reference at {rel} has no op {:?}, but the case holds for {rel}",
+            case.id, case.op
+        )
+    })?;
     let args = decode_args(case.args.get(), "/args").map_err(|e| e.to_string())?;
     // Structs travel as written; the reference computes on them completed
     // with the release's defaults (spec/terms.md TJ-7), as the harness's does.
@@ -158,13 +170,34 @@ fn golden_corpus_at_the_strict_level() {
     }
     files.sort();
     assert!(!files.is_empty(), "no case files under {}", root.display());
-    let failures: Vec<String> = files
+    let mut ran = BTreeSet::new();
+    let mut failures: Vec<String> = files
         .iter()
-        .filter_map(|f| check(f).err().map(|e| format!("  {e}")))
+        .filter_map(|f| check(f, &mut ran).err().map(|e| format!("  {e}")))
         .collect();
+    // The ops the reference declares at each release (its `hello`, AP-2)
+    // are those the corpus has cases of at that release. The cases'
+    // `releases` come from the real builds, whose adapters do not declare
+    // an op their release lacks (REL-3).
+    for rel in Release::ALL {
+        let declared: BTreeSet<&str> = ops::at(rel).map(|op| op.name).collect();
+        let cased: BTreeSet<&str> = ran
+            .iter()
+            .filter(|(r, _)| *r == rel)
+            .map(|(_, op)| op.as_str())
+            .collect();
+        if declared != cased {
+            failures.push(format!(
+                "  at {rel}, the reference declares ops no case holds for there: {:?}; \
+                 it leaves out ops cases hold for there: {:?}",
+                declared.difference(&cased).collect::<Vec<_>>(),
+                cased.difference(&declared).collect::<Vec<_>>()
+            ));
+        }
+    }
     assert!(
         failures.is_empty(),
-        "{} of {} golden cases fail:\n{}",
+        "{} of {} golden cases fail (or releases' op lists differ):\n{}",
         failures.len(),
         files.len(),
         failures.join("\n")

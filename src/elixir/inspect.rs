@@ -81,14 +81,8 @@ pub fn inspect_with_at(rel: Release, term: &Term, pretty: bool, limit: Option<us
     algebra::format(&doc, width)
 }
 
-/// [`inspect_with`] as the binary Elixir returns, byte for byte (see
+/// [`inspect_with_at`] as the binary Elixir returns, byte for byte (see
 /// [`inspect_bytes`]).
-pub fn inspect_with_bytes(term: &Term, pretty: bool, limit: Option<usize>) -> Vec<u8> {
-    inspect_with_bytes_at(Release::default(), term, pretty, limit)
-}
-
-/// [`inspect_with_bytes`] with release `rel`'s protocol implementations
-/// loaded (see [`inspect_bytes_at`]).
 pub fn inspect_with_bytes_at(
     rel: Release,
     term: &Term,
