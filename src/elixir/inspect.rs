@@ -67,15 +67,9 @@ pub fn inspect_bytes_at(rel: Release, term: &Term) -> Vec<u8> {
     algebra::format_bytes(&Doc::group(to_doc(term, opts)), None)
 }
 
-/// `inspect(term, pretty: pretty, limit: limit)`; a `limit` of `None` is
-/// `:infinity` (as `KeyError` prints its term).
-pub fn inspect_with(term: &Term, pretty: bool, limit: Option<usize>) -> String {
-    let (doc, width) = doc_with(term, pretty, limit);
-    algebra::format(&doc, width)
-}
-
-/// [`inspect_with`] with release `rel`'s protocol implementations loaded
-/// (see [`inspect_bytes_at`]).
+/// `inspect(term, pretty: pretty, limit: limit)` with release `rel`'s
+/// protocol implementations loaded (see [`inspect_bytes_at`]); a `limit` of
+/// `None` is `:infinity` (as `KeyError` prints its term).
 pub fn inspect_with_at(rel: Release, term: &Term, pretty: bool, limit: Option<usize>) -> String {
     let (doc, width) = doc_with_at(rel, term, pretty, limit);
     algebra::format(&doc, width)
@@ -93,12 +87,8 @@ pub fn inspect_with_bytes_at(
     algebra::format_bytes(&doc, width)
 }
 
-/// The document and width of `inspect(term, pretty: pretty, limit: limit)`.
-fn doc_with(term: &Term, pretty: bool, limit: Option<usize>) -> (Doc, Option<usize>) {
-    doc_with_at(Release::default(), term, pretty, limit)
-}
-
-/// [`doc_with`] with release `rel`'s protocol implementations loaded.
+/// The document and width of `inspect(term, pretty: pretty, limit: limit)`
+/// with release `rel`'s protocol implementations loaded.
 fn doc_with_at(
     rel: Release,
     term: &Term,
