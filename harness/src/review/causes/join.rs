@@ -103,6 +103,93 @@ fn tested(
             });
         }
     }
+    let unexplained: Vec<usize> = (0..members.len())
+        .filter(|&b| explained(b) && !out.iter().any(|l| l.explained == b))
+        .collect();
+    out.extend(together(search, members, &unexplained));
+    out
+}
+
+/// For members that no single part of their input explains (their
+/// trigger says "always": [`Trigger::is_always`]), or only a whole
+/// container of it ([`Trigger::is_container`]), and that no other member
+/// explains alone: an example that holds two changes at once (each shows
+/// where the other's does, so taking out either part leaves a
+/// difference, and only their container holds both). The others' triggers are taken out of its input
+/// together; if the two builds then answer alike, the member is no change
+/// of its own, and joins the first of those others without whose
+/// trigger taken out the two still differ (the one whose change it
+/// shows; the first taken out when each alone is not needed).
+fn together(search: &mut Search<'_>, members: &[Member<'_>], unexplained: &[usize]) -> Vec<Link> {
+    // Each candidate member: the others taken out, in order, and the
+    // input with all of them taken out, then with all but each one.
+    let mut tries: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut inputs: Vec<Vec<Term>> = Vec::new();
+    for &b in unexplained {
+        let mb = &members[b];
+        if !mb.trigger.is_always() && !mb.trigger.is_container() {
+            continue;
+        }
+        let without = |skip: Option<usize>| -> (Vec<usize>, Vec<Term>) {
+            let mut args = mb.args.to_vec();
+            let mut used = Vec::new();
+            for (a, ma) in members.iter().enumerate() {
+                if a == b || Some(a) == skip {
+                    continue;
+                }
+                if let Some(w) = take_out(ma.trigger, &args) {
+                    args = w;
+                    used.push(a);
+                }
+            }
+            (used, args)
+        };
+        let (used, all) = without(None);
+        if used.len() < 2 {
+            continue;
+        }
+        inputs.push(all);
+        for &a in &used {
+            inputs.push(without(Some(a)).1);
+        }
+        tries.push((b, used));
+    }
+    if tries.is_empty() {
+        return Vec::new();
+    }
+    let mut requests: Vec<Request<'_>> = Vec::new();
+    let mut at = 0;
+    for (b, used) in &tries {
+        for args in &inputs[at..=at + used.len()] {
+            requests.push(Request::new(members[*b].op.name, args));
+        }
+        at += used.len() + 1;
+    }
+    let (b2, h2) = search.both(&requests);
+    let mut out = Vec::new();
+    let mut at = 0;
+    for (b, used) in &tries {
+        let m = &members[*b];
+        let alike = |i: usize| {
+            search
+                .accept(m.op, &inputs[i], (m.base, m.head), (&b2[i], &h2[i]))
+                .is_some()
+        };
+        if alike(at) {
+            let needed = used
+                .iter()
+                .enumerate()
+                .find(|(k, _)| !alike(at + 1 + k))
+                .map_or(used[0], |(_, &a)| a);
+            out.push(Link {
+                explained: *b,
+                by: needed,
+                test: "no single part of its input explains it; the others' triggers taken out \
+                       of it together, both builds answer alike: two changes shown at once",
+            });
+        }
+        at += used.len() + 1;
+    }
     out
 }
 
@@ -350,9 +437,19 @@ fn replaced(
     match t {
         Term::List(xs) => Term::List(xs.iter().map(|x| go(x, Place::Item, hit)).collect()),
         Term::Tuple(xs) => Term::Tuple(xs.iter().map(|x| go(x, Place::Element, hit)).collect()),
+        // A key too, when it is a scalar picked (a float key is read like
+        // a float value by a rule over floats); a key that would then be
+        // met twice keeps its pair once.
         Term::Map(m) => Term::map(
             m.iter()
-                .map(|(k, v)| (k.clone(), go(v, Place::Item, hit)))
+                .map(|(k, v)| {
+                    let key = if is_scalar(k) {
+                        go(k, Place::Item, hit)
+                    } else {
+                        k.clone()
+                    };
+                    (key, go(v, Place::Item, hit))
+                })
                 .collect(),
         ),
         Term::Struct(s) => Term::Struct(Box::new(Struct {
@@ -365,6 +462,10 @@ fn replaced(
         })),
         other => other.clone(),
     }
+}
+
+fn is_scalar(t: &Term) -> bool {
+    matches!(t, Term::Int(_) | Term::Float(_))
 }
 
 /// A term in place of `t` that is not `t`: `nil` for most, something for
@@ -425,6 +526,27 @@ mod tests {
             within: Box::new(opt),
         };
         assert_eq!(take_out(&digit, &args), None, "nothing to take out");
+        // A float value stands for every float, map keys included (a
+        // rule over floats reads a float key too); a key met twice then
+        // keeps one pair.
+        let float = Trigger::Value {
+            op: "native_preview.cache_hint",
+            path: "/1/*".into(),
+            of: "float".into(),
+            value: "{\"$float\":0.125}".into(),
+        };
+        let keyed = vec![Term::map(vec![
+            (Term::Float(2.5), Term::Nil),
+            (Term::Float(3.5), Term::Nil),
+            (Term::str("k"), Term::List(vec![Term::Float(1.5)])),
+        ])];
+        assert_eq!(
+            take_out(&float, &keyed),
+            Some(vec![Term::map(vec![
+                (Term::int(0), Term::Nil),
+                (Term::str("k"), Term::List(vec![Term::int(0)])),
+            ])])
+        );
     }
 
     #[test]

@@ -109,17 +109,24 @@ pub fn unquoted(reason: &str) -> String {
     out
 }
 
-/// The input without the structs one side's `Protocol.UndefinedError`
-/// names, when the other side did not raise the same: the protocol is
-/// then the trigger if the two answer alike without them.
+/// The input without the structs one side says a protocol is missing for
+/// (its `Protocol.UndefinedError`, or an `#Inspect.Error<...>` its
+/// message or result quotes: [`protocols::missing_in`]), when the other
+/// side does not say the same: the protocol is then the trigger if the
+/// two answer alike without them.
 pub(crate) fn impl_candidate(
     args: &[Term],
     base: &Answer,
     head: &Answer,
 ) -> Option<parts::Candidate> {
-    let (mb, mh) = (protocols::missing(base), protocols::missing(head));
-    let ((protocol, module), lacking) = match (mb, mh) {
-        (Some(b), h) if h.as_ref() != Some(&b) => (b, Side::Expected),
+    let (mb, mh) = (protocols::missing_in(base), protocols::missing_in(head));
+    let only = |a: &[(String, String)], b: &[(String, String)]| {
+        a.iter()
+            .find(|x| !b.contains(x) && holds_any(args, &x.1))
+            .cloned()
+    };
+    let ((protocol, module), lacking) = match (only(&mb, &mh), only(&mh, &mb)) {
+        (Some(b), _) => (b, Side::Expected),
         (None, Some(h)) => (h, Side::Actual),
         _ => return None,
     };
@@ -136,6 +143,10 @@ pub(crate) fn impl_candidate(
         from: (usize::MAX, String::new()),
         text: None,
     })
+}
+
+fn holds_any(args: &[Term], module: &str) -> bool {
+    args.iter().any(|a| holds_struct(a, module))
 }
 
 /// Whether `t` holds a `module` struct: as a term (inside a function's

@@ -424,3 +424,50 @@ fn an_inspected_terms_text_quoted_by_many_messages_is_one_cause() {
     let titles = titles_of(change, 800);
     one_cause(&titles, &["\"%{", "\"%{ "]);
 }
+
+#[test]
+fn two_changes_seen_in_one_text_are_two_causes() {
+    // Head reads a map without its nil values and with its floats rounded
+    // to two places: one cache hint (a text holding the whole map) often
+    // shows both, so its example holds two changes and no single part of
+    // it makes the builds agree.
+    fn altered(t: &Term) -> Term {
+        match t {
+            Term::Map(m) => Term::map(
+                m.iter()
+                    .filter(|(_, v)| *v != Term::Nil)
+                    .map(|(k, v)| (altered(k), altered(v)))
+                    .collect(),
+            ),
+            Term::List(xs) => Term::List(xs.iter().map(altered).collect()),
+            Term::Tuple(xs) => Term::Tuple(xs.iter().map(altered).collect()),
+            Term::Float(f) if f.is_finite() => Term::Float((f * 100.0).round() / 100.0),
+            other => other.clone(),
+        }
+    }
+    let change = Change {
+        atoms: &[],
+        ops: &["native_preview.cache_hint"],
+        alter: |r, a| {
+            let args: Vec<Term> = r.args.iter().map(altered).collect();
+            let request = Request::new(r.op, &args);
+            match a {
+                Answer::Ok(_) => Reference::default().answer(request),
+                other => other,
+            }
+        },
+    };
+    let titles = titles_of(change, 3000);
+    for t in &titles {
+        eprintln!("title: {t}");
+    }
+    assert_eq!(titles.len(), 2, "two causes expected: {titles:#?}");
+    assert!(
+        titles.iter().any(|t| t.contains("nil")),
+        "a cause names the nil values: {titles:#?}"
+    );
+    assert!(
+        titles.iter().any(|t| !t.contains("nil")),
+        "the other names the float: {titles:#?}"
+    );
+}

@@ -29,6 +29,59 @@ pub fn missing(a: &Answer) -> Option<(String, String)> {
     (plain(protocol) && plain(module)).then(|| (protocol.to_owned(), module.to_owned()))
 }
 
+/// Every protocol and struct module an answer says a protocol is missing
+/// for, in any of its texts: a raised `Protocol.UndefinedError` (as
+/// [`missing`] reads it), and the same words quoted by another message or
+/// held in a string (an `#Inspect.Error<...>` that a message or a result
+/// quotes, when inspecting a struct called a protocol it lacks). Each pair
+/// once, in the order met.
+pub fn missing_in(a: &Answer) -> Vec<(String, String)> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| {
+        regex::Regex::new(
+            r"protocol (\S+) not implemented for (?:type |[^\n]*? of type )(\S+) \(a struct\)",
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    });
+    let mut out: Vec<(String, String)> = missing(a).into_iter().collect();
+    let mut texts = Vec::new();
+    match a {
+        Answer::Ok(t) => strings(t, &mut texts),
+        Answer::Raised(r) => texts.push(r.message.clone()),
+        _ => {}
+    }
+    for text in &texts {
+        for c in re.captures_iter(text) {
+            let pair = (c[1].to_owned(), c[2].to_owned());
+            if !out.contains(&pair) {
+                out.push(pair);
+            }
+        }
+    }
+    out
+}
+
+/// The texts a term holds (strings, and binaries read as UTF-8), at any
+/// depth, that name a protocol as not implemented.
+fn strings(t: &Term, out: &mut Vec<String>) {
+    match t {
+        Term::Str(s) if s.contains(" not implemented for ") => out.push(s.clone()),
+        Term::Bytes(b) => {
+            let s = String::from_utf8_lossy(b);
+            if s.contains(" not implemented for ") {
+                out.push(s.into_owned());
+            }
+        }
+        Term::List(xs) | Term::Tuple(xs) => xs.iter().for_each(|x| strings(x, out)),
+        Term::Map(m) => m.iter().for_each(|(k, v)| {
+            strings(k, out);
+            strings(v, out);
+        }),
+        Term::Struct(s) => s.fields.iter().for_each(|(_, v)| strings(v, out)),
+        _ => {}
+    }
+}
+
 /// Every protocol whose implementations an answer's texts list (its
 /// message, its strings and other binaries, at any depth), with the types
 /// listed (the union when several texts list one protocol).
@@ -146,6 +199,40 @@ mod tests {
         assert_eq!(missing(&new), Some(("String.Chars".into(), "A.B".into())));
         assert_eq!(missing(&old), Some(("Jason.Encoder".into(), "A.B".into())));
         assert_eq!(missing(&raised("protocol Enumerable not implemented for type Integer. This protocol is implemented for the following type(s): List")), None);
+    }
+
+    #[test]
+    fn a_missing_protocol_is_read_where_a_message_or_a_text_quotes_it() {
+        // A MatchError quoting an inspected struct whose inspect failed.
+        let quoted = Answer::Raised(Raised {
+            class: "MatchError".into(),
+            message: "no match of right hand side value: #Inspect.Error<\n  got Protocol.UndefinedError with message:\n\n      \"\"\"\n      protocol String.Chars not implemented for type P.Fn (a struct). This protocol is implemented for the following type(s): Atom\n".into(),
+        });
+        assert_eq!(
+            missing(&quoted),
+            None,
+            "not a Protocol.UndefinedError itself"
+        );
+        assert_eq!(
+            missing_in(&quoted),
+            vec![("String.Chars".into(), "P.Fn".into())]
+        );
+        // The older form, inside a result's string, and the raised one.
+        let text = Answer::Ok(Term::List(vec![Term::str(
+            "protocol Jason.Encoder not implemented for %A.B{x: 1} of type A.B (a struct), must",
+        )]));
+        assert_eq!(
+            missing_in(&text),
+            vec![("Jason.Encoder".into(), "A.B".into())]
+        );
+        let new = raised("protocol String.Chars not implemented for type A.B (a struct). x");
+        assert_eq!(
+            missing_in(&new),
+            vec![("String.Chars".into(), "A.B".into())]
+        );
+        // A type that is no struct names nothing to take out.
+        let tuple = raised("protocol String.Chars not implemented for type Tuple. This");
+        assert!(missing_in(&tuple).is_empty());
     }
 
     #[test]

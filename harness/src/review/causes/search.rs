@@ -595,7 +595,7 @@ fn reworded(base: &Answer, head: &Answer) -> bool {
     let Some((b, h, _)) = failure_messages(base, head) else {
         return false;
     };
-    if protocols::missing(base).is_some() || protocols::missing(head).is_some() {
+    if !protocols::missing_in(base).is_empty() || !protocols::missing_in(head).is_empty() {
         return false;
     }
     super::message::parting(&b, &h).is_some_and(|p| !super::message::names_code(&p))

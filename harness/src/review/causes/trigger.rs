@@ -154,6 +154,28 @@ impl Trigger {
         }
     }
 
+    /// Whether it names no part of the input: the difference showed
+    /// whatever single part was taken out (a reworded message, a change
+    /// named by the output, a kind alone).
+    pub fn is_always(&self) -> bool {
+        matches!(
+            self,
+            Trigger::Message { .. } | Trigger::Output { .. } | Trigger::Alone(_)
+        )
+    }
+
+    /// Whether it names a container of the input, not a scalar of it (a
+    /// map, list or tuple value; a map's pairs, one pair by its key's
+    /// class; a value nested in a list): a part that may hold two
+    /// changes at once.
+    pub fn is_container(&self) -> bool {
+        match self {
+            Trigger::Value { of, .. } => matches!(of.as_str(), "map" | "list" | "tuple"),
+            Trigger::Pairs { .. } | Trigger::MapKey { .. } | Trigger::Nested { .. } => true,
+            _ => false,
+        }
+    }
+
     /// Whether the trigger is one character of a value.
     pub fn is_char(&self) -> bool {
         matches!(self, Trigger::Char { .. })
@@ -161,8 +183,9 @@ impl Trigger {
 
     /// Whether two triggers are one cause, that is, one change of the
     /// code behind them:
-    /// - two values at the same place of one op (the tag of a tuple,
-    ///   whichever tag), or the same value anywhere (`-0.0` in any op),
+    /// - two values of one type at the same place of one op (the tag of
+    ///   a tuple, whichever tag; a float and a `nil` met at one place are
+    ///   two changes as often as one), or the same value anywhere (`-0.0` in any op),
     ///   unless that value is too common to name anything (`nil`, a
     ///   boolean, `0`, `1`, `""`, `[]`, `{}`);
     /// - one option key, in any op;
@@ -193,7 +216,9 @@ impl Trigger {
                     value: value2,
                 },
             ) => {
-                (op == op2 && (path == path2 || in_list(path, path2) || in_list(path2, path)))
+                (op == op2
+                    && of == of2
+                    && (path == path2 || in_list(path, path2) || in_list(path2, path)))
                     || (value == value2 && of == of2 && !common.contains(&value.as_str()))
             }
             (Opt { key, .. }, Opt { key: key2, .. }) => key == key2,

@@ -56,6 +56,9 @@ pub fn causes(
         seen,
     };
     let mut out: Vec<Cause> = Vec::new();
+    // Each searched kind's trigger, so that a cause is titled by the
+    // trigger of the kind whose example it shows.
+    let mut found_of: BTreeMap<usize, Found> = BTreeMap::new();
     for (i, g) in groups.iter().enumerate() {
         // A kind an existing cause already explains (its change undone, or
         // its trigger taken out, the two agree) is that cause's: no search.
@@ -78,6 +81,7 @@ pub fn causes(
                 how: "no op to search with".into(),
             }),
         };
+        found_of.insert(i, found.clone());
         // Every cause this trigger is one with, merged into the first.
         let joined: Vec<usize> = (0..out.len())
             .filter(|&j| {
@@ -138,7 +142,7 @@ pub fn causes(
             joined: Vec::new(),
         });
     }
-    let mut out = joined(&mut search, groups, out);
+    let mut out = joined(&mut search, groups, &mut found_of, out);
     let order = |c: &Cause| match &c.trigger {
         Trigger::Field { .. } if groups[c.kinds[0]].kind.one_sided() => 0,
         Trigger::Ops { .. } => 1,
@@ -230,6 +234,57 @@ fn explained_by(
     links.first().map(|l| (candidates[l.by - 1].0, l.test))
 }
 
+/// A cause's trigger made the one of the kind whose example it shows
+/// (titles say what changed in that example, then when it shows): the
+/// kind's own, or, for a kind joined without a search of its own, found
+/// now. Kept as it was when that search names no part of the input.
+fn shown_when(
+    search: &mut Search<'_>,
+    groups: &[Group<'_>],
+    found_of: &mut BTreeMap<usize, Found>,
+    c: &mut Cause,
+) {
+    let Some(k) = c.example else { return };
+    if c.kinds.len() < 2
+        || matches!(
+            c.trigger,
+            Trigger::Field { .. }
+                | Trigger::Impl { .. }
+                | Trigger::Ops { .. }
+                | Trigger::Fault { .. }
+                | Trigger::Refusal { .. }
+        )
+    {
+        return;
+    }
+    let found = match found_of.entry(k) {
+        std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+        std::collections::btree_map::Entry::Vacant(e) => {
+            let g = &groups[k];
+            let Some(op) = ptc_conformance::ops::find(g.kind.op) else {
+                return;
+            };
+            e.insert(search.trigger(
+                &g.kind,
+                op,
+                &g.example.args,
+                (&g.example.base, &g.example.head),
+            ))
+        }
+    };
+    if found.trigger.is_always()
+        || found.trigger == c.trigger
+        || matches!(found.trigger, Trigger::Field { .. } | Trigger::Impl { .. })
+    {
+        return;
+    }
+    if !c.triggers.contains(&found.trigger) {
+        c.triggers.insert(0, found.trigger.clone());
+    }
+    c.trigger = found.trigger.clone();
+    c.how = found.how.clone();
+}
+
 /// The kind of a cause whose example shows its change most plainly
 /// ([`Change::plainness`]), the shallowest, then the smallest input. With
 /// its op and change.
@@ -254,12 +309,19 @@ fn shown_by(
 
 /// The causes with those a test links joined ([`join`]), each with the
 /// change its example shows.
-fn joined(search: &mut Search<'_>, groups: &[Group<'_>], mut out: Vec<Cause>) -> Vec<Cause> {
+fn joined(
+    search: &mut Search<'_>,
+    groups: &[Group<'_>],
+    found_of: &mut BTreeMap<usize, Found>,
+    mut out: Vec<Cause>,
+) -> Vec<Cause> {
     for c in &mut out {
         if let Some((k, _, change)) = shown_by(groups, &c.kinds) {
             c.example = Some(k);
             c.change = Some(change);
         }
+        // The tests below take out the trigger found on the example.
+        shown_when(search, groups, found_of, c);
     }
     // Causes of behaviour only: not faults, not ops one side declares, not
     // a field one side's struct lacks (attribution joined its echoes).
@@ -365,6 +427,7 @@ fn joined(search: &mut Search<'_>, groups: &[Group<'_>], mut out: Vec<Cause>) ->
         target.kinds.dedup();
         target.example = Some(k);
         target.change = Some(change);
+        shown_when(search, groups, found_of, target);
     }
     out.into_iter()
         .zip(gone)
