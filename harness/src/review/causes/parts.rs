@@ -159,6 +159,25 @@ fn walk(
                 module: s.module.clone(),
             };
             push(trigger, "replaced by nil", &Term::Nil, size(t), None);
+            // Where the op reads options, a struct is a malformed list of
+            // them: replaced by no options, as any other value there.
+            if option_list(op, path) {
+                let trigger = Trigger::Value {
+                    op,
+                    path: path.to_owned(),
+                    of: type_name(t),
+                    value: crate::review::show::abbreviate_line(&ptc_conformance::tagged::encode(
+                        t,
+                    )),
+                };
+                push(
+                    trigger,
+                    "replaced by []",
+                    &Term::List(Vec::new()),
+                    size(t),
+                    None,
+                );
+            }
         }
         // A list where the op reads options (`spec/data/ops.json`); any
         // other list is data, whatever its elements look like.
@@ -570,6 +589,21 @@ mod tests {
             "/1/[format_options]/1"
         ));
         assert!(!option_list("exposure.filter_by_expose", "/2"));
+        // A struct where options are read is replaced by no options too.
+        let tool = Term::Struct(Box::new(Struct {
+            module: "PtcRunner.Tool".into(),
+            fields: vec![],
+        }));
+        let step_args = vec![Term::Nil, tool.clone()];
+        let found = candidates("protocol.render_success_from_step", &step_args, 96);
+        assert!(
+            found.iter().any(|c| c.how == "replaced by []"
+                && c.args[1] == Term::List(vec![])
+                && matches!(&c.trigger, Trigger::Value { path, .. } if path == "/1")),
+            "{found:?}"
+        );
+        let data = candidates("term.inspect", &[tool], 96);
+        assert!(!data.iter().any(|c| c.how == "replaced by []"), "{data:?}");
         let args = vec![
             Term::List(vec![]),
             Term::tuple(vec![Term::atom("text"), Term::atom("tool_call")]),

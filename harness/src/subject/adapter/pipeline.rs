@@ -39,9 +39,13 @@ impl Subject for Adapter {
         if !self.hello.extensions.contains("atoms") {
             return None;
         }
-        Some(crate::subject::read_atoms(
-            self.call(Request::new("atoms", &[])),
-        ))
+        // Part of the set-up, not an op: an adapter that lists a whole
+        // VM's atoms on a loaded machine has the start-up timeout for it.
+        let timeout = self.cfg.timeout;
+        self.cfg.timeout = timeout.max(self.cfg.startup_timeout);
+        let answer = self.call(Request::new("atoms", &[]));
+        self.cfg.timeout = timeout;
+        Some(crate::subject::read_atoms(answer))
     }
     fn features(&self) -> BTreeSet<String> {
         self.hello.features.clone()
