@@ -77,7 +77,7 @@ fn tested(
                 });
                 continue;
             }
-            if let Some(args) = take_out(ma.trigger, mb.args) {
+            if let Some(args) = take_out_in(ma.trigger, mb.op.name, mb.args) {
                 probes.push((b, a, args));
             }
         }
@@ -137,7 +137,7 @@ fn together(search: &mut Search<'_>, members: &[Member<'_>], unexplained: &[usiz
                 if a == b || Some(a) == skip {
                     continue;
                 }
-                if let Some(w) = take_out(ma.trigger, &args) {
+                if let Some(w) = take_out_in(ma.trigger, mb.op.name, &args) {
                     args = w;
                     used.push(a);
                 }
@@ -216,6 +216,72 @@ pub fn groups(order: &[usize], links: &[Link]) -> Vec<Vec<usize>> {
         out.push(group);
     }
     out
+}
+
+/// [`take_out`], and for a trigger that names a place of one op's input
+/// (the pairs of the map there: any one of them left out made the two
+/// agree), the first pair of that map left out when `args` are that op's.
+pub fn take_out_in(trigger: &Trigger, op: &str, args: &[Term]) -> Option<Vec<Term>> {
+    let Trigger::Pairs { op: at_op, path } = trigger else {
+        return take_out(trigger, args);
+    };
+    if *at_op != op {
+        return None;
+    }
+    let mut segments = path.split('/').filter(|s| !s.is_empty());
+    let first: usize = segments.next()?.parse().ok()?;
+    let rest: Vec<&str> = segments.collect();
+    let mut out = args.to_vec();
+    out[first] = one_pair_less(args.get(first)?, &rest)?;
+    Some(out)
+}
+
+/// `t` with the first pair of the map at `path` (segments `:atom`, `N`,
+/// `.field`) left out; `None` when there is no such map or it is empty.
+fn one_pair_less(t: &Term, path: &[&str]) -> Option<Term> {
+    let Some((seg, rest)) = path.split_first() else {
+        let Term::Map(m) = t else { return None };
+        let pairs: Vec<(Term, Term)> = m.iter().skip(1).cloned().collect();
+        return (m.iter().next().is_some()).then(|| Term::map(pairs));
+    };
+    let (mark, name) = seg.split_at(1);
+    match t {
+        Term::Map(m) if mark == ":" => {
+            let mut hit = false;
+            let pairs: Option<Vec<(Term, Term)>> = m
+                .iter()
+                .map(|(k, v)| {
+                    if !hit && k.as_atom() == Some(name) {
+                        hit = true;
+                        Some((k.clone(), one_pair_less(v, rest)?))
+                    } else {
+                        Some((k.clone(), v.clone()))
+                    }
+                })
+                .collect();
+            hit.then_some(Term::map(pairs?))
+        }
+        Term::Tuple(xs) | Term::List(xs) => {
+            let i: usize = seg.parse().ok()?;
+            let mut ys = xs.clone();
+            ys[i] = one_pair_less(xs.get(i)?, rest)?;
+            Some(if matches!(t, Term::Tuple(_)) {
+                Term::Tuple(ys)
+            } else {
+                Term::List(ys)
+            })
+        }
+        Term::Struct(s) if mark == "." => {
+            let i = s.fields.iter().position(|(f, _)| f == name)?;
+            let mut fields = s.fields.clone();
+            fields[i].1 = one_pair_less(&s.fields[i].1, rest)?;
+            Some(Term::Struct(Box::new(Struct {
+                module: s.module.clone(),
+                fields,
+            })))
+        }
+        _ => None,
+    }
 }
 
 /// `args` with what `trigger` names taken out wherever it is: a character
@@ -547,6 +613,46 @@ mod tests {
                 (Term::str("k"), Term::List(vec![Term::int(0)])),
             ])])
         );
+    }
+
+    #[test]
+    fn the_pairs_of_a_map_lose_one_pair_in_that_ops_input_only() {
+        let pairs = Trigger::Pairs {
+            op: "native_preview.build",
+            path: "/1".into(),
+        };
+        let m = |n: i64| Term::map((0..n).map(|i| (Term::int(i), Term::Nil)).collect());
+        let args = vec![Term::Nil, m(3)];
+        assert_eq!(
+            take_out_in(&pairs, "native_preview.build", &args),
+            Some(vec![
+                Term::Nil,
+                Term::map(vec![(Term::int(1), Term::Nil), (Term::int(2), Term::Nil)])
+            ])
+        );
+        assert_eq!(
+            take_out_in(&pairs, "native_preview.cache_hint", &args),
+            None
+        );
+        assert_eq!(
+            take_out_in(&pairs, "native_preview.build", &[Term::Nil, m(0)]),
+            None
+        );
+        let nested = Trigger::Pairs {
+            op: "native_preview.build",
+            path: "/0/.native_result/:a".into(),
+        };
+        let tool = Term::Struct(Box::new(Struct {
+            module: "PtcRunner.Tool".into(),
+            fields: vec![(
+                "native_result".into(),
+                Term::map(vec![(Term::atom("a"), m(2))]),
+            )],
+        }));
+        let Some(out) = take_out_in(&nested, "native_preview.build", &[tool]) else {
+            panic!("a nested map is reached");
+        };
+        assert!(ptc_conformance::tagged::encode(&out[0]).contains("[[1,null]]"));
     }
 
     #[test]
