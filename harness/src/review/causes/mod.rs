@@ -12,7 +12,10 @@
 //!   smallest part), or always; the [`Trigger`];
 //! - **joined** ([`join`]): a kind or cause another cause explains by
 //!   test (that cause's change undone in its answers, or that cause's
-//!   trigger taken out of its input, the two agree) is that cause.
+//!   trigger taken out of its input, the two agree) is that cause; an
+//!   example that holds two changes at once (no single part of it, or
+//!   only a whole container, makes the two agree) joins the causes whose
+//!   triggers, taken out of it together, do.
 //!
 //! Triggers that name one change of the code by themselves (one
 //! character, one option key, one struct's definition, one protocol's
