@@ -44,13 +44,7 @@ pub fn missing_in(a: &Answer) -> Vec<(String, String)> {
         .unwrap_or_else(|e| panic!("{e}"))
     });
     let mut out: Vec<(String, String)> = missing(a).into_iter().collect();
-    let mut texts = Vec::new();
-    match a {
-        Answer::Ok(t) => strings(t, &mut texts),
-        Answer::Raised(r) => texts.push(r.message.clone()),
-        _ => {}
-    }
-    for text in &texts {
+    for text in &texts(a, " not implemented for ") {
         for c in re.captures_iter(text) {
             let pair = (c[1].to_owned(), c[2].to_owned());
             if !out.contains(&pair) {
@@ -59,27 +53,6 @@ pub fn missing_in(a: &Answer) -> Vec<(String, String)> {
         }
     }
     out
-}
-
-/// The texts a term holds (strings, and binaries read as UTF-8), at any
-/// depth, that name a protocol as not implemented.
-fn strings(t: &Term, out: &mut Vec<String>) {
-    match t {
-        Term::Str(s) if s.contains(" not implemented for ") => out.push(s.clone()),
-        Term::Bytes(b) => {
-            let s = String::from_utf8_lossy(b);
-            if s.contains(" not implemented for ") {
-                out.push(s.into_owned());
-            }
-        }
-        Term::List(xs) | Term::Tuple(xs) => xs.iter().for_each(|x| strings(x, out)),
-        Term::Map(m) => m.iter().for_each(|(k, v)| {
-            strings(k, out);
-            strings(v, out);
-        }),
-        Term::Struct(s) => s.fields.iter().for_each(|(_, v)| strings(v, out)),
-        _ => {}
-    }
 }
 
 /// Every protocol whose implementations an answer's texts list (its
@@ -91,7 +64,7 @@ pub fn lists(a: &Answer) -> BTreeMap<String, BTreeSet<String>> {
     let re = RE.get_or_init(|| {
         regex::Regex::new(r"protocol (\S+) not implemented for ").unwrap_or_else(|e| panic!("{e}"))
     });
-    for text in texts(a) {
+    for text in texts(a, LIST) {
         let starts: Vec<(usize, &str)> = re
             .captures_iter(&text)
             .filter_map(|c| Some((c.get(0)?.end(), c.get(1)?.as_str())))
@@ -153,28 +126,32 @@ pub fn masked(a: &Answer) -> Answer {
     }
 }
 
-fn texts(a: &Answer) -> Vec<String> {
-    fn walk(t: &Term, out: &mut Vec<String>) {
+/// The texts of an answer that hold `needle`: its message, or its
+/// strings and other binaries (read as UTF-8) at any depth, struct
+/// fields included.
+fn texts(a: &Answer, needle: &str) -> Vec<String> {
+    fn walk(t: &Term, needle: &str, out: &mut Vec<String>) {
         match t {
-            Term::Str(s) if s.contains(LIST) => out.push(s.clone()),
+            Term::Str(s) if s.contains(needle) => out.push(s.clone()),
             Term::Bytes(b) => {
                 let s = String::from_utf8_lossy(b);
-                if s.contains(LIST) {
+                if s.contains(needle) {
                     out.push(s.into_owned());
                 }
             }
-            Term::List(xs) | Term::Tuple(xs) => xs.iter().for_each(|x| walk(x, out)),
+            Term::List(xs) | Term::Tuple(xs) => xs.iter().for_each(|x| walk(x, needle, out)),
             Term::Map(m) => m.iter().for_each(|(k, v)| {
-                walk(k, out);
-                walk(v, out);
+                walk(k, needle, out);
+                walk(v, needle, out);
             }),
+            Term::Struct(s) => s.fields.iter().for_each(|(_, v)| walk(v, needle, out)),
             _ => {}
         }
     }
     let mut out = Vec::new();
     match a {
-        Answer::Ok(t) => walk(t, &mut out),
-        Answer::Raised(r) if r.message.contains(LIST) => out.push(r.message.clone()),
+        Answer::Ok(t) => walk(t, needle, &mut out),
+        Answer::Raised(r) if r.message.contains(needle) => out.push(r.message.clone()),
         _ => {}
     }
     out
