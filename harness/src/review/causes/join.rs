@@ -115,16 +115,17 @@ fn tested(
 /// container of it ([`Trigger::is_container`]), and that no other member
 /// explains alone: an example that holds two changes at once (each shows
 /// where the other's does, so taking out either part leaves a
-/// difference, and only their container holds both). The others' triggers are taken out of its input
-/// together; if the two builds then answer alike, the member is no change
+/// difference, and only their container holds both). The others'
+/// triggers are taken out of its input together; if the two builds then
+/// answer alike, the member is no change
 /// of its own, and joins the first of those others without whose
 /// trigger taken out the two still differ (the one whose change it
 /// shows; the first taken out when each alone is not needed).
 fn together(search: &mut Search<'_>, members: &[Member<'_>], unexplained: &[usize]) -> Vec<Link> {
-    // Each candidate member: the others taken out, in order, and the
-    // input with all of them taken out, then with all but each one.
-    let mut tries: Vec<(usize, Vec<usize>)> = Vec::new();
-    let mut inputs: Vec<Vec<Term>> = Vec::new();
+    // Each candidate member, the others taken out, and where its inputs
+    // start: all of them taken out, then all but each one.
+    let mut tries: Vec<(usize, Vec<usize>, usize)> = Vec::new();
+    let mut inputs: Vec<(&'static str, Vec<Term>)> = Vec::new();
     for &b in unexplained {
         let mb = &members[b];
         if !mb.trigger.is_always() && !mb.trigger.is_container() {
@@ -148,34 +149,29 @@ fn together(search: &mut Search<'_>, members: &[Member<'_>], unexplained: &[usiz
         if used.len() < 2 {
             continue;
         }
-        inputs.push(all);
+        tries.push((b, used.clone(), inputs.len()));
+        inputs.push((mb.op.name, all));
         for &a in &used {
-            inputs.push(without(Some(a)).1);
+            inputs.push((mb.op.name, without(Some(a)).1));
         }
-        tries.push((b, used));
     }
     if tries.is_empty() {
         return Vec::new();
     }
-    let mut requests: Vec<Request<'_>> = Vec::new();
-    let mut at = 0;
-    for (b, used) in &tries {
-        for args in &inputs[at..=at + used.len()] {
-            requests.push(Request::new(members[*b].op.name, args));
-        }
-        at += used.len() + 1;
-    }
+    let requests: Vec<Request<'_>> = inputs
+        .iter()
+        .map(|(op, args)| Request::new(op, args))
+        .collect();
     let (b2, h2) = search.both(&requests);
     let mut out = Vec::new();
-    let mut at = 0;
-    for (b, used) in &tries {
+    for (b, used, at) in &tries {
         let m = &members[*b];
         let alike = |i: usize| {
             search
-                .accept(m.op, &inputs[i], (m.base, m.head), (&b2[i], &h2[i]))
+                .accept(m.op, &inputs[i].1, (m.base, m.head), (&b2[i], &h2[i]))
                 .is_some()
         };
-        if alike(at) {
+        if alike(*at) {
             let needed = used
                 .iter()
                 .enumerate()
@@ -188,7 +184,6 @@ fn together(search: &mut Search<'_>, members: &[Member<'_>], unexplained: &[usiz
                        of it together, both builds answer alike: two changes shown at once",
             });
         }
-        at += used.len() + 1;
     }
     out
 }
@@ -220,72 +215,24 @@ pub fn groups(order: &[usize], links: &[Link]) -> Vec<Vec<usize>> {
 
 /// [`take_out`], and for a trigger that names a place of one op's input
 /// (the pairs of the map there: any one of them left out made the two
-/// agree), the first pair of that map left out when `args` are that op's
-/// and the map keeps another. Only for the test of two changes shown at
-/// once: alone, leaving a pair out takes whatever that pair held with it
-/// (a `-0.0` in a map of one pair), which says nothing of the pairs.
-pub fn take_out_in(trigger: &Trigger, op: &str, args: &[Term]) -> Option<Vec<Term>> {
+/// agree), one pair of that map left out when `args` are that op's and
+/// the map keeps another (the pair the trigger search would leave out
+/// first, [`super::parts::candidates`]). Only for the test of two changes
+/// shown at once: alone, leaving a pair out takes whatever that pair held
+/// with it (a `-0.0` in a map of one pair), which says nothing of the
+/// pairs.
+pub fn take_out_in(trigger: &Trigger, op: &'static str, args: &[Term]) -> Option<Vec<Term>> {
     let Trigger::Pairs { op: at_op, path } = trigger else {
         return take_out(trigger, args);
     };
     if *at_op != op {
         return None;
     }
-    let mut segments = path.split('/').filter(|s| !s.is_empty());
-    let first: usize = segments.next()?.parse().ok()?;
-    let rest: Vec<&str> = segments.collect();
-    let mut out = args.to_vec();
-    out[first] = one_pair_less(args.get(first)?, &rest)?;
-    Some(out)
-}
-
-/// `t` with the first pair of the map at `path` (segments `:atom`, `N`,
-/// `.field`) left out; `None` when there is no such map or it has one
-/// pair or none.
-fn one_pair_less(t: &Term, path: &[&str]) -> Option<Term> {
-    let Some((seg, rest)) = path.split_first() else {
-        let Term::Map(m) = t else { return None };
-        let pairs: Vec<(Term, Term)> = m.iter().skip(1).cloned().collect();
-        return (!pairs.is_empty()).then(|| Term::map(pairs));
-    };
-    let (mark, name) = seg.split_at(1);
-    match t {
-        Term::Map(m) if mark == ":" => {
-            let mut hit = false;
-            let pairs: Option<Vec<(Term, Term)>> = m
-                .iter()
-                .map(|(k, v)| {
-                    if !hit && k.as_atom() == Some(name) {
-                        hit = true;
-                        Some((k.clone(), one_pair_less(v, rest)?))
-                    } else {
-                        Some((k.clone(), v.clone()))
-                    }
-                })
-                .collect();
-            hit.then_some(Term::map(pairs?))
-        }
-        Term::Tuple(xs) | Term::List(xs) => {
-            let i: usize = seg.parse().ok()?;
-            let mut ys = xs.clone();
-            ys[i] = one_pair_less(xs.get(i)?, rest)?;
-            Some(if matches!(t, Term::Tuple(_)) {
-                Term::Tuple(ys)
-            } else {
-                Term::List(ys)
-            })
-        }
-        Term::Struct(s) if mark == "." => {
-            let i = s.fields.iter().position(|(f, _)| f == name)?;
-            let mut fields = s.fields.clone();
-            fields[i].1 = one_pair_less(&s.fields[i].1, rest)?;
-            Some(Term::Struct(Box::new(Struct {
-                module: s.module.clone(),
-                fields,
-            })))
-        }
-        _ => None,
-    }
+    let mut pairs = super::parts::candidates(op, args, usize::MAX)
+        .into_iter()
+        .filter(|c| matches!(c.trigger, Trigger::MapKey { .. }) && &c.from.1 == path);
+    let first = pairs.next()?;
+    pairs.next().map(|_| first.args)
 }
 
 /// `args` with what `trigger` names taken out wherever it is: a character

@@ -162,14 +162,7 @@ fn walk(
             // Where the op reads options, a struct is a malformed list of
             // them: replaced by no options, as any other value there.
             if option_list(op, path) {
-                let trigger = Trigger::Value {
-                    op,
-                    path: path.to_owned(),
-                    of: type_name(t),
-                    value: crate::review::show::abbreviate_line(&ptc_conformance::tagged::encode(
-                        t,
-                    )),
-                };
+                let trigger = value_trigger(op, path, t);
                 push(
                     trigger,
                     "replaced by []",
@@ -252,12 +245,7 @@ fn walk(
     );
     let value = !matches!(t, Term::Struct(_)) && place != Place::MapKey && !key_of_option;
     if value {
-        let trigger = Trigger::Value {
-            op,
-            path: path.to_owned(),
-            of: type_name(t),
-            value: crate::review::show::abbreviate_line(&ptc_conformance::tagged::encode(t)),
-        };
+        let trigger = value_trigger(op, path, t);
         // `[]` too: the neutral value of options and lists, where `nil`
         // is no value at all (and the only other value `nil` can take).
         if !matches!(t, Term::List(xs) if xs.is_empty()) {
@@ -320,6 +308,16 @@ fn walk(
             n,
             out,
         );
+    }
+}
+
+/// The trigger of the value `t` at `path` of `op`'s input.
+fn value_trigger(op: &'static str, path: &str, t: &Term) -> Trigger {
+    Trigger::Value {
+        op,
+        path: path.to_owned(),
+        of: type_name(t),
+        value: crate::review::show::abbreviate_line(&ptc_conformance::tagged::encode(t)),
     }
 }
 
