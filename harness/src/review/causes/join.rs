@@ -77,7 +77,15 @@ fn tested(
                 });
                 continue;
             }
-            if let Some(args) = take_out(ma.trigger, mb.args) {
+            if ma.trigger.same_cause(mb.trigger) {
+                out.push(Link {
+                    explained: b,
+                    by: a,
+                    test: SAME_TRIGGER,
+                });
+                continue;
+            }
+            for args in take_outs(ma.trigger, mb.op.name, mb.args) {
                 probes.push((b, a, args));
             }
         }
@@ -116,14 +124,17 @@ fn tested(
 /// explains alone: an example that holds two changes at once (each shows
 /// where the other's does, so taking out either part leaves a
 /// difference, and only their container holds both). The others'
-/// triggers are taken out of its input together; if the two builds then
-/// answer alike, the member is no change
-/// of its own, and joins the first of those others without whose
-/// trigger taken out the two still differ (the one whose change it
-/// shows; the first taken out when each alone is not needed).
+/// triggers are taken out of its input together ([`take_out_all`]); if
+/// the two builds then answer alike, the member is no change of its own.
+/// It joins the one whose change it shows: of those others without whose
+/// trigger taken out the two still differ, the first whose trigger taken
+/// out alone leaves a difference that is no longer the member's own
+/// change ([`Change::of`]); else the first of them; else the first taken
+/// out.
 fn together(search: &mut Search<'_>, members: &[Member<'_>], unexplained: &[usize]) -> Vec<Link> {
     // Each candidate member, the others taken out, and where its inputs
-    // start: all of them taken out, then all but each one.
+    // start: all of them taken out, then all but each one, then each one
+    // alone.
     let mut tries: Vec<(usize, Vec<usize>, usize)> = Vec::new();
     let mut inputs: Vec<(&'static str, Vec<Term>)> = Vec::new();
     for &b in unexplained {
@@ -131,28 +142,31 @@ fn together(search: &mut Search<'_>, members: &[Member<'_>], unexplained: &[usiz
         if !mb.trigger.is_always() && !mb.trigger.is_container() {
             continue;
         }
-        let without = |skip: Option<usize>| -> (Vec<usize>, Vec<Term>) {
+        let without = |keep: &dyn Fn(usize) -> bool| -> (Vec<usize>, Vec<Term>) {
             let mut args = mb.args.to_vec();
             let mut used = Vec::new();
             for (a, ma) in members.iter().enumerate() {
-                if a == b || Some(a) == skip {
+                if a == b || !keep(a) {
                     continue;
                 }
-                if let Some(w) = take_out_in(ma.trigger, mb.op.name, &args) {
+                if let Some(w) = take_out_all(ma.trigger, mb.op.name, &args) {
                     args = w;
                     used.push(a);
                 }
             }
             (used, args)
         };
-        let (used, all) = without(None);
-        if used.len() < 2 {
+        let (used, all) = without(&|_| true);
+        if used.is_empty() {
             continue;
         }
         tries.push((b, used.clone(), inputs.len()));
         inputs.push((mb.op.name, all));
         for &a in &used {
-            inputs.push((mb.op.name, without(Some(a)).1));
+            inputs.push((mb.op.name, without(&|x| x != a).1));
+        }
+        for &a in &used {
+            inputs.push((mb.op.name, without(&|x| x == a).1));
         }
     }
     if tries.is_empty() {
@@ -171,68 +185,202 @@ fn together(search: &mut Search<'_>, members: &[Member<'_>], unexplained: &[usiz
                 .accept(m.op, &inputs[i].1, (m.base, m.head), (&b2[i], &h2[i]))
                 .is_some()
         };
-        if alike(*at) {
-            let needed = used
-                .iter()
-                .enumerate()
-                .find(|(k, _)| !alike(at + 1 + k))
-                .map_or(used[0], |(_, &a)| a);
-            out.push(Link {
-                explained: *b,
-                by: needed,
-                test: "no single part of its input explains it; the others' triggers taken out \
-                       of it together, both builds answer alike: two changes shown at once",
-            });
-        }
+        // What is left may be another member's change that no part of
+        // an input triggers (it shows always): undone, they agree.
+        let undone = |a: usize, i: usize| undone_alike(members[a].change, m.op, &b2[i], &h2[i]);
+        let rest = if alike(*at) {
+            None
+        } else {
+            match (0..members.len()).find(|&a| a != *b && !used.contains(&a) && undone(a, *at)) {
+                Some(a) => Some(a),
+                None => continue,
+            }
+        };
+        let gone = |i: usize| alike(i) || rest.is_some_and(|a| undone(a, i));
+        let needed: Vec<(usize, usize)> = used
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(k, _)| !gone(at + 1 + k))
+            .collect();
+        // Taken out alone, it leaves a difference that is not the
+        // member's change: the member's change is that one's.
+        let shown = |k: usize| {
+            let i = at + 1 + used.len() + k;
+            alike(i) || &Change::of(m.op, &b2[i], &h2[i]) != m.change
+        };
+        let by = needed
+            .iter()
+            .find(|&&(k, _)| shown(k))
+            .or(needed.first())
+            .map(|&(_, a)| a)
+            .or(rest)
+            .unwrap_or(used[0]);
+        out.push(Link {
+            explained: *b,
+            by,
+            test: "no single part of its input explains it; the others' triggers taken out \
+                   of it together (and a change that shows always undone), both builds answer \
+                   alike: two changes shown at once",
+        });
     }
     out
 }
 
+/// The test of two members whose triggers are one ([`Trigger::same_cause`]).
+pub const SAME_TRIGGER: &str = "one trigger: the same part of the input, found for each";
+
 /// The groups of members the links join, each a member and those it
 /// explains directly (no chains: one link that says too much joins two
-/// causes, not everything either was linked to). Members are taken in
-/// `order` (the plainest first): each one no earlier group took starts a
-/// group of its own. Each group lists its first member first.
+/// causes, not everything either was linked to). Members whose triggers
+/// are one ([`SAME_TRIGGER`]) are one member here, whichever way they are
+/// reached: that link says nothing more than the trigger search does.
+/// Members are taken in `order` (the plainest first): each one no earlier
+/// group took starts a group of its own. Each group lists its first member
+/// first.
 pub fn groups(order: &[usize], links: &[Link]) -> Vec<Vec<usize>> {
-    let mut taken = vec![false; order.len()];
+    let n = order.len();
+    // The members of one trigger, by union of SAME_TRIGGER links.
+    let mut root: Vec<usize> = (0..n).collect();
+    fn find(root: &mut [usize], x: usize) -> usize {
+        let mut x = x;
+        while root[x] != x {
+            root[x] = root[root[x]];
+            x = root[x];
+        }
+        x
+    }
+    for l in links.iter().filter(|l| l.test == SAME_TRIGGER) {
+        let (a, b) = (find(&mut root, l.explained), find(&mut root, l.by));
+        root[a] = b;
+    }
+    let block = |root: &mut [usize], m: usize| -> Vec<usize> {
+        let r = find(root, m);
+        order
+            .iter()
+            .copied()
+            .filter(|&x| find(root, x) == r)
+            .collect()
+    };
+    let mut taken = vec![false; n];
     let mut out = Vec::new();
     for &m in order {
         if taken[m] {
             continue;
         }
-        taken[m] = true;
-        let mut group = vec![m];
-        for l in links.iter().filter(|l| l.by == m) {
-            if !taken[l.explained] {
-                taken[l.explained] = true;
-                group.push(l.explained);
+        let mut group = Vec::new();
+        let mut take = |x: usize, group: &mut Vec<usize>, root: &mut [usize]| {
+            for y in block(root, x) {
+                if !taken[y] {
+                    taken[y] = true;
+                    group.push(y);
+                }
             }
+        };
+        take(m, &mut group, &mut root);
+        let mine = group.clone();
+        for l in links
+            .iter()
+            .filter(|l| l.test != SAME_TRIGGER && mine.contains(&l.by))
+        {
+            take(l.explained, &mut group, &mut root);
+        }
+        // The member in order first leads.
+        if let Some(p) = group.iter().position(|&x| x == m) {
+            group.swap(0, p);
         }
         out.push(group);
     }
     out
 }
 
-/// [`take_out`], and for a trigger that names a place of one op's input
-/// (the pairs of the map there: any one of them left out made the two
-/// agree), one pair of that map left out when `args` are that op's and
-/// the map keeps another (the pair the trigger search would leave out
-/// first, [`super::parts::candidates`]). Only for the test of two changes
-/// shown at once: alone, leaving a pair out takes whatever that pair held
-/// with it (a `-0.0` in a map of one pair), which says nothing of the
-/// pairs.
-pub fn take_out_in(trigger: &Trigger, op: &'static str, args: &[Term]) -> Option<Vec<Term>> {
+/// [`take_out`], and for a trigger that names the pairs of a map at a
+/// place of one op's input (their number or their order: any one of them
+/// left out made the two agree), that map cut to its first pair when
+/// `args` are that op's and the map holds more (the pairs the trigger
+/// search would leave out, [`super::parts::candidates`]). Only for the
+/// test of two changes shown at once, where the other change is known to
+/// be elsewhere: alone, leaving pairs out takes whatever they held with
+/// them (a `-0.0` in a map of one pair), which says nothing of the pairs.
+pub fn take_out_all(trigger: &Trigger, op: &'static str, args: &[Term]) -> Option<Vec<Term>> {
     let Trigger::Pairs { op: at_op, path } = trigger else {
         return take_out(trigger, args);
     };
     if *at_op != op {
         return None;
     }
-    let mut pairs = super::parts::candidates(op, args, usize::MAX)
+    let mut args = args.to_vec();
+    let mut cut = false;
+    // Leave the pairs out one at a time, the first kept, while the map
+    // holds more than one.
+    loop {
+        let next = super::parts::candidates(op, &args, usize::MAX)
+            .into_iter()
+            .filter(|c| matches!(c.trigger, Trigger::MapKey { .. }) && &c.from.1 == path)
+            .collect::<Vec<_>>();
+        if next.len() < 2 {
+            break;
+        }
+        let Some(last) = next.into_iter().last() else {
+            break;
+        };
+        args = last.args;
+        cut = true;
+    }
+    cut.then_some(args)
+}
+
+/// The inputs to try with `trigger` taken out of `args` (an input of
+/// `op`): [`take_out`]'s, then for a value, every value of its type in
+/// the same kind of place ([`typewide`]): a rule that reads one tuple
+/// reads them all, where the trigger search names the first it met in
+/// each example (an empty one in one, one inside another in a second, one
+/// in a list in a third). The test decides.
+pub fn take_outs(trigger: &Trigger, op: &'static str, args: &[Term]) -> Vec<Vec<Term>> {
+    let exact = take_out(trigger, args);
+    let mut out: Vec<Vec<Term>> = exact.iter().cloned().collect();
+    if let Trigger::Value { path, value, .. } = trigger {
+        if let Some(wide) = typewide(path, value, op, args) {
+            if exact.as_ref() != Some(&wide) {
+                out.push(wide);
+            }
+        }
+    }
+    out
+}
+
+/// `args` (of `op`) with every value of the type of `value` at the kind
+/// of place a trigger's `path` ends in replaced, but for the entries of
+/// the lists `op` reads options from (an option is a trigger of its own,
+/// `spec/data/ops.json`); `None` for a number (for which [`take_out`]
+/// reads every place), `nil`, a boolean or a struct (too common to stand
+/// for a type, or a trigger of their own), a value that is a whole
+/// argument, or when there is none.
+fn typewide(path: &str, value: &str, op: &str, args: &[Term]) -> Option<Vec<Term>> {
+    let v = ptc_conformance::tagged::decode_str(value, "").ok()?;
+    let place = Place::of(path);
+    if place == Place::Arg
+        || matches!(
+            v,
+            Term::Float(_) | Term::Int(_) | Term::Nil | Term::Bool(_) | Term::Struct(_)
+        )
+    {
+        return None;
+    }
+    let options: Vec<*const Term> = super::parts::option_lists(op, args)
         .into_iter()
-        .filter(|c| matches!(c.trigger, Trigger::MapKey { .. }) && &c.from.1 == path);
-    let first = pairs.next()?;
-    pairs.next().map(|_| first.args)
+        .flatten()
+        .map(std::ptr::from_ref)
+        .collect();
+    let kind = std::mem::discriminant(&v);
+    let like =
+        |x: &Term| std::mem::discriminant(x) == kind && !options.contains(&std::ptr::from_ref(x));
+    let mut hit = false;
+    let out: Vec<Term> = args
+        .iter()
+        .map(|a| replaced(a, Place::Arg, Some(place), &like, &mut hit))
+        .collect();
+    hit.then_some(out)
 }
 
 /// `args` with what `trigger` names taken out wherever it is: a character
@@ -454,9 +602,10 @@ fn replaced(
     match t {
         Term::List(xs) => Term::List(xs.iter().map(|x| go(x, Place::Item, hit)).collect()),
         Term::Tuple(xs) => Term::Tuple(xs.iter().map(|x| go(x, Place::Element, hit)).collect()),
-        // A key too, when it is a scalar picked (a float key is read like
-        // a float value by a rule over floats); a key that would then be
-        // met twice keeps its pair once.
+        // A key too, when it is a value picked (a float key is read like
+        // a float value by a rule over floats, a tuple key like a tuple);
+        // not a text or an atom, which name the value they key. A key
+        // that would then be met twice keeps its pair once.
         Term::Map(m) => Term::map(
             m.iter()
                 .map(|(k, v)| {
@@ -482,7 +631,7 @@ fn replaced(
 }
 
 fn is_scalar(t: &Term) -> bool {
-    matches!(t, Term::Int(_) | Term::Float(_))
+    !matches!(t, Term::Str(_) | Term::Atom(_) | Term::Bytes(_))
 }
 
 /// A term in place of `t` that is not `t`: `nil` for most, something for
@@ -567,7 +716,48 @@ mod tests {
     }
 
     #[test]
-    fn the_pairs_of_a_map_lose_one_pair_in_that_ops_input_only() {
+    fn a_value_stands_for_its_type_at_its_kind_of_place_but_not_in_options() {
+        // The search named an empty tuple in a map; another example holds
+        // one inside a list, and a keyword list of options (tuples too).
+        let tuple = Trigger::Value {
+            op: "native_preview.cache_hint",
+            path: "/1/:mode".into(),
+            of: "tuple".into(),
+            value: "{\"$tuple\":[]}".into(),
+        };
+        let one = Term::tuple(vec![Term::str("x")]);
+        let args = vec![Term::str("t"), Term::List(vec![one.clone(), Term::int(1)])];
+        assert_eq!(take_out(&tuple, &args), None, "no empty tuple");
+        assert_eq!(
+            take_outs(&tuple, "native_preview.cache_hint", &args),
+            vec![vec![
+                Term::str("t"),
+                Term::List(vec![Term::Nil, Term::int(1)])
+            ]]
+        );
+        // protocol.render_error reads options at args/2: its entries stay.
+        let opts = Term::List(vec![Term::tuple(vec![
+            Term::atom("limit"),
+            Term::List(vec![one.clone()]),
+        ])]);
+        let args = vec![Term::atom("e"), Term::str("m"), opts];
+        let out = take_outs(&tuple, "protocol.render_error", &args);
+        assert_eq!(
+            out,
+            vec![vec![
+                Term::atom("e"),
+                Term::str("m"),
+                Term::List(vec![Term::tuple(vec![
+                    Term::atom("limit"),
+                    Term::List(vec![Term::Nil]),
+                ])]),
+            ]],
+            "the option stays, the tuple it holds is taken out"
+        );
+    }
+
+    #[test]
+    fn the_pairs_of_a_map_are_cut_to_one_in_that_ops_input_only() {
         let pairs = Trigger::Pairs {
             op: "native_preview.build",
             path: "/1".into(),
@@ -575,18 +765,15 @@ mod tests {
         let m = |n: i64| Term::map((0..n).map(|i| (Term::int(i), Term::Nil)).collect());
         let args = vec![Term::Nil, m(3)];
         assert_eq!(
-            take_out_in(&pairs, "native_preview.build", &args),
-            Some(vec![
-                Term::Nil,
-                Term::map(vec![(Term::int(1), Term::Nil), (Term::int(2), Term::Nil)])
-            ])
+            take_out_all(&pairs, "native_preview.build", &args),
+            Some(vec![Term::Nil, m(1)])
         );
         assert_eq!(
-            take_out_in(&pairs, "native_preview.cache_hint", &args),
+            take_out_all(&pairs, "native_preview.cache_hint", &args),
             None
         );
         assert_eq!(
-            take_out_in(&pairs, "native_preview.build", &[Term::Nil, m(1)]),
+            take_out_all(&pairs, "native_preview.build", &[Term::Nil, m(1)]),
             None
         );
         let nested = Trigger::Pairs {
@@ -600,10 +787,10 @@ mod tests {
                 Term::map(vec![(Term::atom("a"), m(2))]),
             )],
         }));
-        let Some(out) = take_out_in(&nested, "native_preview.build", &[tool]) else {
+        let Some(out) = take_out_all(&nested, "native_preview.build", &[tool]) else {
             panic!("a nested map is reached");
         };
-        assert!(ptc_conformance::tagged::encode(&out[0]).contains("[[1,null]]"));
+        assert!(ptc_conformance::tagged::encode(&out[0]).contains("[[0,null]]"));
     }
 
     #[test]
@@ -622,6 +809,22 @@ mod tests {
         assert_eq!(
             groups(&[3, 1, 0, 2, 4], &[l(3, 1), l(4, 3)]),
             vec![vec![3, 4], vec![1], vec![0], vec![2]]
+        );
+        // One trigger found for 0, 3 and 1 is one member, reached through
+        // either: 1 takes 3 and, through it, 0 (which 2 explains, too late).
+        let same = |explained, by| Link {
+            explained,
+            by,
+            test: SAME_TRIGGER,
+        };
+        assert_eq!(
+            groups(&[1, 3, 0, 2], &[same(0, 3), same(3, 1), l(0, 2)]),
+            vec![vec![1, 3, 0], vec![2]]
+        );
+        // What a member of the block explains joins the block's group.
+        assert_eq!(
+            groups(&[1, 3, 0, 2], &[same(0, 3), l(2, 0)]),
+            vec![vec![1], vec![3, 0, 2]]
         );
     }
 }

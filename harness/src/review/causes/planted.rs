@@ -471,3 +471,39 @@ fn two_changes_seen_in_one_text_are_two_causes() {
         "the other names the float: {titles:#?}"
     );
 }
+
+#[test]
+fn a_tuple_written_with_a_tag_is_one_cause_wherever_the_tuple_is() {
+    // Head writes every tuple of a cache key as a list tagged "tuple":
+    // the trigger search names one tuple at one place per example (an
+    // empty one in a mode, one inside another, one inside a list), in
+    // two ops; each is the same change.
+    fn tagged(t: &Term) -> Term {
+        match t {
+            Term::Tuple(xs) => Term::List(
+                std::iter::once(Term::str("tuple"))
+                    .chain(xs.iter().map(tagged))
+                    .collect(),
+            ),
+            Term::List(xs) => Term::List(xs.iter().map(tagged).collect()),
+            Term::Map(m) => Term::map(m.iter().map(|(k, v)| (tagged(k), tagged(v))).collect()),
+            other => other.clone(),
+        }
+    }
+    let change = Change {
+        atoms: &[],
+        ops: &[
+            "key_normalizer.canonical_cache_key",
+            "native_preview.cache_hint",
+        ],
+        alter: |r, a| {
+            let args: Vec<Term> = r.args.iter().map(tagged).collect();
+            match a {
+                Answer::Ok(_) => Reference::default().answer(Request::new(r.op, &args)),
+                other => other,
+            }
+        },
+    };
+    let titles = titles_of(change, 3000);
+    one_cause(&titles, &["\"tuple\"", " became "]);
+}

@@ -273,6 +273,22 @@ impl Trigger {
             (Impl { modules, .. }, Struct { module })
             | (Struct { module }, Impl { modules, .. }) => modules.contains(module),
             (Trigger::Char { c, .. }, Trigger::Char { c: c2, .. }) => c == c2,
+            // How one op reads the pairs of a map, met at a map and at a
+            // map inside it: one change.
+            (
+                Trigger::Pairs { op, path },
+                Trigger::Pairs {
+                    op: op2,
+                    path: path2,
+                },
+            ) => {
+                op == op2
+                    && (path == path2
+                        || in_list(path, path2)
+                        || in_list(path2, path)
+                        || under(path, path2)
+                        || under(path2, path))
+            }
             // Whether one op enters lists: one change wherever the list is.
             (Trigger::Nested { op, .. }, Trigger::Nested { op: op2, .. }) => op == op2,
             // A character inside an option's value is one with that option
