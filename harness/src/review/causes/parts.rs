@@ -259,9 +259,22 @@ fn walk(
         }
         if !matches!(t, Term::Nil) {
             push(
-                trigger,
+                trigger.clone(),
                 "replaced by nil",
                 &Term::Nil,
+                size(t),
+                text_of(None),
+            );
+        }
+        // An edge value (an empty text, a count): another of its type, for
+        // where `nil` and `[]` cut the op short on both sides (an error
+        // neither gave before says nothing of the part) and an empty text
+        // has no character to take out.
+        if let Some(other) = another_of_its_type(t) {
+            push(
+                trigger,
+                "replaced by another of its type",
+                &other,
                 size(t),
                 text_of(None),
             );
@@ -318,6 +331,17 @@ fn value_trigger(op: &'static str, path: &str, t: &Term) -> Trigger {
         path: path.to_owned(),
         of: type_name(t),
         value: crate::review::show::abbreviate_line(&ptc_conformance::tagged::encode(t)),
+    }
+}
+
+/// A value of `t`'s type other than `t`, for an empty text (`"x"`) and
+/// an integer (`0`, or `2` for `0`); `None` for the rest.
+fn another_of_its_type(t: &Term) -> Option<Term> {
+    match t {
+        Term::Str(s) if s.is_empty() => Some(Term::str("x")),
+        Term::Int(_) if *t == Term::int(0) => Some(Term::int(2)),
+        Term::Int(_) => Some(Term::int(0)),
+        _ => None,
     }
 }
 

@@ -507,3 +507,51 @@ fn a_tuple_written_with_a_tag_is_one_cause_wherever_the_tuple_is() {
     let titles = titles_of(change, 3000);
     one_cause(&titles, &["\"tuple\"", " became "]);
 }
+
+#[test]
+fn a_swapped_pair_is_one_cause_whatever_the_pair_holds() {
+    // Head writes each parameter of a parsed signature as {type, name}:
+    // every example swaps other values ({"a", :int}, {"b", {:list,
+    // :int}}), and no part of an input makes the two agree.
+    fn swapped(t: Term) -> Term {
+        match t {
+            Term::Tuple(xs) if xs.len() == 2 && matches!(xs[0], Term::Str(_)) => {
+                Term::tuple(vec![xs[1].clone(), xs[0].clone()])
+            }
+            Term::Tuple(xs) => Term::Tuple(xs.into_iter().map(swapped).collect()),
+            Term::List(xs) => Term::List(xs.into_iter().map(swapped).collect()),
+            other => other,
+        }
+    }
+    let change = Change {
+        atoms: &[],
+        ops: &["protocol.parse_signature"],
+        alter: |_, a| match a {
+            Answer::Ok(t) => Answer::Ok(swapped(t)),
+            other => other,
+        },
+    };
+    one_cause(&titles_of(change, 1500), &["protocol.parse_signature: {"]);
+}
+
+#[test]
+fn a_new_error_for_an_edge_input_is_named_by_that_input() {
+    // Head refuses a tool named "": whatever else the input holds (its
+    // format right or wrong), the empty name is the trigger, though
+    // taking it out (nil, []) makes both sides fail anew.
+    let change = Change {
+        atoms: &[],
+        ops: &["tool.new"],
+        alter: |r, a| match r.args.first() {
+            Some(Term::Str(s)) if s.is_empty() => Answer::Ok(Term::tuple(vec![
+                Term::atom("error"),
+                Term::atom("empty_name"),
+            ])),
+            _ => a,
+        },
+    };
+    one_cause(
+        &titles_of(change, 1500),
+        &["became :empty_name", "args/0 is \"\""],
+    );
+}

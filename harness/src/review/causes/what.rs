@@ -342,8 +342,21 @@ impl Change {
             }
             Term::Tuple(xs) => Term::Tuple(all(xs, hit)),
             Term::Map(m) => {
+                // A key renamed back where the map also holds base's key
+                // (head writes its own and keeps the one it was given):
+                // the renamed pair is base's.
+                let shadowed = match &self.delta {
+                    Delta::Renamed { base, head } => m
+                        .iter()
+                        .any(|(k, _)| &ptc_conformance::tagged::encode(k) == head)
+                        .then_some(base.as_str()),
+                    _ => None,
+                };
                 let pairs = m
                     .iter()
+                    .filter(|(k, _)| {
+                        shadowed.is_none_or(|b| ptc_conformance::tagged::encode(k) != b)
+                    })
                     .filter_map(|(k, val)| {
                         let key = ptc_conformance::tagged::encode(k);
                         match &self.delta {
@@ -418,7 +431,245 @@ pub fn undone_alike(change: &Change, op: &'static Op, b: &Answer, h: &Answer) ->
             _ => return false,
         };
         same(&texts_read(b2), &texts_read(h2))
-    })
+    }) || rule_undone_alike(change, op, b, h)
+}
+
+/// For a value replaced ([`Delta::Value`]), the change as a rule (its
+/// [`Rule`]) undone in head's answer at one place of it, or at every
+/// element of one list: whether base's answer is then met.
+fn rule_undone_alike(change: &Change, op: &'static Op, b: &Answer, h: &Answer) -> bool {
+    let Delta::Value {
+        base_term,
+        head_term,
+        ..
+    } = &change.delta
+    else {
+        return false;
+    };
+    let Some(rule) = Rule::of(base_term, head_term) else {
+        return false;
+    };
+    let Answer::Ok(t) = plain(op, h) else {
+        return false;
+    };
+    let b = texts_read(plain(op, b));
+    rule.variants(&t)
+        .into_iter()
+        .any(|v| same(&b, &texts_read(Answer::Ok(v))))
+}
+
+/// A value change as a rule: base's value and head's with the parts they
+/// share as holes (`{"a", :int}` → `{:int, "a"}` is `{x, y}` → `{y, x}`),
+/// so that the same change of other values (`{"b", {:list, :int}}`) is
+/// undone too.
+#[derive(Debug)]
+struct Rule {
+    base: Pat,
+    head: Pat,
+}
+
+/// A value with holes.
+#[derive(Debug, PartialEq)]
+enum Pat {
+    Hole(usize),
+    Lit(Term),
+    List(Vec<Pat>),
+    Tuple(Vec<Pat>),
+}
+
+/// At most this many places of an answer are tried.
+const RULE_PLACES: usize = 12;
+
+impl Rule {
+    /// The rule of a change from `base` to `head`: the largest parts of
+    /// head's value found in base's, as holes. `None` when they share
+    /// nothing, or head's is one hole (a value unwrapped matches anything).
+    fn of(base: &Term, head: &Term) -> Option<Rule> {
+        fn holes(t: &Term, whole: bool, base: &Term, out: &mut Vec<Term>) -> Pat {
+            if !whole && contains(base, t) {
+                let i = out.iter().position(|x| x == t).unwrap_or_else(|| {
+                    out.push(t.clone());
+                    out.len() - 1
+                });
+                return Pat::Hole(i);
+            }
+            match t {
+                Term::List(xs) => {
+                    Pat::List(xs.iter().map(|x| holes(x, false, base, out)).collect())
+                }
+                Term::Tuple(xs) => {
+                    Pat::Tuple(xs.iter().map(|x| holes(x, false, base, out)).collect())
+                }
+                _ => Pat::Lit(t.clone()),
+            }
+        }
+        fn filled(t: &Term, found: &[Term], used: &mut Vec<bool>) -> Pat {
+            if let Some(i) = found.iter().position(|x| x == t) {
+                used[i] = true;
+                return Pat::Hole(i);
+            }
+            match t {
+                Term::List(xs) => Pat::List(xs.iter().map(|x| filled(x, found, used)).collect()),
+                Term::Tuple(xs) => Pat::Tuple(xs.iter().map(|x| filled(x, found, used)).collect()),
+                _ => Pat::Lit(t.clone()),
+            }
+        }
+        let mut found = Vec::new();
+        let head_pat = holes(head, true, base, &mut found);
+        if found.is_empty() || matches!(head_pat, Pat::Lit(_)) {
+            return None;
+        }
+        let mut used = vec![false; found.len()];
+        let base_pat = filled(base, &found, &mut used);
+        used.iter().all(|u| *u).then_some(Rule {
+            base: base_pat,
+            head: head_pat,
+        })
+    }
+
+    /// `t` with the rule undone at one place that matches head's side (each
+    /// of the first [`RULE_PLACES`] in turn), then at every element of one
+    /// list that matches.
+    fn variants(&self, t: &Term) -> Vec<Term> {
+        let mut out = Vec::new();
+        let mut places = 0;
+        count(t, &self.head, &mut places);
+        for k in 0..places.min(RULE_PLACES) {
+            let mut n = 0;
+            out.push(self.at(t, &mut |_| {
+                n += 1;
+                n - 1 == k
+            }));
+        }
+        self.lists(t, &mut out);
+        out
+    }
+
+    /// `t` with the rule undone where `pick` says, outermost first.
+    fn at(&self, t: &Term, pick: &mut dyn FnMut(&Term) -> bool) -> Term {
+        if let Some(bound) = self.head.bind(t) {
+            if pick(t) {
+                return self.base.fill(&bound);
+            }
+        }
+        match t {
+            Term::List(xs) => Term::List(xs.iter().map(|x| self.at(x, pick)).collect()),
+            Term::Tuple(xs) => Term::Tuple(xs.iter().map(|x| self.at(x, pick)).collect()),
+            Term::Map(m) => Term::map(
+                m.iter()
+                    .map(|(k, v)| (k.clone(), self.at(v, pick)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
+    /// For each list of `t` with two or more elements matching head's
+    /// side: `t` with all of them undone (up to [`RULE_PLACES`] lists).
+    fn lists(&self, t: &Term, out: &mut Vec<Term>) {
+        let mut lists: Vec<*const Term> = Vec::new();
+        fn find(t: &Term, head: &Pat, lists: &mut Vec<*const Term>) {
+            if let Term::List(xs) = t {
+                if xs.iter().filter(|x| head.bind(x).is_some()).count() > 1 {
+                    lists.push(std::ptr::from_ref(t));
+                }
+            }
+            match t {
+                Term::List(xs) | Term::Tuple(xs) => xs.iter().for_each(|x| find(x, head, lists)),
+                Term::Map(m) => m.iter().for_each(|(_, v)| find(v, head, lists)),
+                _ => {}
+            }
+        }
+        find(t, &self.head, &mut lists);
+        for l in lists.into_iter().take(RULE_PLACES) {
+            out.push(self.in_list(t, l));
+        }
+    }
+
+    fn in_list(&self, t: &Term, list: *const Term) -> Term {
+        match t {
+            Term::List(xs) if std::ptr::eq(t, list) => Term::List(
+                xs.iter()
+                    .map(|x| {
+                        self.head
+                            .bind(x)
+                            .map_or_else(|| x.clone(), |b| self.base.fill(&b))
+                    })
+                    .collect(),
+            ),
+            Term::List(xs) => Term::List(xs.iter().map(|x| self.in_list(x, list)).collect()),
+            Term::Tuple(xs) => Term::Tuple(xs.iter().map(|x| self.in_list(x, list)).collect()),
+            Term::Map(m) => Term::map(
+                m.iter()
+                    .map(|(k, v)| (k.clone(), self.in_list(v, list)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+}
+
+/// How many places of `t` match `head`.
+fn count(t: &Term, head: &Pat, n: &mut usize) {
+    if head.bind(t).is_some() {
+        *n += 1;
+    }
+    match t {
+        Term::List(xs) | Term::Tuple(xs) => xs.iter().for_each(|x| count(x, head, n)),
+        Term::Map(m) => m.iter().for_each(|(_, v)| count(v, head, n)),
+        _ => {}
+    }
+}
+
+/// Whether `t` holds `part` (or is it).
+fn contains(t: &Term, part: &Term) -> bool {
+    t == part
+        || match t {
+            Term::List(xs) | Term::Tuple(xs) => xs.iter().any(|x| contains(x, part)),
+            Term::Map(m) => m
+                .iter()
+                .any(|(k, v)| contains(k, part) || contains(v, part)),
+            _ => false,
+        }
+}
+
+impl Pat {
+    /// The terms `t` binds to this pattern's holes, if it matches.
+    fn bind(&self, t: &Term) -> Option<Vec<Option<Term>>> {
+        fn go(p: &Pat, t: &Term, out: &mut Vec<Option<Term>>) -> bool {
+            match (p, t) {
+                (Pat::Hole(i), _) => {
+                    if out.len() <= *i {
+                        out.resize(i + 1, None);
+                    }
+                    match &out[*i] {
+                        Some(x) => x == t,
+                        None => {
+                            out[*i] = Some(t.clone());
+                            true
+                        }
+                    }
+                }
+                (Pat::Lit(x), _) => x == t,
+                (Pat::List(ps), Term::List(xs)) | (Pat::Tuple(ps), Term::Tuple(xs)) => {
+                    ps.len() == xs.len() && ps.iter().zip(xs).all(|(p, x)| go(p, x, out))
+                }
+                _ => false,
+            }
+        }
+        let mut out = Vec::new();
+        go(self, t, &mut out).then_some(out)
+    }
+
+    /// This pattern with its holes filled from `bound`.
+    fn fill(&self, bound: &[Option<Term>]) -> Term {
+        match self {
+            Pat::Hole(i) => bound.get(*i).cloned().flatten().unwrap_or(Term::Nil),
+            Pat::Lit(t) => t.clone(),
+            Pat::List(ps) => Term::List(ps.iter().map(|p| p.fill(bound)).collect()),
+            Pat::Tuple(ps) => Term::Tuple(ps.iter().map(|p| p.fill(bound)).collect()),
+        }
+    }
 }
 
 /// An answer with a rendered JSON text read as the term it renders.
@@ -723,6 +974,42 @@ fn shown(s: &str) -> String {
 mod tests {
     use super::*;
     use ptc_conformance::raised::Raised;
+
+    #[test]
+    fn a_value_change_is_a_rule_of_the_parts_both_values_share() {
+        let t = |xs: Vec<Term>| Term::tuple(xs);
+        let (a, int) = (Term::str("a"), Term::atom("int"));
+        let Some(rule) = Rule::of(&t(vec![a.clone(), int.clone()]), &t(vec![int, a])) else {
+            panic!("a swap is a rule");
+        };
+        // Undone at the one place of another answer it changed: every
+        // 2-tuple matches, and only the right one gives base's answer.
+        let list = t(vec![Term::atom("list"), Term::atom("int")]);
+        let head = t(vec![
+            Term::atom("ok"),
+            Term::List(vec![t(vec![list.clone(), Term::str("b")])]),
+        ]);
+        let base = t(vec![
+            Term::atom("ok"),
+            Term::List(vec![t(vec![Term::str("b"), list.clone()])]),
+        ]);
+        assert!(rule.variants(&head).contains(&base));
+        // Two elements of one list, undone together.
+        let two = |x: bool| {
+            let p = |n: &str| {
+                if x {
+                    t(vec![Term::str(n), list.clone()])
+                } else {
+                    t(vec![list.clone(), Term::str(n)])
+                }
+            };
+            Term::List(vec![p("b"), p("c")])
+        };
+        assert!(rule.variants(&two(false)).contains(&two(true)));
+        // Nothing shared, or head's value a part of base's: no rule.
+        assert!(Rule::of(&Term::int(1), &Term::int(2)).is_none());
+        assert!(Rule::of(&t(vec![Term::atom("ok"), Term::int(1)]), &Term::int(1)).is_none());
+    }
 
     fn op(name: &str) -> &'static Op {
         ptc_conformance::ops::find(name).unwrap()
