@@ -383,7 +383,7 @@ impl Search<'_> {
     /// Whether answers `(b, h)` to an input with a part taken out make
     /// that part the trigger of a difference whose answers were
     /// `(base, head)`: how both answer then, if they do.
-    pub(super) fn accept(
+    pub(in crate::review::causes) fn accept(
         &self,
         op: &'static Op,
         args: &[Term],
@@ -509,7 +509,7 @@ impl Search<'_> {
     }
 
     /// Both sides' answers to `requests`, the two answering at once.
-    pub(super) fn both(&mut self, requests: &[Request<'_>]) -> (Vec<Answer>, Vec<Answer>) {
+    pub(in crate::review::causes) fn both(&mut self, requests: &[Request<'_>]) -> (Vec<Answer>, Vec<Answer>) {
         crate::subject::call_both(&mut *self.base, &mut *self.head, requests).0
     }
 
