@@ -231,8 +231,8 @@ fn together(search: &mut Search<'_>, members: &[Member<'_>], unexplained: &[usiz
 pub const SAME_TRIGGER: &str = "one trigger: the same part of the input, found for each";
 
 /// The groups of members the links join, each a member and those it
-/// explains directly (no chains: one link that says too much joins two
-/// causes, not everything either was linked to). Members whose triggers
+/// explains or that explain it directly (no chains: one link that says
+/// too much joins two causes, not everything either was linked to). Members whose triggers
 /// are one ([`SAME_TRIGGER`]) are one member here, whichever way they are
 /// reached: that link says nothing more than the trigger search does.
 /// Members are taken in `order` (the plainest first): each one no earlier
@@ -279,11 +279,14 @@ pub fn groups(order: &[usize], links: &[Link]) -> Vec<Vec<usize>> {
         };
         take(m, &mut group, &mut root);
         let mine = group.clone();
-        for l in links
-            .iter()
-            .filter(|l| l.test != SAME_TRIGGER && mine.contains(&l.by))
-        {
-            take(l.explained, &mut group, &mut root);
+        for l in links.iter().filter(|l| l.test != SAME_TRIGGER) {
+            if mine.contains(&l.by) {
+                take(l.explained, &mut group, &mut root);
+            } else if mine.contains(&l.explained) {
+                // One that explains it, met later in order (its example
+                // less plain): one change, whichever example is plainer.
+                take(l.by, &mut group, &mut root);
+            }
         }
         // The member in order first leads.
         if let Some(p) = group.iter().position(|&x| x == m) {
@@ -349,29 +352,36 @@ pub fn take_outs(trigger: &Trigger, op: &'static str, args: &[Term]) -> Vec<Vec<
     out
 }
 
-/// `args` (of `op`) with every value of the type of `value` at the kind
-/// of place a trigger's `path` ends in replaced, but for the entries of
-/// the lists `op` reads options from (an option is a trigger of its own,
-/// `spec/data/ops.json`); `None` for a number (for which [`take_out`]
-/// reads every place), `nil`, a boolean or a struct (too common to stand
-/// for a type, or a trigger of their own), a value that is a whole
-/// argument, or when there is none.
+/// `args` (of `op`) with every container (a tuple, a list, a map) of the
+/// type of `value` at the kind of place a trigger's `path` ends in
+/// replaced, but none in or inside an entry of a list `op` reads options
+/// from (an option is a trigger of its own, `spec/data/ops.json`; its key
+/// and its value go with it); `None` for a scalar (a number, for which
+/// [`take_out`] reads every place; a text, an atom, which name things as
+/// often as they hold data), a struct (a trigger of its own), a value
+/// that is a whole argument, or when there is none.
 fn typewide(path: &str, value: &str, op: &str, args: &[Term]) -> Option<Vec<Term>> {
     let v = ptc_conformance::tagged::decode_str(value, "").ok()?;
     let place = Place::of(path);
-    if place == Place::Arg
-        || matches!(
-            v,
-            Term::Float(_) | Term::Int(_) | Term::Nil | Term::Bool(_) | Term::Struct(_)
-        )
-    {
+    if place == Place::Arg || !matches!(v, Term::Tuple(_) | Term::List(_) | Term::Map(_)) {
         return None;
     }
-    let options: Vec<*const Term> = super::parts::option_lists(op, args)
-        .into_iter()
-        .flatten()
-        .map(std::ptr::from_ref)
-        .collect();
+    fn all(t: &Term, out: &mut Vec<*const Term>) {
+        out.push(std::ptr::from_ref(t));
+        match t {
+            Term::List(xs) | Term::Tuple(xs) => xs.iter().for_each(|x| all(x, out)),
+            Term::Map(m) => m.iter().for_each(|(k, v)| {
+                all(k, out);
+                all(v, out);
+            }),
+            Term::Struct(s) => s.fields.iter().for_each(|(_, v)| all(v, out)),
+            _ => {}
+        }
+    }
+    let mut options: Vec<*const Term> = Vec::new();
+    for entry in super::parts::option_lists(op, args).into_iter().flatten() {
+        all(entry, &mut options);
+    }
     let kind = std::mem::discriminant(&v);
     let like =
         |x: &Term| std::mem::discriminant(x) == kind && !options.contains(&std::ptr::from_ref(x));
@@ -735,25 +745,22 @@ mod tests {
                 Term::List(vec![Term::Nil, Term::int(1)])
             ]]
         );
-        // protocol.render_error reads options at args/2: its entries stay.
+        // protocol.render_error reads options at args/2: its entries,
+        // and what they hold, stay (an option is a trigger of its own).
         let opts = Term::List(vec![Term::tuple(vec![
             Term::atom("limit"),
             Term::List(vec![one.clone()]),
         ])]);
         let args = vec![Term::atom("e"), Term::str("m"), opts];
-        let out = take_outs(&tuple, "protocol.render_error", &args);
-        assert_eq!(
-            out,
-            vec![vec![
-                Term::atom("e"),
-                Term::str("m"),
-                Term::List(vec![Term::tuple(vec![
-                    Term::atom("limit"),
-                    Term::List(vec![Term::Nil]),
-                ])]),
-            ]],
-            "the option stays, the tuple it holds is taken out"
-        );
+        assert!(take_outs(&tuple, "protocol.render_error", &args).is_empty());
+        // A scalar is no type to take out: an atom names an option's key.
+        let atom = Trigger::Value {
+            op: "native_preview.build",
+            path: "/0/.native_result/[preview]/1".into(),
+            of: "atom".into(),
+            value: "{\"$atom\":\"rows\"}".into(),
+        };
+        assert!(take_outs(&atom, "protocol.render_error", &args).is_empty());
     }
 
     #[test]
@@ -805,13 +812,14 @@ mod tests {
             groups(&[0, 1, 2, 3, 4], &[l(3, 1), l(4, 3)]),
             vec![vec![0], vec![1, 3], vec![2], vec![4]]
         );
-        // Taken in another order, 3 explains 4 first.
+        // Taken in another order, 3 explains 4 first, and 1, which
+        // explains 3, joins it too: both are linked to 3 directly.
         assert_eq!(
             groups(&[3, 1, 0, 2, 4], &[l(3, 1), l(4, 3)]),
-            vec![vec![3, 4], vec![1], vec![0], vec![2]]
+            vec![vec![3, 1, 4], vec![0], vec![2]]
         );
         // One trigger found for 0, 3 and 1 is one member, reached through
-        // either: 1 takes 3 and, through it, 0 (which 2 explains, too late).
+        // either: 1 takes 3 and, through it, 0, and 2, which explains 0.
         let same = |explained, by| Link {
             explained,
             by,
@@ -819,7 +827,7 @@ mod tests {
         };
         assert_eq!(
             groups(&[1, 3, 0, 2], &[same(0, 3), same(3, 1), l(0, 2)]),
-            vec![vec![1, 3, 0], vec![2]]
+            vec![vec![1, 3, 0, 2]]
         );
         // What a member of the block explains joins the block's group.
         assert_eq!(

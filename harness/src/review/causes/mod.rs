@@ -31,13 +31,13 @@ pub mod join;
 pub mod what;
 pub mod when;
 
+pub(crate) use when::search;
 pub use when::search::Search;
 pub use when::trigger::{bare_option, shown_char, Trigger};
 pub use when::{
-    default, holds_struct, in_list, message, named, parts, protocols, under,
-    unquoted, Found, MAX_CANDIDATES,
+    default, holds_struct, in_list, message, named, parts, protocols, under, unquoted, Found,
+    MAX_CANDIDATES,
 };
-pub(crate) use when::search;
 
 // What the tests below read as `super::*`.
 #[cfg(test)]

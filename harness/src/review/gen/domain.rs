@@ -300,6 +300,18 @@ pub fn opaque() -> BoxedStrategy<Term> {
         .boxed()
 }
 
+/// A text of `limit - 2` to `limit + 2` characters of one character, ASCII
+/// or of two to four bytes: both sides of a limit counted in characters,
+/// and where counting bytes instead would cross it.
+pub fn text_near(limit: usize) -> BoxedStrategy<Term> {
+    (
+        limit.saturating_sub(2)..=limit + 2,
+        prop::sample::select(vec!["a", "é", "中", "😀"]),
+    )
+        .prop_map(|(n, c)| Term::Str(c.repeat(n)))
+        .boxed()
+}
+
 /// Lists and strings around `inspect`'s limits: 49 to 52 items, 4095 to
 /// 4098 printable bytes (a multi-byte character may straddle the cut), and
 /// a long non-printable binary.

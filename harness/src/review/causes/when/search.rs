@@ -509,7 +509,10 @@ impl Search<'_> {
     }
 
     /// Both sides' answers to `requests`, the two answering at once.
-    pub(in crate::review::causes) fn both(&mut self, requests: &[Request<'_>]) -> (Vec<Answer>, Vec<Answer>) {
+    pub(in crate::review::causes) fn both(
+        &mut self,
+        requests: &[Request<'_>],
+    ) -> (Vec<Answer>, Vec<Answer>) {
         crate::subject::call_both(&mut *self.base, &mut *self.head, requests).0
     }
 

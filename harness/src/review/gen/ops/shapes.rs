@@ -265,13 +265,24 @@ pub(super) fn tool_format(words: &[String]) -> BoxedStrategy<Term> {
 }
 
 /// A `%PtcRunner.Step{}` as `render_success` and `render_success_from_step`
-/// take it: a return value (realistic or from the whole domain), prints,
-/// memory (changed and unchanged) and sometimes a failure.
+/// take it: a return value (realistic or from the whole domain, or a text
+/// at the preview's limit), prints (now and then one at the feedback's
+/// limit: `spec/ptc_tool_protocol_from_step.md`, 512 and 250 characters
+/// by default), memory (changed and unchanged) and sometimes a failure.
 pub(super) fn step() -> BoxedStrategy<Term> {
-    let value =
-        prop_oneof![3 => gen::term(), 1 => hostile_term(), 1 => domain::large_map()].boxed();
+    let value = prop_oneof![
+        3 => gen::term(),
+        1 => hostile_term(),
+        1 => domain::large_map(),
+        1 => domain::text_near(250),
+    ]
+    .boxed();
     let prints = prop::collection::vec(
-        prop_oneof![4 => gen::text().prop_map(Term::Str), 1 => domain::hostile_string().prop_map(Term::Str)],
+        prop_oneof![
+            4 => gen::text().prop_map(Term::Str),
+            1 => domain::hostile_string().prop_map(Term::Str),
+            1 => domain::text_near(512),
+        ],
         0..3,
     )
     .prop_map(Term::List);
@@ -354,7 +365,8 @@ pub(super) fn from_step_opts(words: &[String]) -> BoxedStrategy<Term> {
 }
 
 /// A tool's `native_result:` (NP-7): `nil`, the `:preview` shapes with a
-/// `:limit`, and now and then an option a build may newly read
+/// `:limit` (on both sides of "a positive integer": -2 to 29), and now
+/// and then an option a build may newly read
 /// ([`option_word`], with `words` learned from two builds).
 pub(super) fn native_result(words: &[String]) -> impl Strategy<Value = Term> {
     let kw = |pairs: Vec<(&str, Term)>| {
@@ -369,7 +381,7 @@ pub(super) fn native_result(words: &[String]) -> impl Strategy<Value = Term> {
         Just(Term::Nil),
         Just(kw(vec![("preview", Term::atom("metadata"))])),
         Just(kw(vec![("preview", Term::atom("rows"))])),
-        (1i64..30).prop_map(move |n| kw(vec![
+        (-2i64..30).prop_map(move |n| kw(vec![
             ("preview", Term::atom("rows")),
             ("limit", Term::int(n))
         ])),
