@@ -88,6 +88,16 @@ fn tested(
             for args in take_outs(ma.trigger, mb.op.name, mb.args) {
                 probes.push((b, a, args));
             }
+            // An order cannot show in a map of one pair: for an order
+            // changed, the pairs of a map cut to one (what the cut pairs
+            // held cannot matter to an order, as it can to a value).
+            if matches!(mb.change.delta, super::what::Delta::Order)
+                && matches!(ma.trigger, Trigger::Pairs { .. })
+            {
+                if let Some(args) = take_out_all(ma.trigger, mb.op.name, mb.args) {
+                    probes.push((b, a, args));
+                }
+            }
         }
     }
     let requests: Vec<Request<'_>> = probes
@@ -307,7 +317,7 @@ pub fn groups(order: &[usize], links: &[Link]) -> Vec<Vec<usize>> {
 /// them (a `-0.0` in a map of one pair), which says nothing of the pairs.
 pub fn take_out_all(trigger: &Trigger, op: &'static str, args: &[Term]) -> Option<Vec<Term>> {
     let Trigger::Pairs { op: at_op, path } = trigger else {
-        return take_out(trigger, args);
+        return take_out_of(trigger, Some(op), args);
     };
     if *at_op != op {
         return None;
@@ -340,7 +350,7 @@ pub fn take_out_all(trigger: &Trigger, op: &'static str, args: &[Term]) -> Optio
 /// each example (an empty one in one, one inside another in a second, one
 /// in a list in a third). The test decides.
 pub fn take_outs(trigger: &Trigger, op: &'static str, args: &[Term]) -> Vec<Vec<Term>> {
-    let exact = take_out(trigger, args);
+    let exact = take_out_of(trigger, Some(op), args);
     let mut out: Vec<Vec<Term>> = exact.iter().cloned().collect();
     if let Trigger::Value { path, value, .. } = trigger {
         if let Some(wide) = typewide(path, value, op, args) {
@@ -399,22 +409,45 @@ fn typewide(path: &str, value: &str, op: &str, args: &[Term]) -> Option<Vec<Term
 /// its module, a distinctive value. `None` when the trigger names nothing
 /// an input can lose, or `args` hold none of it.
 pub fn take_out(trigger: &Trigger, args: &[Term]) -> Option<Vec<Term>> {
+    take_out_of(trigger, None, args)
+}
+
+/// [`take_out`] from an input of `op`, when known: a number the input
+/// lacks stands for every number of its type in an input of the
+/// trigger's own op.
+fn take_out_of(trigger: &Trigger, op: Option<&str>, args: &[Term]) -> Option<Vec<Term>> {
     let mut hit = false;
     let out: Vec<Term> = match trigger {
-        Trigger::Char { c, .. } => {
+        Trigger::Char { c, within } => {
+            // Out of texts and map keys; out of atoms that are values only
+            // when the trigger's own value was one: an atom an op reads
+            // (a type, a mode, an option's value) is a name, and cutting
+            // its characters changes what the op is asked, not what the
+            // rule reads.
+            let atoms = matches!(&**within, Trigger::Value { of, .. } if of == "atom");
             let exact: Vec<Term> = args
                 .iter()
-                .map(|a| without_chars(a, &|x| x == *c, &mut hit))
+                .map(|a| without_chars(a, &|x| x == *c, atoms, &mut hit))
                 .collect();
             if hit {
                 exact
             } else {
                 // The input holds not that character but others of its
                 // class (an uppercase letter, a digit, a space): a rule
-                // that reads one reads them all, which the test decides.
+                // that reads one reads them all, which the test decides;
+                // but not a class that is most of the input's text (the
+                // lowercase letters of a long text), which takes the
+                // text, its length and its words, with it.
                 let class = char_class(*c);
+                let (mut all, mut picked) = (0, 0);
+                for a in args {
+                    count_chars(a, &|x| char_class(x) == class, atoms, &mut all, &mut picked);
+                }
+                if picked * 3 > all {
+                    return None;
+                }
                 args.iter()
-                    .map(|a| without_chars(a, &|x| char_class(x) == class, &mut hit))
+                    .map(|a| without_chars(a, &|x| char_class(x) == class, atoms, &mut hit))
                     .collect()
             }
         }
@@ -439,13 +472,19 @@ pub fn take_out(trigger: &Trigger, args: &[Term]) -> Option<Vec<Term>> {
             .iter()
             .map(|a| without_field(a, module, field, &mut hit))
             .collect(),
-        Trigger::Value { value, path, .. } => {
+        Trigger::Value {
+            value,
+            path,
+            op: at_op,
+            ..
+        } => {
             // The value replaced by another wherever the input holds it (a
             // value too common to name anything, only in the same kind of
             // place: a `nil` in a mode tuple is not a `nil` value of a
-            // map); when it holds none and it is a number, every number of
-            // its type (a rule that reads one float reads them all, which
-            // the test decides).
+            // map); when it holds none and it is a number, in an input of
+            // the trigger's own op, every number of its type (a rule that
+            // reads one float reads them all, which the test decides; in
+            // another op a number is a limit, a count, an index).
             let common = ["null", "true", "false", "0", "1", "\"\"", "[]", "{}"];
             let place = if common.contains(&value.as_str()) {
                 Some(Place::of(path))
@@ -459,7 +498,7 @@ pub fn take_out(trigger: &Trigger, args: &[Term]) -> Option<Vec<Term>> {
                 .collect();
             if hit {
                 exact
-            } else if matches!(v, Term::Float(_) | Term::Int(_)) {
+            } else if matches!(v, Term::Float(_) | Term::Int(_)) && Some(*at_op) == op {
                 let kind = std::mem::discriminant(&v);
                 let like = |x: &Term| std::mem::discriminant(x) == kind;
                 args.iter()
@@ -506,7 +545,46 @@ fn char_class(c: char) -> u8 {
     }
 }
 
-fn without_chars(t: &Term, drop: &dyn Fn(char) -> bool, hit: &mut bool) -> Term {
+/// The characters of the texts and map keys of `t` (and of its atoms
+/// when `atoms`), added to `all`, and those `pick` picks, to `picked`.
+fn count_chars(
+    t: &Term,
+    pick: &dyn Fn(char) -> bool,
+    atoms: bool,
+    all: &mut usize,
+    picked: &mut usize,
+) {
+    let text = |s: &str, all: &mut usize, picked: &mut usize| {
+        for c in s.chars() {
+            *all += 1;
+            *picked += usize::from(pick(c));
+        }
+    };
+    match t {
+        Term::Str(s) => text(s, all, picked),
+        Term::Atom(s) if atoms => text(s, all, picked),
+        Term::Map(m) => m.iter().for_each(|(k, v)| {
+            match k {
+                Term::Atom(s) => text(s, all, picked),
+                _ => count_chars(k, pick, atoms, all, picked),
+            }
+            count_chars(v, pick, atoms, all, picked);
+        }),
+        Term::List(xs) | Term::Tuple(xs) => {
+            xs.iter()
+                .for_each(|x| count_chars(x, pick, atoms, all, picked));
+        }
+        Term::Struct(st) => st
+            .fields
+            .iter()
+            .for_each(|(_, v)| count_chars(v, pick, atoms, all, picked)),
+        _ => {}
+    }
+}
+
+/// `t` with the characters `drop` picks taken out of every text and map
+/// key, and of every atom when `atoms`.
+fn without_chars(t: &Term, drop: &dyn Fn(char) -> bool, atoms: bool, hit: &mut bool) -> Term {
     let cut = |s: &str, hit: &mut bool| -> Option<String> {
         s.chars().any(drop).then(|| {
             *hit = true;
@@ -515,8 +593,19 @@ fn without_chars(t: &Term, drop: &dyn Fn(char) -> bool, hit: &mut bool) -> Term 
     };
     match t {
         Term::Str(s) => cut(s, hit).map_or_else(|| t.clone(), Term::Str),
-        Term::Atom(s) => cut(s, hit).map_or_else(|| t.clone(), |n| Term::atom(&n)),
-        _ => rebuild(t, &mut |x| without_chars(x, drop, hit)),
+        Term::Atom(s) if atoms => cut(s, hit).map_or_else(|| t.clone(), |n| Term::atom(&n)),
+        Term::Map(m) => Term::map(
+            m.iter()
+                .map(|(k, v)| {
+                    let k = match k {
+                        Term::Atom(s) => cut(s, hit).map_or_else(|| k.clone(), |n| Term::atom(&n)),
+                        _ => without_chars(k, drop, atoms, hit),
+                    };
+                    (k, without_chars(v, drop, atoms, hit))
+                })
+                .collect(),
+        ),
+        _ => rebuild(t, &mut |x| without_chars(x, drop, atoms, hit)),
     }
 }
 
@@ -690,7 +779,24 @@ mod tests {
             within: Box::new(opt.clone()),
         };
         let out = take_out(&space, &args).unwrap();
-        assert_eq!(out[1], Term::map(vec![(Term::str("xy"), Term::atom("pq"))]));
+        // Out of texts and keys, not out of an atom that is a value.
+        assert_eq!(
+            out[1],
+            Term::map(vec![(Term::str("xy"), Term::atom("p q"))])
+        );
+        let in_atom = Trigger::Char {
+            c: ' ',
+            within: Box::new(Trigger::Value {
+                op: "key_normalizer.normalize_key",
+                path: "/0".into(),
+                of: "atom".into(),
+                value: "{\"$atom\":\"a b\"}".into(),
+            }),
+        };
+        assert_eq!(
+            take_out(&in_atom, &args).unwrap()[1],
+            Term::map(vec![(Term::str("xy"), Term::atom("pq"))])
+        );
         // A character the input lacks: those of its class (a tab: spaces).
         let tab = Trigger::Char {
             c: '\t',
@@ -699,9 +805,19 @@ mod tests {
         assert_eq!(take_out(&tab, &args), Some(out));
         let digit = Trigger::Char {
             c: '7',
-            within: Box::new(opt),
+            within: Box::new(opt.clone()),
         };
         assert_eq!(take_out(&digit, &args), None, "nothing to take out");
+        // A class that is most of the input's text is not taken out (the
+        // lowercase letters of a long print): it takes the text with it.
+        let b = Trigger::Char {
+            c: 'b',
+            within: Box::new(opt),
+        };
+        let long = vec![Term::str("é".repeat(500)), Term::str("X")];
+        assert_eq!(take_out(&b, &long), None);
+        let few = vec![Term::str("ABCDEFa")];
+        assert_eq!(take_out(&b, &few), Some(vec![Term::str("ABCDEF")]));
         // A float value stands for every float, map keys included (a
         // rule over floats reads a float key too); a key met twice then
         // keeps one pair.
@@ -717,12 +833,14 @@ mod tests {
             (Term::str("k"), Term::List(vec![Term::Float(1.5)])),
         ])];
         assert_eq!(
-            take_out(&float, &keyed),
-            Some(vec![Term::map(vec![
+            take_outs(&float, "native_preview.cache_hint", &keyed),
+            vec![vec![Term::map(vec![
                 (Term::int(0), Term::Nil),
                 (Term::str("k"), Term::List(vec![Term::int(0)])),
-            ])])
+            ])]]
         );
+        // In another op's input a number is a limit or a count: no.
+        assert!(take_outs(&float, "tool.validate", &keyed).is_empty());
     }
 
     #[test]

@@ -139,6 +139,18 @@ impl Change {
                     },
                 )
             }
+            // A payload equal as JSON, rendered differently (the strict
+            // level): the two texts' differing characters.
+            (Answer::Ok(Term::Str(bs)), Answer::Ok(Term::Str(hs)))
+                if op.output == ptc_conformance::ops::Output::JsonString
+                    && bs != hs
+                    && matches!(
+                        (serde_json::from_str::<serde_json::Value>(bs), serde_json::from_str::<serde_json::Value>(hs)),
+                        (Ok(x), Ok(y)) if x == y
+                    ) =>
+            {
+                change("the rendered JSON", 0, text_delta(bs, hs))
+            }
             (Answer::Ok(b), Answer::Ok(h)) => {
                 let (b, h) = comparable(op, b, h, Reading::AsAnswered);
                 let mut path = Vec::new();
@@ -1017,6 +1029,19 @@ mod tests {
 
     fn ok(json: &str) -> Answer {
         Answer::Ok(ptc_conformance::tagged::decode_str(json, "").unwrap())
+    }
+
+    #[test]
+    fn a_payload_equal_as_json_is_named_by_its_rendering() {
+        let o = op("protocol.render_error");
+        let c = Change::of(
+            o,
+            &ok(r#""{\"status\":\"error\"}""#),
+            &ok(r#""{\n  \"status\": \"error\"\n}""#),
+        );
+        assert_eq!(c.at, "the rendered JSON");
+        let phrase = c.phrase(("base", "head"));
+        assert!(phrase.contains("\\n  "), "{phrase}");
     }
 
     #[test]
