@@ -19,6 +19,10 @@ use ptc_conformance::term::{Struct, Term};
 pub struct Member<'a> {
     /// Its trigger.
     pub trigger: &'a Trigger,
+    /// The other triggers found for its kinds; of these, the options (a
+    /// key an op newly reads, well-formed or not, names one change by
+    /// itself) are taken out of other examples too.
+    pub also: &'a [Trigger],
     /// The op of its example.
     pub op: &'static Op,
     /// The example's arguments.
@@ -30,6 +34,9 @@ pub struct Member<'a> {
     /// What changed in it.
     pub change: &'a Change,
 }
+
+/// A member's other options taken out of another's example, at most.
+const ALSO_TRIED: usize = 8;
 
 /// How one member was found to be another's change: the member that
 /// explains it and the test that said so.
@@ -85,8 +92,17 @@ fn tested(
                 });
                 continue;
             }
-            for args in take_outs(ma.trigger, mb.op.name, mb.args) {
-                probes.push((b, a, args));
+            let triggers = std::iter::once(ma.trigger)
+                .chain(
+                    ma.also
+                        .iter()
+                        .filter(|t| *t != ma.trigger && matches!(t, Trigger::Option { .. })),
+                )
+                .take(ALSO_TRIED + 1);
+            for t in triggers {
+                for args in take_outs(t, mb.op.name, mb.args) {
+                    probes.push((b, a, args));
+                }
             }
             // An order cannot show in a map of one pair: for an order
             // changed, the pairs of a map cut to one (what the cut pairs
@@ -435,15 +451,15 @@ fn take_out_of(trigger: &Trigger, op: Option<&str>, args: &[Term]) -> Option<Vec
                 // The input holds not that character but others of its
                 // class (an uppercase letter, a digit, a space): a rule
                 // that reads one reads them all, which the test decides;
-                // but not a class that is most of the input's text (the
-                // lowercase letters of a long text), which takes the
-                // text, its length and its words, with it.
+                // but not a class that is many characters and most of the
+                // input's text (the lowercase letters of a long text),
+                // which takes the text, its length and its words, with it.
                 let class = char_class(*c);
                 let (mut all, mut picked) = (0, 0);
                 for a in args {
                     count_chars(a, &|x| char_class(x) == class, atoms, &mut all, &mut picked);
                 }
-                if picked * 3 > all {
+                if picked > 16 && picked * 3 > all {
                     return None;
                 }
                 args.iter()

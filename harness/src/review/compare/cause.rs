@@ -212,6 +212,7 @@ fn explained_by(
         trigger: &Trigger::Fault {
             side: crate::review::kinds::Side::Expected,
         },
+        also: &[],
         op,
         args: &g.example.args,
         base: &g.example.base,
@@ -223,6 +224,7 @@ fn explained_by(
         let e = &groups[k].example;
         members.push(Member {
             trigger: &out[*j].trigger,
+            also: &out[*j].triggers,
             op: ptc_conformance::ops::find(groups[k].kind.op).unwrap_or(op),
             args: &e.args,
             base: &e.base,
@@ -345,6 +347,7 @@ fn joined(
                 let op = ptc_conformance::ops::find(g.kind.op)?;
                 Some(Member {
                     trigger: &c.trigger,
+                    also: &c.triggers,
                     op,
                     args: &g.example.args,
                     base: &g.example.base,
