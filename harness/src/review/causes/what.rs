@@ -541,26 +541,29 @@ impl Rule {
 
     /// `t` with the rule undone at one place that matches head's side (each
     /// of the first [`RULE_PLACES`] in turn), then at every element of one
-    /// list that matches.
+    /// list that matches (up to [`RULE_PLACES`] lists).
     fn variants(&self, t: &Term) -> Vec<Term> {
-        let mut out = Vec::new();
-        let mut places = 0;
-        count(t, &self.head, &mut places);
-        for k in 0..places.min(RULE_PLACES) {
-            let mut n = 0;
-            out.push(self.at(t, &mut |_| {
-                n += 1;
-                n - 1 == k
-            }));
-        }
-        self.lists(t, &mut out);
+        let nodes = values(t);
+        let matching = |x: &Term| self.head.bind(x).is_some();
+        let places = nodes.iter().filter(|x| matching(x)).take(RULE_PLACES);
+        let lists = nodes
+            .iter()
+            .filter_map(|x| match x {
+                Term::List(xs) if xs.iter().filter(|x| matching(x)).count() > 1 => Some(xs),
+                _ => None,
+            })
+            .take(RULE_PLACES);
+        let mut out: Vec<Term> = places
+            .map(|p| self.at(t, &|x| std::ptr::eq(x, *p)))
+            .collect();
+        out.extend(lists.map(|xs| self.at(t, &|x| xs.iter().any(|e| std::ptr::eq(x, e)))));
         out
     }
 
-    /// `t` with the rule undone where `pick` says, outermost first.
-    fn at(&self, t: &Term, pick: &mut dyn FnMut(&Term) -> bool) -> Term {
-        if let Some(bound) = self.head.bind(t) {
-            if pick(t) {
+    /// `t` with the rule undone at the places `pick` picks, outermost first.
+    fn at(&self, t: &Term, pick: &dyn Fn(&Term) -> bool) -> Term {
+        if pick(t) {
+            if let Some(bound) = self.head.bind(t) {
                 return self.base.fill(&bound);
             }
         }
@@ -575,62 +578,18 @@ impl Rule {
             other => other.clone(),
         }
     }
-
-    /// For each list of `t` with two or more elements matching head's
-    /// side: `t` with all of them undone (up to [`RULE_PLACES`] lists).
-    fn lists(&self, t: &Term, out: &mut Vec<Term>) {
-        let mut lists: Vec<*const Term> = Vec::new();
-        fn find(t: &Term, head: &Pat, lists: &mut Vec<*const Term>) {
-            if let Term::List(xs) = t {
-                if xs.iter().filter(|x| head.bind(x).is_some()).count() > 1 {
-                    lists.push(std::ptr::from_ref(t));
-                }
-            }
-            match t {
-                Term::List(xs) | Term::Tuple(xs) => xs.iter().for_each(|x| find(x, head, lists)),
-                Term::Map(m) => m.iter().for_each(|(_, v)| find(v, head, lists)),
-                _ => {}
-            }
-        }
-        find(t, &self.head, &mut lists);
-        for l in lists.into_iter().take(RULE_PLACES) {
-            out.push(self.in_list(t, l));
-        }
-    }
-
-    fn in_list(&self, t: &Term, list: *const Term) -> Term {
-        match t {
-            Term::List(xs) if std::ptr::eq(t, list) => Term::List(
-                xs.iter()
-                    .map(|x| {
-                        self.head
-                            .bind(x)
-                            .map_or_else(|| x.clone(), |b| self.base.fill(&b))
-                    })
-                    .collect(),
-            ),
-            Term::List(xs) => Term::List(xs.iter().map(|x| self.in_list(x, list)).collect()),
-            Term::Tuple(xs) => Term::Tuple(xs.iter().map(|x| self.in_list(x, list)).collect()),
-            Term::Map(m) => Term::map(
-                m.iter()
-                    .map(|(k, v)| (k.clone(), self.in_list(v, list)))
-                    .collect(),
-            ),
-            other => other.clone(),
-        }
-    }
 }
 
-/// How many places of `t` match `head`.
-fn count(t: &Term, head: &Pat, n: &mut usize) {
-    if head.bind(t).is_some() {
-        *n += 1;
-    }
+/// `t` and the values inside it a rule is undone at (list and tuple
+/// elements, map values), in pre-order.
+fn values(t: &Term) -> Vec<&Term> {
+    let mut out = vec![t];
     match t {
-        Term::List(xs) | Term::Tuple(xs) => xs.iter().for_each(|x| count(x, head, n)),
-        Term::Map(m) => m.iter().for_each(|(_, v)| count(v, head, n)),
+        Term::List(xs) | Term::Tuple(xs) => xs.iter().for_each(|x| out.extend(values(x))),
+        Term::Map(m) => m.iter().for_each(|(_, v)| out.extend(values(v))),
         _ => {}
     }
+    out
 }
 
 /// Whether `t` holds `part` (or is it).
