@@ -7,6 +7,7 @@ pub mod bench;
 pub mod bless;
 pub mod causes;
 pub mod compare;
+pub mod culprits;
 pub mod fuzz;
 pub mod gen;
 pub mod kinds;

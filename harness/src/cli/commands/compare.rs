@@ -22,12 +22,43 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub filter: Filter,
     /// The first build, whose answers are the expectation: a command line,
-    /// split as a shell would (e.g. "elixir -pa ... adapter.exs").
+    /// split as a shell would (e.g. "elixir -pa ... adapter.exs"). With
+    /// sources, `{dir}` in it stands for the tree, and one of --base and
+    /// --head may serve both.
     #[arg(long, value_name = "CMD")]
-    pub base: String,
+    pub base: Option<String>,
     /// The second build: a command line, split as a shell would.
     #[arg(long, value_name = "CMD")]
-    pub head: String,
+    pub head: Option<String>,
+    /// Sources, as two trees: base's. With them, which change of the code
+    /// made each difference is tested (docs/reviewer.md § Which change made it).
+    #[arg(long, value_name = "DIR", requires = "head_src", conflicts_with_all = ["git", "range"])]
+    pub base_src: Option<PathBuf>,
+    /// Sources: head's tree.
+    #[arg(long, value_name = "DIR", requires = "base_src")]
+    pub head_src: Option<PathBuf>,
+    /// Sources, as a git repository (with --range): its commits between
+    /// base and head are bisected, the culprit's hunks delta-debugged.
+    #[arg(long, value_name = "REPO", requires = "range")]
+    pub git: Option<PathBuf>,
+    /// With --git: `A..B`, base and head.
+    #[arg(long, value_name = "A..B", requires = "git")]
+    pub range: Option<String>,
+    /// With sources: the command that builds a tree, run with `sh -c` in
+    /// its directory (e.g. 'mix compile').
+    #[arg(long, value_name = "CMD")]
+    pub build: Option<String>,
+    /// With sources: which files are sources (a glob, repeatable; default:
+    /// every file but build outputs such as _build/ and deps/).
+    #[arg(long, value_name = "GLOB")]
+    pub src: Vec<String>,
+    /// With sources: where lanes, builds and cached answers live (default:
+    /// a directory of the system's temporary one named by the sources).
+    #[arg(long, value_name = "DIR")]
+    pub scratch: Option<PathBuf>,
+    /// With sources: corpus cases of each kind asked besides its smallest example.
+    #[arg(long, value_name = "N", default_value = "3")]
+    pub probes_per_kind: usize,
     /// `strict` (default) compares rendered JSON byte for byte; `default` as JSON.
     #[arg(long, value_enum, default_value = "strict")]
     pub level: Strictness,
@@ -75,6 +106,7 @@ pub enum CompareFormat {
 /// Runs the corpus and the fuzzer against base and head and prints each
 /// kind of difference once.
 pub fn exec(args: CompareArgs) -> Result<(), Failure> {
+    let pretty = args.format == CompareFormat::Pretty;
     let corpus = load_clean(&args.corpus)?;
     let selection = args.filter.selection(None);
     let cases = selection.apply(&corpus).map_err(Failure::usage)?;
@@ -94,7 +126,39 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
         cfg.startup_timeout = seconds("startup-timeout", args.startup_timeout)?;
         Ok(cfg)
     };
-    let (base_cfg, head_cfg) = (side("base", &args.base)?, side("head", &args.head)?);
+    let sources = sources_of(&args)?;
+    let (base_line, head_line) = match (&args.base, &args.head, &sources) {
+        (Some(b), Some(h), _) => (b.clone(), h.clone()),
+        (Some(one), None, Some(_)) | (None, Some(one), Some(_)) => (one.clone(), one.clone()),
+        (None, _, _) => return Err(Failure::usage("compare needs --base CMD (and --head CMD)")),
+        (_, None, _) => return Err(Failure::usage("compare needs --head CMD (with --base-src/--head-src or --git/--range, one of --base and --head may serve both)")),
+    };
+    let prepared = match &sources {
+        Some(s) => {
+            if pretty {
+                outln!("sources: {}", describe_sources(&s.given));
+            }
+            Some(
+                crate::review::culprits::prepare(s)
+                    .map_err(|e| Failure::failed(format!("compare: {e}")))?,
+            )
+        }
+        None => None,
+    };
+    let at = |line: &str, dir: Option<&std::path::Path>| match dir {
+        Some(d) => line.replace("{dir}", &d.to_string_lossy()),
+        None => line.to_owned(),
+    };
+    let (base_cfg, head_cfg) = (
+        side(
+            "base",
+            &at(&base_line, prepared.as_ref().map(|p| p.base_dir.as_path())),
+        )?,
+        side(
+            "head",
+            &at(&head_line, prepared.as_ref().map(|p| p.head_dir.as_path())),
+        )?,
+    );
     let seed = crate::review::fuzz::seed_or_now(args.seed);
     let fuzz = match args.cases {
         Some(0) => None,
@@ -115,7 +179,6 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     };
     let mut base = start(base_cfg)?;
     let mut head = start(head_cfg)?;
-    let pretty = args.format == CompareFormat::Pretty;
     if pretty {
         outln!(
             "{}\nbase: {}\nhead: {}",
@@ -153,10 +216,33 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    let attribution = match (&sources, &prepared) {
+        (Some(s), Some(p)) => {
+            // The two builds' adapters are not needed any more.
+            drop(base);
+            drop(head);
+            let mut s = s.clone();
+            s.template = template(&base_line, &head_line)?;
+            Some(
+                crate::review::culprits::attribute(&s, p, &c)
+                    .map_err(|e| Failure::failed(format!("compare: attribution: {e}")))?,
+            )
+        }
+        _ => None,
+    };
     if pretty {
         print_pretty(&c);
+        if let Some(a) = &attribution {
+            out!("{}", crate::review::culprits::text::render(a, &c));
+        } else {
+            outln!("(no sources given: causes are named from the answers alone; --base-src/--head-src or --git/--range test which change made each)");
+        }
     } else {
         let mut v = c.to_json();
+        v["attribution"] = attribution
+            .as_ref()
+            .map(|a| crate::review::culprits::text::to_json(a, &c))
+            .unwrap_or(serde_json::Value::Null);
         v["seed"] = serde_json::json!(cfg.fuzz.as_ref().map(|_| seed));
         v["corpus"] = serde_json::json!(corpus.info());
         v["spec"] = serde_json::json!(corpus.spec);
@@ -169,6 +255,84 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
         Ok(())
     } else {
         Err(Failure::reported())
+    }
+}
+
+/// The attribution's settings, when sources are given.
+fn sources_of(args: &CompareArgs) -> Result<Option<crate::review::culprits::Config>, Failure> {
+    use crate::review::culprits::Given;
+    let given = match (&args.base_src, &args.head_src, &args.git, &args.range) {
+        (Some(b), Some(h), None, None) => Given::Trees {
+            base: b.clone(),
+            head: h.clone(),
+        },
+        (None, None, Some(repo), Some(range)) => Given::Git {
+            repo: repo.clone(),
+            range: range.clone(),
+        },
+        (None, None, None, None) => {
+            if args.build.is_some() || !args.src.is_empty() || args.scratch.is_some() {
+                return Err(Failure::usage(
+                    "--build, --src and --scratch go with sources: --base-src DIR --head-src DIR, or --git REPO --range A..B",
+                ));
+            }
+            return Ok(None);
+        }
+        _ => {
+            return Err(Failure::usage(
+                "sources are --base-src DIR --head-src DIR, or --git REPO --range A..B, not both",
+            ))
+        }
+    };
+    let scratch = match &args.scratch {
+        Some(d) => d.clone(),
+        None => {
+            let named = format!("{given:?} {:?} {:?}", args.build, args.src);
+            let h = <sha2::Sha256 as sha2::Digest>::digest(named.as_bytes());
+            std::env::temp_dir().join(format!(
+                "ptc-conformance-attribution-{}",
+                &crate::review::culprits::tree::hex(&h)[..16]
+            ))
+        }
+    };
+    let mut adapter = AdapterConfig::new(Vec::new());
+    adapter.timeout = seconds("timeout", args.timeout)?;
+    adapter.startup_timeout = seconds("startup-timeout", args.startup_timeout)?;
+    Ok(Some(crate::review::culprits::Config {
+        given,
+        build: args.build.clone(),
+        src: args.src.clone(),
+        scratch,
+        template: Vec::new(),
+        adapter,
+        strictness: args.level,
+        per_kind: args.probes_per_kind,
+    }))
+}
+
+/// The adapter command of a variant: base's template, or head's, whichever holds `{dir}`.
+fn template(base: &str, head: &str) -> Result<Vec<String>, Failure> {
+    let line = [base, head]
+        .into_iter()
+        .find(|l| l.contains("{dir}"))
+        .ok_or_else(|| {
+            Failure::usage(format!(
+                "with sources, --base or --head must hold {{dir}}, where each variant's tree goes (--base {base:?}, --head {head:?})"
+            ))
+        })?;
+    shlex::split(line)
+        .filter(|a| !a.is_empty())
+        .ok_or_else(|| Failure::usage(format!("{line:?}: not a command line")))
+}
+
+fn describe_sources(g: &crate::review::culprits::Given) -> String {
+    match g {
+        crate::review::culprits::Given::Trees { base, head } => {
+            format!("base tree {}, head tree {}", base.display(), head.display())
+        }
+        crate::review::culprits::Given::Git { repo, range } => {
+            format!("git {} {range}", repo.display())
+        }
     }
 }
 

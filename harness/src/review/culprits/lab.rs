@@ -1,0 +1,356 @@
+//! The lab: a variant of the sources (a commit, or base with some hunks
+//! applied) written into a lane, built with `--build`, started behind the
+//! adapter template with `{dir}` for the lane, and asked the probes. A
+//! probe's verdict is whether the variant answers it as head did, judged
+//! by the kit's one judge at compare's level. Builds and answers are cached
+//! in the scratch directory by the variant's sources, the build command
+//! and the adapter template, so that a second run rebuilds nothing it has
+//! answered.
+
+use super::tree::{build, hex, Lane, Snapshot};
+use crate::judging::judge::{same_answer, Reading};
+use crate::judging::outcome::{Outcome, Strictness};
+use crate::subject::adapter::{Adapter, AdapterConfig};
+use crate::subject::{wire, Answer, Request, Subject};
+use ptc_conformance::ops::Op;
+use ptc_conformance::term::Term;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// What a variant is asked: one input of a kind, or whether it declares an op.
+#[derive(Clone, Debug)]
+pub enum Ask {
+    /// An op called on arguments.
+    Call {
+        /// The op.
+        op: &'static Op,
+        /// Its arguments.
+        args: Vec<Term>,
+    },
+    /// Whether the variant's handshake declares the op.
+    Declares(String),
+}
+
+/// One probe: an input whose answers differ between base and head, and
+/// head's answer to it (what a variant that holds the change answers).
+#[derive(Clone, Debug)]
+pub struct Probe {
+    /// The kind it is an input of (an index into the comparison's groups),
+    /// `None` for an op one side declares.
+    pub group: Option<usize>,
+    /// What is asked.
+    pub ask: Ask,
+    /// Head's answer (for `Declares`, `Ok(true)` when head declares the op).
+    pub head: Answer,
+    /// Base's answer.
+    pub base: Answer,
+    /// A digest of the ask, for the cache.
+    pub key: String,
+}
+
+impl Probe {
+    /// A probe of a call.
+    pub fn call(
+        group: Option<usize>,
+        op: &'static Op,
+        args: Vec<Term>,
+        (base, head): (Answer, Answer),
+    ) -> Probe {
+        let key = digest(&format!("call {} {}", op.name, wire::encode_args(&args)));
+        Probe {
+            group,
+            ask: Ask::Call { op, args },
+            head,
+            base,
+            key,
+        }
+    }
+
+    /// A probe of an op one side declares.
+    pub fn declares(op: &str, by_head: bool) -> Probe {
+        Probe {
+            group: None,
+            key: digest(&format!("declares {op}")),
+            ask: Ask::Declares(op.to_owned()),
+            head: Answer::Ok(Term::Bool(by_head)),
+            base: Answer::Ok(Term::Bool(!by_head)),
+        }
+    }
+
+    /// One line naming the input, for the report.
+    pub fn describe(&self) -> String {
+        match &self.ask {
+            Ask::Call { op, args } => format!(
+                "{} {}",
+                op.name,
+                crate::review::compare::cut(&wire::encode_args(args))
+            ),
+            Ask::Declares(op) => format!("declares op {op}"),
+        }
+    }
+}
+
+fn digest(s: &str) -> String {
+    hex(&Sha256::digest(s.as_bytes()))
+}
+
+/// A variant's verdict on one probe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It answers as head does.
+    Head,
+    /// It answers as base does.
+    Base,
+    /// It answers as neither does.
+    Other,
+    /// It could not be asked: it does not build, or its adapter does not
+    /// start or gives no valid answer (the reason).
+    Unresolved(String),
+}
+
+/// One variant tried: what it was, its build and what it said.
+#[derive(Clone, Debug)]
+pub struct Trial {
+    /// What the variant is (`commit 1a2b…`, `base + hunks 1, 4`).
+    pub label: String,
+    /// Build seconds (0 when cached or no `--build`).
+    pub build_secs: f64,
+    /// Answered from the cache.
+    pub cached: bool,
+    /// Why it could not be asked at all, if it could not.
+    pub unresolved: Option<String>,
+    /// Probes asked and how many answered as head.
+    pub asked: usize,
+    /// Of them, answered as head.
+    pub as_head: usize,
+}
+
+/// What the cache keeps of one variant.
+#[derive(Clone, Debug, Default)]
+struct Kept {
+    /// `Some(reason)` when it did not build or start.
+    broken: Option<String>,
+    /// Probe key → answer line.
+    answers: BTreeMap<String, String>,
+}
+
+/// Builds and asks variants.
+pub struct Lab {
+    lane: Lane,
+    build: Option<String>,
+    template: Vec<String>,
+    adapter: AdapterConfig,
+    strictness: Strictness,
+    cache_file: PathBuf,
+    cache: BTreeMap<String, Kept>,
+    /// Every variant tried, in order.
+    pub trials: Vec<Trial>,
+}
+
+impl Lab {
+    /// A lab building in `lane`, its cache in `scratch/answers.json`.
+    pub fn new(
+        lane: Lane,
+        build: Option<String>,
+        template: Vec<String>,
+        adapter: AdapterConfig,
+        strictness: Strictness,
+        scratch: &std::path::Path,
+    ) -> Result<Lab, String> {
+        let cache_file = scratch.join("answers.json");
+        let cache = match std::fs::read_to_string(&cache_file) {
+            Ok(text) => read_cache(&text).map_err(|e| {
+                format!("{}: {e} (remove it to start afresh)", cache_file.display())
+            })?,
+            Err(_) => BTreeMap::new(),
+        };
+        Ok(Lab {
+            lane,
+            build,
+            template,
+            adapter,
+            strictness,
+            cache_file,
+            cache,
+            trials: Vec::new(),
+        })
+    }
+
+    fn variant_key(&self, snap: &Snapshot) -> String {
+        digest(&format!(
+            "{}\n{}\n{}",
+            snap.digest(),
+            self.build.as_deref().unwrap_or(""),
+            self.template.join("\u{0}")
+        ))
+    }
+
+    /// The verdicts of the variant `snap` on `probes` (indices into
+    /// `all`), building and asking it unless the cache has them.
+    pub fn try_variant(
+        &mut self,
+        label: String,
+        snap: &Snapshot,
+        all: &[Probe],
+        probes: &[usize],
+    ) -> Result<Vec<Verdict>, String> {
+        let key = self.variant_key(snap);
+        let kept = self.cache.get(&key).cloned().unwrap_or_default();
+        let missing: Vec<usize> = probes
+            .iter()
+            .copied()
+            .filter(|&i| kept.broken.is_none() && !kept.answers.contains_key(&all[i].key))
+            .collect();
+        let mut trial = Trial {
+            label,
+            build_secs: 0.0,
+            cached: missing.is_empty(),
+            unresolved: kept.broken.clone(),
+            asked: probes.len(),
+            as_head: 0,
+        };
+        let mut kept = kept;
+        if !missing.is_empty() {
+            self.lane.set(snap)?;
+            let built = match &self.build {
+                Some(cmd) => {
+                    let b = build(cmd, &self.lane.dir);
+                    trial.build_secs = b.secs;
+                    b.result
+                }
+                None => Ok(()),
+            };
+            match built.and_then(|()| self.ask(all, &missing)) {
+                Ok(answers) => kept.answers.extend(answers),
+                Err(why) => {
+                    kept.broken = Some(why.clone());
+                    trial.unresolved = Some(why);
+                }
+            }
+            self.cache.insert(key, kept.clone());
+            self.save()?;
+        }
+        let verdicts: Vec<Verdict> = probes
+            .iter()
+            .map(|&i| match (&kept.broken, kept.answers.get(&all[i].key)) {
+                (Some(why), _) => Verdict::Unresolved(why.clone()),
+                (None, Some(line)) => self.judge(&all[i], line),
+                (None, None) => Verdict::Unresolved("no answer".into()),
+            })
+            .collect();
+        trial.as_head = verdicts.iter().filter(|v| **v == Verdict::Head).count();
+        self.trials.push(trial);
+        Ok(verdicts)
+    }
+
+    /// Starts the variant's adapter and asks it `probes`: each answer's
+    /// line, by probe key. An adapter that does not start is an error (the
+    /// variant cannot be asked); an answer that is no valid answer is not
+    /// kept (asked again next time).
+    fn ask(&self, all: &[Probe], probes: &[usize]) -> Result<Vec<(String, String)>, String> {
+        let dir = self.lane.dir.to_string_lossy().into_owned();
+        let mut cfg = self.adapter.clone();
+        cfg.command = self
+            .template
+            .iter()
+            .map(|a| a.replace("{dir}", &dir))
+            .collect();
+        let mut adapter = Adapter::start(cfg).map_err(|e| format!("its adapter: {e}"))?;
+        let ops = adapter.ops();
+        let calls: Vec<(usize, Request<'_>)> = probes
+            .iter()
+            .filter_map(|&i| match &all[i].ask {
+                Ask::Call { op, args } => Some((i, Request::new(op.name, args))),
+                Ask::Declares(_) => None,
+            })
+            .collect();
+        let requests: Vec<Request<'_>> = calls.iter().map(|(_, r)| *r).collect();
+        let answers = adapter.call_many(&requests);
+        let mut out = Vec::new();
+        for ((i, _), a) in calls.iter().zip(answers) {
+            if matches!(a, Answer::Error(_)) {
+                continue;
+            }
+            let mut line = String::new();
+            wire::push_answer(&mut line, "0", &a);
+            out.push((all[*i].key.clone(), line));
+        }
+        for &i in probes {
+            if let Ask::Declares(op) = &all[i].ask {
+                let mut line = String::new();
+                wire::push_answer(&mut line, "0", &Answer::Ok(Term::Bool(ops.contains(op))));
+                out.push((all[i].key.clone(), line));
+            }
+        }
+        Ok(out)
+    }
+
+    fn judge(&self, probe: &Probe, line: &str) -> Verdict {
+        let Ok((_, got)) = wire::parse_answer(line.trim_end()) else {
+            return Verdict::Unresolved("a cached answer is not an answer line".into());
+        };
+        let same = |want: &Answer| match &probe.ask {
+            Ask::Declares(_) => got == *want,
+            Ask::Call { op, args } => alike(op, args, want, &got, self.strictness),
+        };
+        if same(&probe.head) {
+            Verdict::Head
+        } else if same(&probe.base) {
+            Verdict::Base
+        } else {
+            Verdict::Other
+        }
+    }
+
+    fn save(&self) -> Result<(), String> {
+        let v: serde_json::Map<String, serde_json::Value> = self
+            .cache
+            .iter()
+            .map(|(k, kept)| {
+                (
+                    k.clone(),
+                    serde_json::json!({"broken": kept.broken, "answers": kept.answers}),
+                )
+            })
+            .collect();
+        let text = serde_json::to_string(&v).map_err(|e| e.to_string())?;
+        std::fs::write(&self.cache_file, text)
+            .map_err(|e| format!("{}: cannot write: {e}", self.cache_file.display()))
+    }
+}
+
+fn read_cache(text: &str) -> Result<BTreeMap<String, Kept>, String> {
+    let v: BTreeMap<String, serde_json::Value> =
+        serde_json::from_str(text).map_err(|e| format!("not the kit's answer cache: {e}"))?;
+    v.into_iter()
+        .map(|(k, e)| {
+            let broken = e.get("broken").and_then(|b| b.as_str()).map(str::to_owned);
+            let answers = e
+                .get("answers")
+                .and_then(|a| a.as_object())
+                .ok_or_else(|| format!("entry {k}: no \"answers\" object"))?
+                .iter()
+                .map(|(p, l)| {
+                    l.as_str()
+                        .map(|l| (p.clone(), l.to_owned()))
+                        .ok_or_else(|| format!("entry {k}: answer {p} is not a string"))
+                })
+                .collect::<Result<_, _>>()?;
+            Ok((k, Kept { broken, answers }))
+        })
+        .collect()
+}
+
+/// Whether `got` is the answer `want` is, to `op` on `args`: the judge of
+/// `run` and `compare` ([`same_answer`]), structs as answered; two
+/// answers that give no expectation alike when of one sort.
+pub fn alike(op: &Op, args: &[Term], want: &Answer, got: &Answer, strictness: Strictness) -> bool {
+    match crate::review::fuzz::expectation(want) {
+        Some(expect) => matches!(
+            same_answer(op, args, &expect, got, strictness, Reading::AsAnswered),
+            Outcome::Pass
+        ),
+        None => std::mem::discriminant(want) == std::mem::discriminant(got),
+    }
+}
