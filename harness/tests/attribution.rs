@@ -360,3 +360,88 @@ fn two_trees_give_one_cause_per_hunk_and_the_control_no_effect() {
     assert!(no_effect[0].contains(CONTROL), "{no_effect:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two changes behind rare inputs: an integer constant in a guard and a
+/// list of one size. With the sources, the generator aims at the diff's
+/// constants and meets both; without them, at the same seed and budget, it
+/// meets neither (issue 49's check, on a subject that needs no Elixir).
+#[test]
+fn the_diffs_constants_reach_changes_behind_rare_inputs() {
+    let dir = scratch("aimed");
+    let (base, head) = (dir.join("base"), dir.join("head"));
+    let port = std::fs::read_to_string(kit().join("harness/adapters/python/adapter.py"))
+        .expect("the Python port");
+    let planted = edit(
+        &port,
+        (
+            "def _canonicalize(t):\n    ty = type(t)\n",
+            "def _canonicalize(t):\n    ty = type(t)\n    if ty is int and t == 7919:\n        return t + 1\n",
+        ),
+    );
+    let planted = edit(
+        &planted,
+        (
+            "    if ty is list:\n        return [_canonicalize(x) for x in t]\n    if ty is Tuple:",
+            "    if ty is list:\n        return [_canonicalize(x) for x in (t[:-1] if len(t) == 37 else t)]\n    if ty is Tuple:",
+        ),
+    );
+    for (d, t) in [(&base, &port), (&head, &planted)] {
+        std::fs::create_dir_all(d).expect("tree");
+        std::fs::write(d.join("adapter.py"), t).expect("write");
+    }
+    let run = |sources: bool| -> (Option<i32>, Value) {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ptc-conformance"));
+        cmd.args(["compare", "--op", "key_normalizer.canonical_cache_key"]);
+        if sources {
+            cmd.arg("--base-src")
+                .arg(&base)
+                .arg("--head-src")
+                .arg(&head);
+            cmd.args(["--base", "python3 {dir}/adapter.py", "--scratch"]);
+            cmd.arg(dir.join("scratch"));
+        } else {
+            cmd.arg("--base")
+                .arg(format!("python3 {}/adapter.py", base.display()));
+            cmd.arg("--head")
+                .arg(format!("python3 {}/adapter.py", head.display()));
+        }
+        let out = cmd
+            .args(["--seed", "1", "--cases-per-op", "3000", "--format", "json"])
+            .env("PYTHONPATH", kit().join("sdk/python"))
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .output()
+            .expect("the binary runs");
+        let v: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+        (out.status.code(), v)
+    };
+    let (code, blind) = run(false);
+    assert_eq!(
+        code,
+        Some(0),
+        "without the sources neither change is met: {blind:#}"
+    );
+    let (code, aimed) = run(true);
+    assert_eq!(code, Some(1));
+    let causes = cause_texts(&aimed["attribution"]);
+    assert_eq!(
+        causes.len(),
+        2,
+        "{:#?}",
+        causes.iter().map(|(_, c)| &c["title"]).collect::<Vec<_>>()
+    );
+    the_cause(&causes, "7919");
+    the_cause(&causes, "len(t) == 37");
+    // Each cause's example is the rare input, titled by what changed.
+    let titles: Vec<&str> = causes
+        .iter()
+        .filter_map(|(_, c)| c["title"].as_str())
+        .collect();
+    assert!(
+        titles
+            .iter()
+            .any(|t| t.contains("7919") && t.contains("7920")),
+        "{titles:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -177,6 +177,24 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
         fuzz,
         alone: args.alone,
     };
+    if let (Some(p), Some(f)) = (&prepared, &mut cfg.fuzz) {
+        f.dictionary = p.dictionary();
+        if pretty {
+            let shown: Vec<String> = f
+                .dictionary
+                .iter()
+                .take(8)
+                .map(|t| crate::review::compare::cut(&ptc_conformance::tagged::encode(t)))
+                .collect();
+            outln!(
+                "aimed: {} hunk(s) in the diff; {} of its constants (with their neighbours and sizes) tried at every place, in a third of the generated inputs: {}{}",
+                p.hunks().len(),
+                f.dictionary.len(),
+                shown.join(", "),
+                if f.dictionary.len() > 8 { ", …" } else { "" }
+            );
+        }
+    }
     let mut base = start(base_cfg)?;
     let mut head = start(head_cfg)?;
     if pretty {

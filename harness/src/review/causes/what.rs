@@ -224,7 +224,8 @@ impl Change {
             }
             Delta::Renamed { base, head } => format!("key {base}{at} became {head}"),
             Delta::Value { base, head, .. } => {
-                format!("{}{at} became {}", shown(base), shown(head))
+                let (b, h) = shown_pair(base, head);
+                format!("{b}{at} became {h}")
             }
             Delta::Order => format!("the order of the elements{at} changed"),
             Delta::Other(what) => what.clone(),
@@ -918,8 +919,61 @@ fn key_text(k: &Term) -> String {
     }
 }
 
-fn one_line(s: &str) -> String {
-    s.replace('\n', "\\n").replace('\t', "\\t")
+/// `s` on one line, with nothing in it that prints invisibly: line
+/// breaks and tabs as `\n`, `\r`, `\t`, every other control or
+/// invisible formatting character as `\u{…}`, so that two texts that
+/// differ never print alike.
+pub fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control()
+                || (c.is_whitespace() && c != ' ')
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{feff}' | '\u{ad}') =>
+            {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Two values shown on one line each, cut so that the part where they
+/// differ stays: the characters they share at the start and the end are
+/// elided first, a few kept either side of the difference.
+fn shown_pair(b: &str, h: &str) -> (String, String) {
+    let (b, h) = (one_line(b), one_line(h));
+    let (bc, hc): (Vec<char>, Vec<char>) = (b.chars().collect(), h.chars().collect());
+    if bc.len() <= SHOWN_CHARS && hc.len() <= SHOWN_CHARS {
+        return (b, h);
+    }
+    let p = bc.iter().zip(&hc).take_while(|(x, y)| x == y).count();
+    let s = bc[p..]
+        .iter()
+        .rev()
+        .zip(hc[p..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    const CONTEXT: usize = 12;
+    let cut = |c: &[char]| -> String {
+        let from = p.saturating_sub(CONTEXT);
+        let to = (c.len() - s + CONTEXT).min(c.len());
+        let mut out = String::new();
+        if from > 0 {
+            out.push_str(&format!("…(+{from} chars)…"));
+        }
+        let middle: String = c[from..to].iter().collect();
+        out.push_str(&shown(&middle));
+        if to < c.len() {
+            out.push_str(&format!("…(+{} chars)…", c.len() - to));
+        }
+        out
+    };
+    (cut(&bc), cut(&hc))
 }
 
 /// A text in quotes, line breaks shown as `\n`, its middle kept (the words
@@ -945,6 +999,25 @@ fn shown(s: &str) -> String {
 mod tests {
     use super::*;
     use ptc_conformance::raised::Raised;
+
+    #[test]
+    fn titles_never_show_two_different_texts_alike() {
+        assert_eq!(one_line("a\rb\u{0}c\u{200b}"), "a\\rb\\u{0}c\\u{200b}");
+        assert_eq!(one_line("a b\u{a0}"), "a b\\u{a0}");
+        let base = format!(
+            "Call lisp_eval{}then call (tool/x {{}}){}",
+            "a".repeat(300),
+            "z".repeat(300)
+        );
+        let head = base.replacen("then", "and then", 1);
+        let (b, h) = shown_pair(&base, &head);
+        assert_ne!(b, h);
+        assert!(h.contains("and then"), "{h}");
+        assert!(
+            b.chars().count() < 120 && h.chars().count() < 120,
+            "{b} / {h}"
+        );
+    }
 
     #[test]
     fn a_value_change_is_a_rule_of_the_parts_both_values_share() {

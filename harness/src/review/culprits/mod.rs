@@ -15,6 +15,7 @@
 //! The model and the judge are the kit's ([`crate::judging`]); this module
 //! only builds, asks and searches.
 
+pub mod constants;
 pub mod hunks;
 pub mod lab;
 pub mod search;
@@ -84,6 +85,19 @@ pub struct Prepared {
     filter: Filter,
     /// Each preparing build: its label and seconds.
     pub builds: Vec<(String, f64)>,
+}
+
+impl Prepared {
+    /// The hunks of the whole diff, base to head.
+    pub fn hunks(&self) -> Vec<Hunk> {
+        hunks::hunks(&self.base, &self.head)
+    }
+
+    /// The diff's constants, which the generator aims a share of its
+    /// inputs at ([`constants::constants`]).
+    pub fn dictionary(&self) -> Vec<ptc_conformance::term::Term> {
+        constants::constants(&self.hunks())
+    }
 }
 
 /// Reads the sources and, with `--build`, builds base and head: the two

@@ -76,10 +76,7 @@ pub fn bisect(
 /// can be left out) for which `test` reproduces, given that all of them
 /// together do. `test` answers `Some(true)` for reproduces, `Some(false)`
 /// for does not, `None` for cannot be tested (counted as not).
-pub fn ddmin<T: Clone>(
-    units: &[T],
-    test: &mut SubsetTest<'_, T>,
-) -> Result<Vec<T>, String> {
+pub fn ddmin<T: Clone>(units: &[T], test: &mut SubsetTest<'_, T>) -> Result<Vec<T>, String> {
     let mut current: Vec<T> = units.to_vec();
     let mut n = 2usize;
     while current.len() >= 2 {

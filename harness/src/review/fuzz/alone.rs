@@ -4,7 +4,7 @@
 //! so that only the answering is timed.
 
 use super::shrink::{generate, op_seed};
-use super::{args_for, plan, FuzzConfig};
+use super::{plan, FuzzConfig};
 use crate::corpus::Case;
 use crate::subject::{wire, Request, Subject};
 use proptest::strategy::ValueTree;
@@ -47,8 +47,9 @@ pub fn answer_alone(
                         .enumerate()
                         .filter(|(i, _)| i % workers == w)
                         .map(|(_, op)| {
-                            let strategy = args_for(op.name, corpus, &cfg.words)
-                                .ok_or_else(|| format!("{}: no generator", op.name))?;
+                            let strategy =
+                                super::args_aimed(op.name, corpus, &cfg.words, &cfg.dictionary)
+                                    .ok_or_else(|| format!("{}: no generator", op.name))?;
                             let mut args = Vec::with_capacity(per_op);
                             for chunk in 0..per_op.div_ceil(batch) {
                                 let n = batch.min(per_op - chunk * batch);

@@ -9,7 +9,7 @@ use super::emit::{self, emit};
 use super::refusal::{self, learn_fields, needs_undeclared, retry_refused};
 use super::shrink::{generate, op_seed, shrink};
 use super::sides::{Inputs, Sides, Ticket};
-use super::{args_for, plan, FuzzConfig, FuzzReport};
+use super::{plan, FuzzConfig, FuzzReport};
 use crate::corpus::Case;
 use crate::judging::judge::Reading;
 use crate::review::attribution::{explain, ShapeChange, Shapes};
@@ -185,7 +185,7 @@ fn generate_batches(
     let strategies: Vec<BoxedStrategy<Vec<Term>>> = s
         .names
         .iter()
-        .filter_map(|n| args_for(n, corpus, &s.cfg.words))
+        .filter_map(|n| super::args_aimed(n, corpus, &s.cfg.words, &s.cfg.dictionary))
         .collect();
     for b in (w..s.batches).step_by(workers) {
         if stop.load(Ordering::Relaxed) {
@@ -419,7 +419,8 @@ fn shrink_kinds(
     for (n, (kind, count, (_, b, i, retried))) in kinds.into_iter().enumerate() {
         let share = (left / (total - n).max(1)).max(SHRINK_LEAST);
         let op = s.ops[b % s.ops.len()];
-        let strategy = args_for(op.name, corpus, &cfg.words).ok_or("generator vanished")?;
+        let strategy = super::args_aimed(op.name, corpus, &cfg.words, &cfg.dictionary)
+            .ok_or("generator vanished")?;
         let tree = generate(
             &strategy,
             op_seed(cfg.seed, op.name),

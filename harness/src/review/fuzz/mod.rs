@@ -44,6 +44,17 @@ use std::time::Duration;
 /// Ops without one are not fuzzed. `words` are option names learned from
 /// the subjects (AP-19, [`FuzzConfig::words`]), sent besides the kit's own.
 pub fn args_for(op: &str, corpus: &[Case], words: &[String]) -> Option<BoxedStrategy<Vec<Term>>> {
+    args_aimed(op, corpus, words, &[])
+}
+
+/// [`args_for`], a share of the inputs aimed at `dictionary` (the
+/// constants of a diff, [`FuzzConfig::dictionary`]).
+pub fn args_aimed(
+    op: &str,
+    corpus: &[Case],
+    words: &[String],
+    dictionary: &[Term],
+) -> Option<BoxedStrategy<Vec<Term>>> {
     gen::ops::args_for(
         op,
         corpus
@@ -51,6 +62,7 @@ pub fn args_for(op: &str, corpus: &[Case], words: &[String]) -> Option<BoxedStra
             .filter(|c| c.op.name == op)
             .map(|c| c.args.as_slice()),
         words,
+        dictionary,
     )
 }
 
@@ -99,6 +111,9 @@ pub struct FuzzConfig {
     /// the generators send them as option keys, well-formed and malformed,
     /// besides the kit's word list. Empty: the word list alone.
     pub words: Vec<String>,
+    /// Terms a share of the inputs is aimed at: the constants of the diff
+    /// under review (`compare` with sources); empty: none.
+    pub dictionary: Vec<Term>,
 }
 
 impl FuzzConfig {
@@ -122,6 +137,7 @@ impl FuzzConfig {
             one_sided_refusals: false,
             release: ptc_conformance::Release::default(),
             words: Vec::new(),
+            dictionary: Vec::new(),
         }
     }
 }

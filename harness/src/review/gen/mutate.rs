@@ -299,6 +299,42 @@ pub fn mutations(seeds: Vec<Vec<Term>>) -> Option<BoxedStrategy<Vec<Term>>> {
     )
 }
 
+/// Inputs aimed at a dictionary (the constants of a diff under review):
+/// a well-formed input of the op, or one of its corpus cases, with one
+/// node (sometimes two) replaced by a dictionary term. `None` for an
+/// empty dictionary.
+pub fn with_dictionary(
+    well_formed: BoxedStrategy<Vec<Term>>,
+    seeds: Vec<Vec<Term>>,
+    dictionary: &[Term],
+) -> Option<BoxedStrategy<Vec<Term>>> {
+    if dictionary.is_empty() {
+        return None;
+    }
+    let start = if seeds.is_empty() {
+        well_formed
+    } else {
+        prop_oneof![1 => well_formed, 1 => prop::sample::select(seeds)].boxed()
+    };
+    let word = prop::sample::select(dictionary.to_vec());
+    Some(
+        (
+            start,
+            any::<usize>(),
+            word.clone(),
+            prop::option::weighted(0.3, (any::<usize>(), word)),
+        )
+            .prop_map(|(args, at, new, second)| {
+                let once = mutate(&args, at, &new);
+                match second {
+                    Some((at2, new2)) => mutate(&once, at2, &new2),
+                    None => once,
+                }
+            })
+            .boxed(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

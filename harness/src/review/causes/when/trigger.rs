@@ -467,7 +467,11 @@ fn elixir_text(value: &str) -> String {
 /// A character as a title shows it: quoted, escaped when it is not
 /// printable (`" "`, `"\\t"`, `"\\u{7f}"`).
 pub fn shown_char(c: char) -> String {
-    format!("{:?}", c.to_string())
+    format!(
+        "\"{}\"",
+        crate::review::causes::what::one_line(&c.to_string().replace('\\', "\\\\"))
+            .replace('"', "\\\"")
+    )
 }
 
 /// Whether a value at `path` (tagged JSON `value`) is the option `key`

@@ -31,13 +31,19 @@ pub fn args_for<'a>(
     op: &str,
     corpus: impl IntoIterator<Item = &'a [Term]>,
     words: &[String],
+    dictionary: &[Term],
 ) -> Option<BoxedStrategy<Vec<Term>>> {
     let base = well_formed_with(op, words)?;
     let anywhere = anywhere(base.clone());
-    let mix = match mutate::mutations(mutate::seeds(op, corpus)) {
-        Some(m) => prop_oneof![5 => base, 3 => anywhere, 3 => m].boxed(),
-        None => prop_oneof![5 => base, 3 => anywhere].boxed(),
+    let seeds = mutate::seeds(op, corpus);
+    let mut mix = match mutate::mutations(seeds.clone()) {
+        Some(m) => prop_oneof![5 => base.clone(), 3 => anywhere, 3 => m].boxed(),
+        None => prop_oneof![5 => base.clone(), 3 => anywhere].boxed(),
     };
+    if let Some(aimed) = mutate::with_dictionary(base, seeds, dictionary) {
+        // A dictionary (the diff's constants) gets a third of the inputs.
+        mix = prop_oneof![2 => mix, 1 => aimed].boxed();
+    }
     Some(
         mix.prop_filter("the VM orders these map keys (LOOSE-3)", |args| {
             !args.iter().any(vm_ordered_keys)
