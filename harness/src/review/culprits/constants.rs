@@ -47,7 +47,7 @@ pub fn constants(hunks: &[Hunk]) -> Vec<Term> {
                 }
                 add(Term::str(&s));
                 add(Term::str(""));
-                add(Term::str(&format!("{s}x")));
+                add(Term::str(format!("{s}x")));
             }
             let unquoted = string.replace_all(line, "\"\"");
             for c in number.captures_iter(&unquoted) {
@@ -64,7 +64,7 @@ pub fn constants(hunks: &[Hunk]) -> Vec<Term> {
                     for m in [n, n + 1] {
                         if (0..=MAX_SIZE).contains(&m) {
                             add(Term::List(vec![Term::int(1); m as usize]));
-                            add(Term::str(&"x".repeat(m as usize)));
+                            add(Term::str("x".repeat(m as usize)));
                         }
                     }
                 }
