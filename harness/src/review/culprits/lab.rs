@@ -240,6 +240,21 @@ impl Lab {
             })
             .collect();
         trial.as_head = verdicts.iter().filter(|v| **v == Verdict::Head).count();
+        if !trial.cached {
+            // Progress on stderr: a build can take a while, and there may be many.
+            eprintln!(
+                "attribution: variant {}: {}: {}",
+                self.trials.len() + 1,
+                trial.label,
+                match &trial.unresolved {
+                    Some(why) => format!("could not be asked ({})", crate::review::compare::cut(why)),
+                    None => format!(
+                        "{} of {} input(s) as head (build {:.1} s)",
+                        trial.as_head, trial.asked, trial.build_secs
+                    ),
+                }
+            );
+        }
         self.trials.push(trial);
         Ok(verdicts)
     }
