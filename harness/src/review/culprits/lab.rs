@@ -247,7 +247,8 @@ impl Lab {
                 self.trials.len() + 1,
                 trial.label,
                 match &trial.unresolved {
-                    Some(why) => format!("could not be asked ({})", crate::review::compare::cut(why)),
+                    Some(why) =>
+                        format!("could not be asked ({})", crate::review::compare::cut(why)),
                     None => format!(
                         "{} of {} input(s) as head (build {:.1} s)",
                         trial.as_head, trial.asked, trial.build_secs

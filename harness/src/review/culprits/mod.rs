@@ -459,7 +459,25 @@ pub fn attribute(
                     Verdict::Unresolved(_) => None,
                 })
             };
-            let found = search::ddmin(&units, &mut test)?;
+            // Files first, each file's hunks one unit (a file's hunks often
+            // build only together, files apart: hierarchical delta
+            // debugging), then the hunks of the files found.
+            let mut by_file: Vec<Vec<usize>> = Vec::new();
+            for &u in &units {
+                match by_file.iter_mut().find(|f| hs[f[0]].path == hs[u].path) {
+                    Some(f) => f.push(u),
+                    None => by_file.push(vec![u]),
+                }
+            }
+            let in_files = if by_file.len() > 1 {
+                let mut per_file = |sets: &[Vec<usize>]| test(&sets.concat());
+                let mut files = search::ddmin(&by_file, &mut per_file)?.concat();
+                files.sort_unstable();
+                files
+            } else {
+                units.clone()
+            };
+            let found = search::ddmin(&in_files, &mut test)?;
             if found.len() == 1 {
                 let how = "delta debugging: the one hunk base needs to answer as head".to_owned();
                 culprit_of
