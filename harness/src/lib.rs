@@ -31,6 +31,7 @@
 //!   - [`review::fuzz`]: differential fuzzing against the reference, with shrinking.
 //!   - [`review::laws`]: the laws of canonicalization (`spec/laws.md`), checked on any subject.
 //!   - [`review::compare`]: two builds side by side, on the corpus and the fuzzer.
+//!   - [`review::culprits`]: with the two builds' sources, which change of the code made each difference, by test (commits bisected, hunks delta-debugged).
 //!   - [`review::kinds`]: differences grouped into kinds (op, where, how).
 //!   - [`review::attribution`]: differences a struct's change of shape explains, counted under it.
 //!   - [`review::show`]: answers and arguments as a report shows them, abbreviated.

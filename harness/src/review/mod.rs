@@ -1,6 +1,7 @@
 //! Tools beyond a run, for reviewing an implementation or the corpus:
 //! generators, differential fuzzing, the laws of canonicalization, two
-//! builds side by side, recomputing expectations, and throughput.
+//! builds side by side (and, given their sources, the change that made
+//! each difference, by test), recomputing expectations, and throughput.
 
 pub mod attribution;
 pub mod bench;
