@@ -469,7 +469,26 @@ pub fn attribute(
                     None => by_file.push(vec![u]),
                 }
             }
-            let in_files = if by_file.len() > 1 {
+            // A set already found for another probe of this diff that also
+            // makes this one answer as head is searched first: only within it.
+            let mut known: Vec<Vec<usize>> = culprit_of
+                .values()
+                .flatten()
+                .filter(|f| f.3 == (lo, hi) && f.1.iter().all(|h| units.contains(h)))
+                .map(|f| f.1.clone())
+                .collect();
+            known.sort_by_key(Vec::len);
+            known.dedup();
+            let mut within_known = None;
+            for k in known {
+                if test(&k)? == Some(true) {
+                    within_known = Some(k);
+                    break;
+                }
+            }
+            let in_files = if let Some(k) = within_known {
+                k
+            } else if by_file.len() > 1 {
                 let mut per_file = |sets: &[Vec<usize>]| test(&sets.concat());
                 let mut files = search::ddmin(&by_file, &mut per_file)?.concat();
                 files.sort_unstable();
