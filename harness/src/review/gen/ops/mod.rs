@@ -8,7 +8,10 @@
 //! - **anywhere**: the well-formed arguments with any one position, or an
 //!   option's value, replaced by a term from the whole domain
 //!   ([`super::domain::hostile_term`]): the guards' and error paths;
-//! - **corpus mutations** of the op's golden cases ([`super::mutate`]).
+//! - **corpus mutations** of the op's golden cases ([`super::mutate`]);
+//! - **every class at every place**: a golden case with a term of one class
+//!   ([`super::classes`]) put at one of the op's places
+//!   ([`super::places::placed`]), the table `lint --coverage` reads.
 //!
 //! All shrink towards the well-formed source and small terms.
 
@@ -34,9 +37,12 @@ pub fn args_for<'a>(
 ) -> Option<BoxedStrategy<Vec<Term>>> {
     let base = well_formed_with(op, words)?;
     let anywhere = anywhere(base.clone());
-    let mix = match mutate::mutations(mutate::seeds(op, corpus)) {
-        Some(m) => prop_oneof![5 => base, 3 => anywhere, 3 => m].boxed(),
-        None => prop_oneof![5 => base, 3 => anywhere].boxed(),
+    let seeds = mutate::seeds(op, corpus);
+    let placed = super::places::placed(op, seeds.clone());
+    let mix = match (mutate::mutations(seeds), placed) {
+        (Some(m), Some(p)) => prop_oneof![5 => base, 3 => anywhere, 3 => m, 2 => p].boxed(),
+        (Some(m), None) => prop_oneof![5 => base, 3 => anywhere, 3 => m].boxed(),
+        (None, _) => prop_oneof![5 => base, 3 => anywhere].boxed(),
     };
     Some(
         mix.prop_filter("the VM orders these map keys (LOOSE-3)", |args| {
