@@ -27,6 +27,7 @@ use std::cmp::Ordering;
 
 pub mod classes;
 pub mod domain;
+pub mod fill;
 pub mod keys;
 pub mod mutate;
 pub mod ops;

@@ -1,0 +1,222 @@
+//! `lint --coverage --emit DIR`: a case for each class the corpus holds at
+//! no place of its op ([`crate::corpus::coverage`]). The class's example
+//! ([`super::classes::Class::example`]) is put at the place; the rest of
+//! the input is an existing case of the op (its *seed*), chosen so that
+//! the op gets past its earlier checks: one that already has the place,
+//! holds at every release, answers a value rather than an exception, is
+//! required, and is smallest. The case cites its seed's rules at its
+//! seed's level.
+//!
+//! The expectation written is the reference's at v0.13.0, a draft: every
+//! expectation of the corpus comes from the real builds of each release,
+//! so the cases are blessed from them (`bless --from-adapter --release R
+//! --write`) before they join `golden/`, and a release build that answers
+//! otherwise than the reference is a reference bug.
+
+use super::classes::Class;
+use super::ops::{names_a_module, never_inspected, vm_ordered_keys};
+use super::places::Place;
+use crate::corpus::coverage::Coverage;
+use crate::corpus::{Case, Corpus, Expect, Level};
+use crate::review::fuzz::emit::{write_case, NewCase};
+use crate::subject::reference::Reference;
+use crate::subject::Request;
+use ptc_conformance::term::Term;
+use ptc_conformance::Release;
+use std::path::{Path, PathBuf};
+
+/// A case to write for one open class.
+#[derive(Clone, Debug)]
+pub struct Fill {
+    /// Its id (its path under the corpus root).
+    pub id: String,
+    /// The seed's id.
+    pub seed: String,
+    /// The op.
+    pub op: &'static ptc_conformance::ops::Op,
+    /// The place's name.
+    pub place: String,
+    /// The class's name.
+    pub class: String,
+    /// The arguments: the seed's, with the class's example at the place.
+    pub args: Vec<Term>,
+    /// The seed's rules.
+    pub spec: Vec<String>,
+    /// The seed's level.
+    pub level: Level,
+}
+
+/// A case for each open class of `cov`, and a line for each open class
+/// no seed takes.
+pub fn plan(corpus: &Corpus, cov: &Coverage) -> (Vec<Fill>, Vec<String>) {
+    let (mut fills, mut none) = (Vec::new(), Vec::new());
+    for (p, cell) in cov.open() {
+        let (Some(place), Some(class)) = (p.at, super::classes::by_name(&cell.class)) else {
+            continue;
+        };
+        match fill_one(corpus, place, class) {
+            Some(f) => fills.push(f),
+            None => none.push(format!(
+                "{} {} {}: no case of the op takes the class there",
+                p.op, p.place, cell.class
+            )),
+        }
+    }
+    (fills, none)
+}
+
+/// The seeds of `place` in the order [`fill_one`] tries them.
+fn seeds<'c>(corpus: &'c Corpus, place: &Place) -> Vec<&'c Case> {
+    let mut cases: Vec<&Case> = corpus
+        .cases
+        .iter()
+        .filter(|c| c.op.name == place.op)
+        .collect();
+    cases.sort_by_key(|c| {
+        (
+            place.values(&c.args).is_empty(),
+            c.releases.only.is_some(),
+            !matches!(c.expect, Expect::Ok(_)),
+            c.level != Level::Required,
+            c.args_json.len(),
+            c.id.clone(),
+        )
+    });
+    cases
+}
+
+/// The case for `class` at `place`, from the first seed that takes it.
+pub fn fill_one(corpus: &Corpus, place: &'static Place, class: Class) -> Option<Fill> {
+    let example = class.example();
+    for seed in seeds(corpus, place) {
+        // A seed that holds only at some releases would need them written
+        // into the case; the seeds of every op include some that do not.
+        if seed.releases.only.is_some() {
+            continue;
+        }
+        let Some(args) = place.put(&seed.args, &example) else {
+            continue;
+        };
+        if !place.values(&args).iter().any(|v| class.holds(v))
+            || args
+                .iter()
+                .any(|a| vm_ordered_keys(a) || names_a_module(a) || never_inspected(a))
+        {
+            continue;
+        }
+        let dir = seed.id.rsplit_once('/').map_or("", |(d, _)| d);
+        return Some(Fill {
+            id: format!(
+                "{dir}/cover-{}-{}",
+                place_slug(&place.name()),
+                class_slug(&class.name())
+            ),
+            seed: seed.id.clone(),
+            op: seed.op,
+            place: place.name(),
+            class: class.name(),
+            args,
+            spec: seed.spec.clone(),
+            level: seed.level,
+        });
+    }
+    None
+}
+
+/// A place's name as an id segment: `args[1][:limit]` → `a1-limit`,
+/// `args[0][*].expose` → `a0-elem-expose`.
+pub fn place_slug(name: &str) -> String {
+    let name = name.strip_prefix("args").unwrap_or(name);
+    let mut out = String::from("a");
+    let mut sep = false;
+    for c in name.chars() {
+        match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '_' => {
+                if sep && out.len() > 1 {
+                    out.push('-');
+                }
+                sep = false;
+                out.push(c);
+            }
+            '*' => {
+                if out.len() > 1 {
+                    out.push('-');
+                }
+                sep = false;
+                out.push_str("elem");
+            }
+            _ => sep = true,
+        }
+    }
+    out
+}
+
+/// A class's name as an id segment: `int:negative` → `int-negative`,
+/// `function:arity-2+` → `function-arity-2plus`.
+pub fn class_slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '_' | '.' => out.push(c),
+            '+' => out.push_str("plus"),
+            _ if !out.ends_with('-') => out.push('-'),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Writes `fills` under `dir`, each with the reference's answer at
+/// v0.13.0 as a draft expectation (to be blessed from the release builds);
+/// returns the paths.
+pub fn write(dir: &Path, fills: &[Fill]) -> Result<Vec<PathBuf>, String> {
+    let reference = Reference::at(Release::V0_13_0);
+    let mut paths = Vec::new();
+    for f in fills {
+        let answer = reference.answer(Request::new(f.op.name, &f.args));
+        let args_json = crate::subject::wire::encode_args(&f.args);
+        let description = format!(
+            "Coverage: {} at {}, the rest of the input as {}",
+            f.class, f.place, f.seed
+        );
+        let notes = format!(
+            "Written by `lint --coverage --emit` (issue 51): the class {} at {} of {}, which no case held; the rest of the input is {}'s, whose rules and level it takes. Expectations from the PtcRunner build of each release (bless --from-adapter --release R).",
+            f.class, f.place, f.op.name, f.seed
+        );
+        paths.push(write_case(
+            dir,
+            &NewCase {
+                id: &f.id,
+                op: f.op,
+                description: &description,
+                spec: &f.spec,
+                level: f.level,
+                args: &f.args,
+                args_json: &args_json,
+                answer: &answer,
+                notes: &notes,
+            },
+        )?);
+    }
+    Ok(paths)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_id_segments() {
+        assert_eq!(
+            place_slug("args[1][:format_options][:feedback_max_chars]"),
+            "a1-format_options-feedback_max_chars"
+        );
+        assert_eq!(place_slug("args[0].expose"), "a0-expose");
+        assert_eq!(place_slug("args[0][*].expose"), "a0-elem-expose");
+        assert_eq!(place_slug("args[1]{1}"), "a1-1");
+        assert_eq!(class_slug("int:negative"), "int-negative");
+        assert_eq!(class_slug("float:-0.0"), "float-0.0");
+        assert_eq!(class_slug("function:arity-2+"), "function-arity-2plus");
+        assert_eq!(class_slug("struct:PtcRunner.Tool"), "struct-PtcRunner.Tool");
+    }
+}
