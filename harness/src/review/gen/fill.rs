@@ -44,6 +44,8 @@ pub struct Fill {
     pub spec: Vec<String>,
     /// The seed's level.
     pub level: Level,
+    /// The releases the seed holds for, when not every one.
+    pub releases: Option<Vec<Release>>,
 }
 
 /// A case for each open class of `cov`, and a line for each open class
@@ -89,11 +91,6 @@ fn seeds<'c>(corpus: &'c Corpus, place: &Place) -> Vec<&'c Case> {
 pub fn fill_one(corpus: &Corpus, place: &'static Place, class: Class) -> Option<Fill> {
     let example = class.example();
     for seed in seeds(corpus, place) {
-        // A seed that holds only at some releases would need them written
-        // into the case; the seeds of every op include some that do not.
-        if seed.releases.only.is_some() {
-            continue;
-        }
         let Some(args) = place.put(&seed.args, &example) else {
             continue;
         };
@@ -105,6 +102,7 @@ pub fn fill_one(corpus: &Corpus, place: &'static Place, class: Class) -> Option<
             continue;
         }
         let dir = seed.id.rsplit_once('/').map_or("", |(d, _)| d);
+        let releases = holding_releases(seed.releases.only.as_deref(), &args);
         return Some(Fill {
             id: format!(
                 "{dir}/cover-{}-{}",
@@ -118,9 +116,42 @@ pub fn fill_one(corpus: &Corpus, place: &'static Place, class: Class) -> Option<
             args,
             spec: seed.spec.clone(),
             level: seed.level,
+            releases,
         });
     }
     None
+}
+
+/// The releases a case with `args` holds for, given its seed's (`None`:
+/// every one): those whose structs have every field the args write (a
+/// `%Tool{}` with `visibility` exists from v0.13.0 on, REL-1).
+fn holding_releases(seed: Option<&[Release]>, args: &[Term]) -> Option<Vec<Release>> {
+    fn fields_exist(rel: Release, t: &Term) -> bool {
+        match t {
+            Term::Struct(s) => s.fields.iter().all(|(f, v)| {
+                (ptc_conformance::structs::fields_of(&s.module).is_none()
+                    || ptc_conformance::structs::has_field_at(rel, &s.module, f))
+                    && fields_exist(rel, v)
+            }),
+            Term::List(items) | Term::Tuple(items) => items.iter().all(|i| fields_exist(rel, i)),
+            Term::Map(m) => m
+                .iter()
+                .all(|(k, v)| fields_exist(rel, k) && fields_exist(rel, v)),
+            Term::Fun(f) => match &**f {
+                ptc_conformance::term::FunSpec::Returns { returns, .. } => {
+                    fields_exist(rel, returns)
+                }
+                _ => true,
+            },
+            _ => true,
+        }
+    }
+    let holds: Vec<Release> = Release::ALL
+        .into_iter()
+        .filter(|r| seed.is_none_or(|only| only.contains(r)))
+        .filter(|r| args.iter().all(|a| fields_exist(*r, a)))
+        .collect();
+    (holds.len() < Release::ALL.len()).then_some(holds)
 }
 
 /// A place's name as an id segment: `args[1][:limit]` → `a1-limit`,
@@ -183,7 +214,7 @@ pub fn write(dir: &Path, fills: &[Fill]) -> Result<Vec<PathBuf>, String> {
             "Written by `lint --coverage --emit` (issue 51): the class {} at {} of {}, which no case held; the rest of the input is {}'s, whose rules and level it takes. Expectations from the PtcRunner build of each release (bless --from-adapter --release R).",
             f.class, f.place, f.op.name, f.seed
         );
-        paths.push(write_case(
+        let path = write_case(
             dir,
             &NewCase {
                 id: &f.id,
@@ -196,9 +227,71 @@ pub fn write(dir: &Path, fills: &[Fill]) -> Result<Vec<PathBuf>, String> {
                 answer: &answer,
                 notes: &notes,
             },
-        )?);
+        )?;
+        // Features of the answers at every release, as the reference
+        // gives them, for the expectations each release's build adds.
+        let mut used = std::collections::BTreeSet::new();
+        for rel in f.releases.clone().unwrap_or_else(|| Release::ALL.to_vec()) {
+            if let crate::subject::Answer::Ok(t) =
+                Reference::at(rel).answer(Request::new(f.op.name, &f.args))
+            {
+                ptc_conformance::features::used_by(&t, &mut used);
+            }
+        }
+        finish(&path, f.releases.as_deref(), &used)?;
+        paths.push(path);
     }
     Ok(paths)
+}
+
+/// Adds `features` to the case file at `path` (those its draft answer
+/// and args use are declared already) and writes `"releases"` after its
+/// `"level"` line, where the corpus writes it.
+fn finish(
+    path: &Path,
+    releases: Option<&[Release]>,
+    features: &std::collections::BTreeSet<&'static str>,
+) -> Result<(), String> {
+    let read = |e: std::io::Error| format!("{}: {e}", path.display());
+    let text = std::fs::read_to_string(path).map_err(read)?;
+    let start = text
+        .find("  \"features\": [")
+        .ok_or_else(|| format!("{}: no features", path.display()))?;
+    let end = start
+        + text[start..]
+            .find("],\n")
+            .ok_or_else(|| format!("{}: features not closed", path.display()))?;
+    let mut all: std::collections::BTreeSet<&str> = text[start + 15..end]
+        .split(',')
+        .map(|f| f.trim().trim_matches('"'))
+        .filter(|f| !f.is_empty())
+        .collect();
+    all.extend(features.iter().copied());
+    let ordered: Vec<String> = ptc_conformance::features::ALL
+        .iter()
+        .filter(|f| all.contains(**f))
+        .map(|f| format!("    \"{f}\""))
+        .collect();
+    let block = if ordered.is_empty() {
+        "  \"features\": [".to_owned()
+    } else {
+        format!("  \"features\": [\n{}\n  ", ordered.join(",\n"))
+    };
+    let mut text = format!("{}{block}{}", &text[..start], &text[end..]);
+    if let Some(only) = releases {
+        let list: Vec<String> = only.iter().map(|r| format!("    \"{r}\"")).collect();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("  \"level\": "))
+            .ok_or_else(|| format!("{}: no level line", path.display()))?
+            .to_owned();
+        text = text.replacen(
+            &line,
+            &format!("{line}\n  \"releases\": [\n{}\n  ],", list.join(",\n")),
+            1,
+        );
+    }
+    std::fs::write(path, text).map_err(read)
 }
 
 #[cfg(test)]
