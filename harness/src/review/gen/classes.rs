@@ -549,6 +549,52 @@ impl Class {
         }
     }
 
+    /// A term of the class shaped as `existing`, the value a case already
+    /// has at a place: a list, tuple or map of a size class made of
+    /// `existing`'s own items, repeated (a map's keys made distinct), so
+    /// that a list of tools stays a list of tools and the op gets past the
+    /// checks of its elements. `None` when `existing` is not a non-empty
+    /// collection of the class's kind, or the class is not a size class.
+    pub fn like(self, existing: &Term) -> Option<Term> {
+        let Class::Size(c, s) = self else {
+            return None;
+        };
+        let n = match s {
+            Size::Empty => 0,
+            Size::One => 1,
+            Size::Few => 2,
+            Size::At(l) => l,
+            Size::Past(l) => l + 1,
+        };
+        let t = match (c, existing) {
+            (Coll::List, Term::List(items)) if !items.is_empty() => {
+                Term::List(items.iter().cycle().take(n).cloned().collect())
+            }
+            (Coll::Tuple, Term::Tuple(items)) if !items.is_empty() => {
+                Term::Tuple(items.iter().cycle().take(n).cloned().collect())
+            }
+            (Coll::Map, Term::Map(m)) if !m.is_empty() => {
+                let pairs = m.pairs();
+                let pairs = (0..n)
+                    .map(|i| {
+                        let (k, v) = &pairs[i % pairs.len()];
+                        let round = i / pairs.len();
+                        let k = match (round, k) {
+                            (0, k) => k.clone(),
+                            (r, Term::Str(k)) => Term::Str(format!("{k}_{r}")),
+                            (r, Term::Atom(a)) => Term::atom(&format!("{a}_{r}")),
+                            (r, _) => Term::int((r * pairs.len() + i) as i64 + 1_000_000),
+                        };
+                        (k, v.clone())
+                    })
+                    .collect();
+                Term::map(pairs)
+            }
+            _ => return None,
+        };
+        self.holds(&t).then_some(t)
+    }
+
     /// Terms of the class as the fuzzer draws them: the example's
     /// neighbours, built from the domain's own generators.
     pub fn strategy(self) -> BoxedStrategy<Term> {
@@ -756,6 +802,28 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), all.len());
+    }
+
+    #[test]
+    fn a_size_class_like_a_value_repeats_its_items() {
+        let tool = Term::atom("t");
+        let past = Class::Size(Coll::List, Size::Past(20));
+        assert_eq!(
+            past.like(&Term::List(vec![tool.clone()])),
+            Some(Term::List(vec![tool; 21]))
+        );
+        let m = Term::map(vec![
+            (Term::str("a"), Term::int(1)),
+            (Term::atom("b"), Term::int(2)),
+        ]);
+        let big = Class::Size(Coll::Map, Size::Past(32)).like(&m).unwrap();
+        assert!(Class::Size(Coll::Map, Size::Past(32)).holds(&big));
+        assert_eq!(
+            Class::Size(Coll::Map, Size::Empty).like(&m),
+            Some(Term::map(vec![]))
+        );
+        assert_eq!(past.like(&Term::List(vec![])), None);
+        assert_eq!(Class::IntZero.like(&Term::int(3)), None);
     }
 
     #[test]

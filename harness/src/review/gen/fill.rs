@@ -1,6 +1,8 @@
 //! `lint --coverage --emit DIR`: a case for each class the corpus holds at
 //! no place of its op ([`crate::corpus::coverage`]). The class's example
-//! ([`super::classes::Class::example`]) is put at the place; the rest of
+//! ([`super::classes::Class::example`]) is put at the place, or for a size
+//! class the seed's own collection there resized
+//! ([`super::classes::Class::like`]); the rest of
 //! the input is an existing case of the op (its *seed*), chosen so that
 //! the op gets past its earlier checks: one that already has the place,
 //! holds at every release, answers a value rather than an exception, is
@@ -87,10 +89,21 @@ fn seeds<'c>(corpus: &'c Corpus, place: &Place) -> Vec<&'c Case> {
     cases
 }
 
-/// The case for `class` at `place`, from the first seed that takes it.
+/// The case for `class` at `place`, from the first seed that takes it. A
+/// collection of a size class is made of a seed's own items there
+/// ([`Class::like`]: a list of tools stays one) when some seed has them;
+/// only when none has is the class's example put in.
 pub fn fill_one(corpus: &Corpus, place: &'static Place, class: Class) -> Option<Fill> {
-    let example = class.example();
-    for seed in seeds(corpus, place) {
+    let seeds = seeds(corpus, place);
+    let shaped = seeds.iter().filter_map(|seed| {
+        let like = place
+            .values(&seed.args)
+            .first()
+            .and_then(|v| class.like(v))?;
+        Some((*seed, like))
+    });
+    let plain = seeds.iter().map(|seed| (*seed, class.example()));
+    for (seed, example) in shaped.chain(plain) {
         let Some(args) = place.put(&seed.args, &example) else {
             continue;
         };

@@ -562,9 +562,13 @@ pub fn placed(op: &str, seeds: Vec<Vec<Term>>) -> Option<BoxedStrategy<Vec<Term>
     Some(
         (prop::sample::select(cells), prop::sample::select(seeds))
             .prop_flat_map(|((place, class), seed)| {
-                class
-                    .strategy()
-                    .prop_map(move |v| place.put(&seed, &v).unwrap_or_else(|| seed.clone()))
+                // A collection of a size class is made of the seed's own items.
+                let like = place.values(&seed).first().and_then(|v| class.like(v));
+                class.strategy().prop_map(move |v| {
+                    place
+                        .put(&seed, like.as_ref().unwrap_or(&v))
+                        .unwrap_or_else(|| seed.clone())
+                })
             })
             .boxed(),
     )
