@@ -645,7 +645,7 @@ mod generator {
     use super::*;
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
-    use std::collections::{BTreeMap, BTreeSet};
+    use std::collections::BTreeMap;
 
     /// The kinds each op's well-formed generator puts at each of its
     /// places, over `n` draws, with how often.
