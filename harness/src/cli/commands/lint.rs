@@ -112,7 +112,7 @@ fn exec_coverage(args: &LintArgs) -> Result<(), Failure> {
     }
     if let Some(dir) = &args.emit {
         let (fills, none) = crate::review::gen::fill::plan(&corpus, &cov);
-        let paths = crate::review::gen::fill::write(dir, &fills)
+        let paths = crate::review::gen::fill::write(dir, &corpus, &fills)
             .map_err(|e| Failure::failed(format!("--emit: {e}")))?;
         crate::cli::out::errln!(
             "wrote {} case(s) into {} for the open classes; {} open class(es) no case of the op takes{}",

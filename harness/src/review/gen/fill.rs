@@ -7,7 +7,8 @@
 //! the op gets past its earlier checks: one that already has the place,
 //! holds at every release, answers a value rather than an exception, is
 //! required, and is smallest. The case cites its seed's rules at its
-//! seed's level.
+//! seed's level, unless it raises: then the rules of the op's cases that
+//! raise the same (`cite`).
 //!
 //! The expectation written is the reference's at v0.13.0, a draft: every
 //! expectation of the corpus comes from the real builds of each release,
@@ -213,18 +214,19 @@ pub fn class_slug(name: &str) -> String {
 /// Writes `fills` under `dir`, each with the reference's answer at
 /// v0.13.0 as a draft expectation (to be blessed from the release builds);
 /// returns the paths.
-pub fn write(dir: &Path, fills: &[Fill]) -> Result<Vec<PathBuf>, String> {
+pub fn write(dir: &Path, corpus: &Corpus, fills: &[Fill]) -> Result<Vec<PathBuf>, String> {
     let reference = Reference::at(Release::V0_13_0);
     let mut paths = Vec::new();
     for f in fills {
         let answer = reference.answer(Request::new(f.op.name, &f.args));
+        let (spec, level, cited) = cite(corpus, f, &answer);
         let args_json = crate::subject::wire::encode_args(&f.args);
         let description = format!(
             "Coverage: {} at {}, the rest of the input as {}",
             f.class, f.place, f.seed
         );
         let notes = format!(
-            "Written by `lint --coverage --emit` (issue 51): the class {} at {} of {}, which no case held; the rest of the input is {}'s, whose rules and level it takes. Expectations from the PtcRunner build of each release (bless --from-adapter --release R).",
+            "Written by `lint --coverage --emit` (issue 51): the class {} at {} of {}, which no case held; the rest of the input is {}'s. Cited: {cited}. Expectations from the PtcRunner build of each release (bless --from-adapter --release R).",
             f.class, f.place, f.op.name, f.seed
         );
         let path = write_case(
@@ -233,8 +235,8 @@ pub fn write(dir: &Path, fills: &[Fill]) -> Result<Vec<PathBuf>, String> {
                 id: &f.id,
                 op: f.op,
                 description: &description,
-                spec: &f.spec,
-                level: f.level,
+                spec: &spec,
+                level,
                 args: &f.args,
                 args_json: &args_json,
                 answer: &answer,
@@ -255,6 +257,113 @@ pub fn write(dir: &Path, fills: &[Fill]) -> Result<Vec<PathBuf>, String> {
         paths.push(path);
     }
     Ok(paths)
+}
+
+/// The rules a case cites and its level: an answer that raises cites the
+/// rules of the op's written cases (not `cover-` ones) that raise a
+/// message of the same template, else of the same class (the three most cited, pinned when all
+/// those cases are), since the seed's rules are about another answer; any
+/// other answer, or one no written case raises, cites the seed's rules at
+/// its level. The third part says which, for the notes.
+fn cite(
+    corpus: &Corpus,
+    f: &Fill,
+    answer: &crate::subject::Answer,
+) -> (Vec<String>, Level, String) {
+    let seed = || {
+        (
+            f.spec.clone(),
+            f.level,
+            format!("the rules of {}, at its level", f.seed),
+        )
+    };
+    let crate::subject::Answer::Raised(r) = answer else {
+        return seed();
+    };
+    let written: Vec<&Case> = corpus
+        .cases
+        .iter()
+        .filter(|c| c.op.name == f.op.name && !c.id.contains("/cover-"))
+        .collect();
+    // The message's template (`spec/data/messages.json`), as porter data
+    // matches cases to templates.
+    let template = ptc_conformance::elixir::messages::ALL
+        .iter()
+        .filter(|t| t.class == Some(r.class.as_str()))
+        .map(|t| template_pattern(t.text))
+        .find(|re| re.is_match(&r.message));
+    let raising = |same_template: bool| -> Vec<&Case> {
+        written
+            .iter()
+            .copied()
+            .filter(|c| match &c.expect {
+                Expect::Raised { class, message } => {
+                    *class == r.class
+                        && (!same_template
+                            || template.as_ref().is_some_and(|re| {
+                                message.as_deref().is_some_and(|m| re.is_match(m))
+                            }))
+                }
+                Expect::Ok(_) => false,
+            })
+            .collect()
+    };
+    let (chosen, why) = match (raising(true), raising(false)) {
+        (same, _) if !same.is_empty() => (same, "message template"),
+        (_, class) if !class.is_empty() => (class, "exception class"),
+        _ => return seed(),
+    };
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for c in &chosen {
+        for rule in &c.spec {
+            *counts.entry(rule.as_str()).or_default() += 1;
+        }
+    }
+    let mut ranked: Vec<(&str, usize)> = counts.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let rules: Vec<String> = ranked
+        .iter()
+        .take(3)
+        .map(|(r, _)| (*r).to_owned())
+        .collect();
+    let level = if chosen.iter().all(|c| c.level == Level::Pinned) {
+        Level::Pinned
+    } else {
+        Level::Required
+    };
+    let ids: Vec<&str> = chosen.iter().take(3).map(|c| c.id.as_str()).collect();
+    (
+        rules,
+        level,
+        format!(
+            "the most cited rules of the op's cases that raise the same {why} ({}{})",
+            ids.join(", "),
+            if chosen.len() > 3 { ", ..." } else { "" }
+        ),
+    )
+}
+
+/// A message template's text as a regex: each `{name}` placeholder any text.
+fn template_pattern(text: &str) -> regex::Regex {
+    let mut re = String::from("(?s)^");
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let len = after
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+            .unwrap_or(after.len());
+        if len > 0 && after[len..].starts_with('}') {
+            re.push_str(&regex::escape(&rest[..open]));
+            re.push_str(".*?");
+            rest = &after[len + 1..];
+        } else {
+            re.push_str(&regex::escape(&rest[..=open]));
+            rest = after;
+        }
+    }
+    re.push_str(&regex::escape(rest));
+    re.push('$');
+    regex::Regex::new(&re).unwrap_or_else(|e| panic!("template {text:?}: {e}"))
 }
 
 /// Adds `features` to the case file at `path` (those its draft answer
@@ -310,6 +419,14 @@ fn finish(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_template_matches_its_messages() {
+        let re = template_pattern("key {key} not found in: {term}");
+        assert!(re.is_match("key :memory not found in: %{a: 1}"));
+        assert!(!re.is_match("no key :memory"));
+        assert!(template_pattern("a {b c} {d}").is_match("a {b c} x"));
+    }
 
     #[test]
     fn slugs_are_id_segments() {
