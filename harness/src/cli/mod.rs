@@ -13,7 +13,6 @@ pub mod commands;
 pub mod out;
 
 use crate::exit::{Exit, Failure};
-use args::CorpusArgs;
 use clap::{FromArgMatches, Parser, Subcommand};
 use commands::bench::BenchArgs;
 use commands::bless::BlessArgs;
@@ -79,7 +78,7 @@ pub enum Command {
     /// check or write what changes.
     Bless(BlessArgs),
     /// Check the corpus: schema, ops, ids, spec rules, features, coverage.
-    Lint(CorpusArgs),
+    Lint(lint::LintArgs),
     /// Measure cases per second: in process, against `ptc-conformance adapter`
     /// pipelined and one at a time, and against any other adapter given.
     Bench(BenchArgs),
@@ -169,7 +168,8 @@ impl Command {
             Command::Laws(a) => a.emit.is_some(),
             Command::Compare(a) => a.emit.is_some(),
             Command::Matrix(a) => a.output.is_some(),
-            Command::List(_) | Command::Lint(_) | Command::Bench(_) | Command::Adapter(_) => false,
+            Command::Lint(a) => a.emit.is_some(),
+            Command::List(_) | Command::Bench(_) | Command::Adapter(_) => false,
         }
     }
 }

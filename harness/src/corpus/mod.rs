@@ -17,6 +17,7 @@
 //! [`select`] which cases a command takes, and shards.
 
 pub mod case;
+pub mod coverage;
 pub mod describe;
 pub mod embedded;
 pub mod lint;

@@ -30,11 +30,10 @@ pub fn exec(args: ExportArgs) -> Result<(), Failure> {
     if let Some(at) = args.release.release {
         let (mut kept, mut left) = (0usize, 0usize);
         for case in &loaded.cases {
-            let path = case
-                .id
-                .split('/')
-                .fold(args.dir.join("golden"), |p, part| p.join(part))
-                .with_extension("json");
+            // `ID.json`: an id's last segment may hold dots
+            // (`cover-a0-struct-PtcRunner.Tool`), which `with_extension`
+            // would take for an extension.
+            let path = args.dir.join("golden").join(format!("{}.json", case.id));
             match crate::review::bless::at_release(case, at)
                 .map_err(|e| Failure::failed(format!("{}: {e}", case.file.display())))?
             {

@@ -14,7 +14,9 @@
 //! The fuzzer's generators build on these: [`domain`] draws terms from the
 //! whole domain, corners first (any term in any position); [`mutate`]
 //! mutates the corpus's own cases; [`ops`] has one generator per op of the
-//! registry, mixing the three.
+//! registry, mixing the three with [`places::placed`]: a corpus case with
+//! a term of one class of [`classes`] put at one of the op's [`places`],
+//! the table `lint --coverage` measures the corpus by.
 
 use num_bigint::BigInt;
 use proptest::prelude::*;
@@ -23,10 +25,13 @@ use ptc_conformance::term::{map_key_cmp, FunSpec, Int, OpaqueKind, Temporal, Tem
 use ptc_conformance::Term;
 use std::cmp::Ordering;
 
+pub mod classes;
 pub mod domain;
+pub mod fill;
 pub mod keys;
 pub mod mutate;
 pub mod ops;
+pub mod places;
 
 /// Spells a string from the bits of `n` using `alphabet`: small `n` give
 /// short, plain strings, so shrinking `n` shrinks the string. Much cheaper

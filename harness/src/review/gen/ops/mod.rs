@@ -8,7 +8,10 @@
 //! - **anywhere**: the well-formed arguments with any one position, or an
 //!   option's value, replaced by a term from the whole domain
 //!   ([`super::domain::hostile_term`]): the guards' and error paths;
-//! - **corpus mutations** of the op's golden cases ([`super::mutate`]).
+//! - **corpus mutations** of the op's golden cases ([`super::mutate`]);
+//! - **every class at every place**: a golden case with a term of one class
+//!   ([`super::classes`]) put at one of the op's places
+//!   ([`super::places::placed`]), the table `lint --coverage` reads.
 //!
 //! All shrink towards the well-formed source and small terms.
 
@@ -36,9 +39,13 @@ pub fn args_for<'a>(
     let base = well_formed_with(op, words)?;
     let anywhere = anywhere(base.clone());
     let seeds = mutate::seeds(op, corpus);
-    let mut mix = match mutate::mutations(seeds.clone()) {
-        Some(m) => prop_oneof![5 => base.clone(), 3 => anywhere, 3 => m].boxed(),
-        None => prop_oneof![5 => base.clone(), 3 => anywhere].boxed(),
+    let placed = super::places::placed(op, seeds.clone());
+    let mut mix = match (mutate::mutations(seeds.clone()), placed) {
+        (Some(m), Some(p)) => {
+            prop_oneof![5 => base.clone(), 3 => anywhere, 3 => m, 2 => p].boxed()
+        }
+        (Some(m), None) => prop_oneof![5 => base.clone(), 3 => anywhere, 3 => m].boxed(),
+        (None, _) => prop_oneof![5 => base.clone(), 3 => anywhere].boxed(),
     };
     if let Some(aimed) = mutate::with_dictionary(base, seeds, dictionary) {
         // A dictionary (the diff's constants) gets a third of the inputs.
