@@ -41,9 +41,7 @@ pub fn args_for<'a>(
     let seeds = mutate::seeds(op, corpus);
     let placed = super::places::placed(op, seeds.clone());
     let mut mix = match (mutate::mutations(seeds.clone()), placed) {
-        (Some(m), Some(p)) => {
-            prop_oneof![5 => base.clone(), 3 => anywhere, 3 => m, 2 => p].boxed()
-        }
+        (Some(m), Some(p)) => prop_oneof![5 => base.clone(), 3 => anywhere, 3 => m, 2 => p].boxed(),
         (Some(m), None) => prop_oneof![5 => base.clone(), 3 => anywhere, 3 => m].boxed(),
         (None, _) => prop_oneof![5 => base.clone(), 3 => anywhere].boxed(),
     };
