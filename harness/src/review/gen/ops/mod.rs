@@ -36,7 +36,20 @@ pub fn args_for<'a>(
     words: &[String],
     dictionary: &[Term],
 ) -> Option<BoxedStrategy<Vec<Term>>> {
+    args_for_reaching(op, corpus, words, dictionary, &[])
+}
+
+/// [`args_for`], half of the inputs mutations of `reached` (the inputs
+/// that reached a function a diff touches) when there are any.
+pub fn args_for_reaching<'a>(
+    op: &str,
+    corpus: impl IntoIterator<Item = &'a [Term]>,
+    words: &[String],
+    dictionary: &[Term],
+    reached: &[Vec<Term>],
+) -> Option<BoxedStrategy<Vec<Term>>> {
     let base = well_formed_with(op, words)?;
+    let no_dot_syntax = NO_DOT_SYNTAX.contains(&op);
     let anywhere = anywhere(base.clone());
     let seeds = mutate::seeds(op, corpus);
     let placed = super::places::placed(op, seeds.clone());
@@ -45,17 +58,28 @@ pub fn args_for<'a>(
         (Some(m), None) => prop_oneof![5 => base.clone(), 3 => anywhere, 3 => m].boxed(),
         (None, _) => prop_oneof![5 => base.clone(), 3 => anywhere].boxed(),
     };
-    if let Some(aimed) = mutate::with_dictionary(base, seeds, dictionary) {
+    if let Some(aimed) = mutate::with_dictionary(base.clone(), seeds, dictionary) {
         // A dictionary (the diff's constants) gets a third of the inputs.
         mix = prop_oneof![2 => mix, 1 => aimed].boxed();
+    }
+    let reaching = mutate::seeds(op, reached.iter().map(Vec::as_slice));
+    if let Some(m) = mutate::mutations(reaching.clone()) {
+        // Inputs that reached changed code are mutated first: half the
+        // inputs, a third of those also aimed at the dictionary.
+        let near = match mutate::with_dictionary(base, reaching, dictionary) {
+            Some(aimed) => prop_oneof![2 => m, 1 => aimed].boxed(),
+            None => m,
+        };
+        mix = prop_oneof![1 => mix, 1 => near].boxed();
     }
     Some(
         mix.prop_filter("the VM orders these map keys (LOOSE-3)", |args| {
             !args.iter().any(vm_ordered_keys)
         })
-        .prop_filter("an atom names a module the VM can load (LOOSE-5)", |args| {
-            !args.iter().any(names_a_module)
-        })
+        .prop_filter(
+            "an atom names a module the VM can load (LOOSE-5)",
+            move |args| no_dot_syntax || !args.iter().any(names_a_module),
+        )
         .prop_filter(
             "Elixir never answers inspecting this list (IN-11)",
             |args| !args.iter().any(never_inspected),
@@ -63,6 +87,18 @@ pub fn args_for<'a>(
         .boxed(),
     )
 }
+
+/// Ops whose PtcRunner code (read at each release) never uses the dot
+/// syntax on a term it is given, so that an atom naming a loadable module
+/// is answered as any other atom and LOOSE-5 does not apply: the
+/// formatter's `{:string, s}`, the most common node of an AST, is such an
+/// atom (Erlang's `:string`), and leaving it out left the formatter's
+/// string escaping unfuzzed.
+pub const NO_DOT_SYNTAX: &[&str] = &[
+    "lisp_formatter.format",
+    "key_normalizer.normalize_key",
+    "key_normalizer.normalize_keys",
+];
 
 /// Modules of OTP 25 and Elixir 1.18.4 whose names the generators can
 /// spell (short lower-case names, common aliases). Where PtcRunner uses the
