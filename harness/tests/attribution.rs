@@ -445,3 +445,98 @@ fn the_diffs_constants_reach_changes_behind_rare_inputs() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The `reach` extension (AP-19) on the Python port, which lists it: the
+/// corpus is traced for the functions the diff touches, the report names
+/// each with how many inputs reached it (a new helper nothing calls: none),
+/// the op that reaches the changed function gets most of the generated
+/// inputs, the change behind a rare length is found there, and the helper's
+/// hunk, without wire effect, says that no input reached it.
+#[test]
+fn the_trace_names_the_inputs_that_reach_each_changed_function() {
+    let dir = scratch("reach");
+    let (base, head) = (dir.join("base"), dir.join("head"));
+    let port = std::fs::read_to_string(kit().join("harness/adapters/python/adapter.py"))
+        .expect("the Python port");
+    let planted = edit(
+        &port,
+        (
+            "        b = b.replace(old, new)\n    return b\n",
+            "        b = b.replace(old, new)\n    if len(b) == 13:\n        b = b + b\" \"\n    return b\n",
+        ),
+    );
+    let planted = edit(
+        &planted,
+        (
+            "\n# ---------------------------------------------------------------------------\n# Served over",
+            "\ndef _spare_helper(x):\n    return x + 1\n\n\n# ---------------------------------------------------------------------------\n# Served over",
+        ),
+    );
+    for (d, t) in [(&base, &port), (&head, &planted)] {
+        std::fs::create_dir_all(d).expect("tree");
+        std::fs::write(d.join("adapter.py"), t).expect("write");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_ptc-conformance"))
+        .arg("compare")
+        .arg("--base-src")
+        .arg(&base)
+        .arg("--head-src")
+        .arg(&head)
+        .args(["--base", "python3 {dir}/adapter.py", "--scratch"])
+        .arg(dir.join("scratch"))
+        .args(["--seed", "1", "--cases-per-op", "400", "--format", "json"])
+        .env("PYTHONPATH", kit().join("sdk/python"))
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("the binary runs");
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(out.status.code(), Some(1), "{v:#}");
+    let reach = &v["reach"];
+    let function = |name: &str| -> Value {
+        reach["functions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|f| f["function"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} in {reach:#}"))
+    };
+    let escape = function("_escape_string");
+    assert!(escape["inputs"].as_u64().unwrap_or(0) > 0, "{reach:#}");
+    assert!(
+        escape["by_op"]["lisp_formatter.format"]
+            .as_u64()
+            .unwrap_or(0)
+            > 0,
+        "{reach:#}"
+    );
+    assert!(
+        escape["by_op"]
+            .get("key_normalizer.normalize_key")
+            .is_none(),
+        "{reach:#}"
+    );
+    assert_eq!(function("_spare_helper")["inputs"], 0, "{reach:#}");
+    // The op that reaches the change gets three quarters of the budget.
+    let per_op = &v["fuzz"]["per_op"];
+    let hot = per_op["lisp_formatter.format"].as_u64().unwrap_or(0);
+    let cold = per_op["key_normalizer.normalize_key"].as_u64().unwrap_or(0);
+    assert!(hot > 3 * cold, "{per_op:#}");
+    let causes = cause_texts(&v["attribution"]);
+    assert_eq!(
+        causes.len(),
+        1,
+        "{:#?}",
+        causes.iter().map(|(_, c)| &c["title"]).collect::<Vec<_>>()
+    );
+    the_cause(&causes, "len(b) == 13");
+    let no_effect = v["attribution"]["no_wire_effect"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(no_effect.len(), 1, "{no_effect:#?}");
+    assert_eq!(no_effect[0]["hunk"]["function"], "_spare_helper");
+    assert_eq!(no_effect[0]["reached_by"], 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

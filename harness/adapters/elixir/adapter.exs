@@ -632,7 +632,7 @@ defmodule PtcAdapter do
       "protocol" => 1,
       "ops" => Ops.names(),
       "features" => @features,
-      "extensions" => ["atoms"]
+      "extensions" => ["atoms", "reach"]
     }
 
     %{"ok" => if(version in @releases, do: Map.put(hello, "release", version), else: hello)}
@@ -647,6 +647,36 @@ defmodule PtcAdapter do
   # `compare` looks for option names no word list of the kit holds.
   defp answer("atoms", []), do: %{"ok" => build_atoms()}
   defp answer("atoms", _args), do: %{"unsupported" => "atoms takes no arguments"}
+
+  # AP-19 `reach`: which of the functions named (`Module.fun`, as `compare`
+  # names the function a hunk of a diff lies in; a nested module's name may
+  # be the last part of its full name) the answer to op on args called.
+  # Counted with call-count tracing (:erlang.trace_pattern/3), which counts
+  # calls in any process and needs no process flags; the clauses of the
+  # function, its macro form and the funs defined inside it all count.
+  defp answer("reach", [names, op, inner])
+       when is_list(names) and is_binary(op) and is_list(inner) do
+    if Enum.all?(names, &is_binary/1) do
+      mfas = for name <- Enum.uniq(names), mfa <- traced_functions(name), do: {name, mfa}
+      Enum.each(mfas, fn {_, mfa} -> :erlang.trace_pattern(mfa, true, [:call_count]) end)
+
+      try do
+        _ = answer(op, inner)
+
+        reached =
+          for {name, mfa} <- mfas, called?(mfa), uniq: true, do: name
+
+        %{"ok" => Enum.sort(reached)}
+      after
+        Enum.each(mfas, fn {_, mfa} -> :erlang.trace_pattern(mfa, false, [:call_count]) end)
+      end
+    else
+      %{"unsupported" => "reach takes a list of function names, an op and its args"}
+    end
+  end
+
+  defp answer("reach", _args),
+    do: %{"unsupported" => "reach takes a list of function names, an op and its args"}
 
   defp answer(op, args) do
     with {:ok, {module, fun}} <- Map.fetch(Ops.table(), op),
@@ -693,6 +723,71 @@ defmodule PtcAdapter do
   catch
     :throw, value -> raised("throw", inspect(value))
     :exit, value -> raised("exit", inspect(value))
+  end
+
+  defp called?(mfa) do
+    case :erlang.trace_info(mfa, :call_count) do
+      {:call_count, n} when is_integer(n) and n > 0 -> true
+      _ -> false
+    end
+  end
+
+  # The functions a name stands for: each arity of `fun` in the modules
+  # whose name is `Module` or ends with `.Module`, its macro form, and the
+  # funs compiled from inside it (`-fun/arity-fun-N-`); a name that is a
+  # module alone stands for all of that module's functions.
+  defp traced_functions(name) do
+    modules = ptc_modules()
+
+    by_module = fn mod_name ->
+      Enum.filter(modules, fn m ->
+        full = inspect(m)
+        full == mod_name or String.ends_with?(full, "." <> mod_name)
+      end)
+    end
+
+    whole =
+      for m <- by_module.(name), {f, a} <- m.module_info(:functions), do: {m, f, a}
+
+    parts =
+      case String.split(name, ".") do
+        [_] ->
+          for m <- modules, {f, a} <- m.module_info(:functions), named?(f, name), do: {m, f, a}
+
+        segments ->
+          {mod_parts, [fun]} = Enum.split(segments, -1)
+
+          for m <- by_module.(Enum.join(mod_parts, ".")),
+              {f, a} <- m.module_info(:functions),
+              named?(f, fun),
+              do: {m, f, a}
+      end
+
+    Enum.uniq(whole ++ parts)
+  end
+
+  defp named?(f, fun) do
+    s = Atom.to_string(f)
+    s == fun or s == "MACRO-" <> fun or String.starts_with?(s, "-" <> fun <> "/")
+  end
+
+  defp ptc_modules do
+    case Process.get(:ptc_modules) do
+      nil ->
+        _ = Application.load(:ptc_runner)
+
+        modules =
+          case :application.get_key(:ptc_runner, :modules) do
+            {:ok, ms} -> Enum.filter(ms, &match?({:module, _}, Code.ensure_loaded(&1)))
+            _ -> []
+          end
+
+        Process.put(:ptc_modules, modules)
+        modules
+
+      ms ->
+        ms
+    end
   end
 
   defp build_atoms do

@@ -355,7 +355,7 @@ def main() -> int:
     for bug in sorted(BUG):
         print(f"adapter: deliberate bug {bug!r} is on: {BUGS[bug]}", file=sys.stderr)
     sys.setrecursionlimit(20000)
-    return serve(name=NAME, version=VERSION, ops=OPS, features=FEATURES)
+    return serve(name=NAME, version=VERSION, ops=OPS, features=FEATURES, reach=True)
 
 
 if __name__ == "__main__":

@@ -13,4 +13,5 @@ pub mod fuzz;
 pub mod gen;
 pub mod kinds;
 pub mod laws;
+pub mod reach;
 pub mod show;

@@ -174,7 +174,7 @@ pub fn unknown_declarations(ops: &BTreeSet<String>, features: &BTreeSet<String>)
 }
 
 /// The protocol extensions this harness knows (AP-19).
-pub const EXTENSIONS: &[&str] = &["atoms"];
+pub const EXTENSIONS: &[&str] = &["atoms", "reach"];
 
 /// The extensions a hello lists that this harness does not know, each an
 /// adapter fault named with the closest known name (as AP-2 names ops and

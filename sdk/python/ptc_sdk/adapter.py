@@ -58,10 +58,20 @@ decoded `args` (None when they did not decode), `kind` (``ok``,
 ``raised`` or ``unsupported``) and `value` (the term, ``(class,
 message)``, or the reason): a place to log what the port declines or
 raises. An exception in the hook is printed to stderr; the answer stands.
+
+``reach=True`` lists the ``reach`` extension in hello (spec/adapter_protocol.md
+AP-19): ``compare`` given the sources of two versions of the port asks,
+for each corpus input, which of the functions the diff touches the op's
+call reached, and aims its generated inputs there. The SDK answers it by
+running the op under ``sys.setprofile`` and naming each function asked
+about (``name``, ``Class.name`` or ``module.name``, as ``compare`` names
+the function a hunk lies in) whose code was called. Off by default: hello
+stays as it was.
 """
 
 from __future__ import annotations
 
+import os
 import difflib
 import inspect
 import json
@@ -188,6 +198,7 @@ class Adapter:
         arity=None,
         hook=None,
         release=None,
+        reach=False,
     ):
         if release is not None:
             _releases.check(release)
@@ -213,6 +224,7 @@ class Adapter:
         self._arity = {op: _arity(op, fun, arity.get(op)) for op, fun in self.ops.items()}
         self._fill = {op: _missing_defaults(op, fun) for op, fun in self.ops.items()}
         self.hook = hook
+        self.reach = bool(reach)
         self.release = release
         self._rel = _releases.DEFAULT if release is None else release
         self._absent = {}
@@ -244,7 +256,42 @@ class Adapter:
         }
         if self.release is not None:
             body["release"] = self.release
+        if self.reach:
+            body["extensions"] = ["reach"]
         return Map.of(body)
+
+    def traced(self, names, op, args):
+        """The ``reach`` extension (AP-19): which of `names` the answer to
+        `op` on `args` called, sorted; the answer itself is dropped."""
+        if type(names) is not list or any(type(n) is not str for n in names):
+            return "unsupported", "reach takes a list of function names, an op and its args"
+        if type(op) is not str or type(args) is not list:
+            return "unsupported", "reach takes a list of function names, an op and its args"
+        wanted = {}
+        for n in names:
+            last = n.rsplit(".", 1)[-1]
+            wanted.setdefault(last, []).append(n)
+        seen = set()
+
+        def profile(frame, event, _arg):
+            if event != "call":
+                return
+            code = frame.f_code
+            for n in wanted.get(code.co_name, ()):
+                if n in seen:
+                    continue
+                qual = getattr(code, "co_qualname", code.co_name)
+                stem = os.path.splitext(os.path.basename(code.co_filename))[0]
+                if n == code.co_name or n == qual or qual.endswith("." + n) or n == f"{stem}.{code.co_name}":
+                    seen.add(n)
+
+        previous = sys.getprofile()
+        sys.setprofile(profile)
+        try:
+            self.call(op, args)
+        finally:
+            sys.setprofile(previous)
+        return "ok", sorted(seen)
 
     def call(self, op, args):
         """Answers `op` on decoded `args` at the port's release:
@@ -307,7 +354,13 @@ class Adapter:
                 why = 'cannot decode request: "args" is not an array'
             self._tell(op, None, "unsupported", why)
             return _line(id_, "unsupported", json_str(why)), False
-        key, value = self.call(op, args)
+        if op == "reach" and self.reach and "reach" not in self.ops:
+            if len(args) != 3:
+                key, value = "unsupported", "reach takes 3 arguments (names, op, args)"
+            else:
+                key, value = self.traced(*args)
+        else:
+            key, value = self.call(op, args)
         if key == "ok":
             try:
                 body = encode(value)
@@ -418,6 +471,7 @@ def serve(
     arity=None,
     hook=None,
     release=None,
+    reach=False,
 ) -> int:
     """Serves a port over protocol v1 until ``bye``; returns the exit status.
 
@@ -431,6 +485,7 @@ def serve(
     is the PtcRunner release the port implements (one of `RELEASES`), said
     in hello so that ``ptc-conformance run`` judges it at that release, and
     the release every request is decoded and answered at; None (the
-    default) says nothing, and the port is judged and answered at 0.13.0."""
-    adapter = Adapter(name, version, ops, features, language, raises, arity, hook, release)
+    default) says nothing, and the port is judged and answered at 0.13.0;
+    `reach` lists the ``reach`` extension (AP-19, see the module's text)."""
+    adapter = Adapter(name, version, ops, features, language, raises, arity, hook, release, reach)
     return adapter.serve(stdin, stdout)

@@ -218,6 +218,58 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
             .map(str::to_owned)
             .collect();
     }
+    // The `reach` extension (AP-19): which corpus inputs reach the
+    // functions the diff touches. Those ops get most of the generated
+    // inputs, and those inputs are mutated first.
+    let reach = match &prepared {
+        Some(p) => crate::review::reach::measure(
+            [("base", &mut base), ("head", &mut head)],
+            &p.functions(),
+            &cases,
+        ),
+        None => None,
+    };
+    if let (Some(r), Some(f)) = (&reach, &mut cfg.fuzz) {
+        for &i in &r.reaching {
+            let c = cases[i];
+            f.reached
+                .entry(c.op.name.to_owned())
+                .or_default()
+                .push(c.args.clone());
+        }
+        if let Ok(ops) = crate::review::fuzz::plan(&f.ops, &both) {
+            let names: Vec<String> = ops.iter().map(|o| o.name.to_owned()).collect();
+            if let Some(w) = crate::review::reach::weights(
+                &names,
+                &r.ops(),
+                f.cases_per_op.saturating_mul(names.len()),
+                f.batch,
+            ) {
+                f.weights = w;
+            }
+        }
+    }
+    if pretty {
+        match &reach {
+            Some(r) => {
+                out!("{}", r.render());
+                if let Some(f) = &cfg.fuzz {
+                    if !f.weights.is_empty() {
+                        let hot: Vec<String> = r.ops().into_iter().collect();
+                        outln!(
+                            "  the {} op(s) that reach a changed function get three quarters of the generated inputs ({}), the inputs that reached one are mutated in half of theirs",
+                            hot.len(),
+                            hot.join(", ")
+                        );
+                    }
+                }
+            }
+            None if prepared.is_some() => outln!(
+                "reach: not measured (neither side lists the reach extension, AP-19): every op gets an even share"
+            ),
+            None => {}
+        }
+    }
     let total = cfg.fuzz.as_ref().map_or(0, |f| {
         crate::review::fuzz::plan(&f.ops, &both).map_or(0, |ops| planned(f, ops.len()))
     });
@@ -241,10 +293,10 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
             drop(head);
             let mut s = s.clone();
             s.template = template(&base_line, &head_line)?;
-            Some(
-                crate::review::culprits::attribute(&s, p, &c)
-                    .map_err(|e| Failure::failed(format!("compare: attribution: {e}")))?,
-            )
+            let mut a = crate::review::culprits::attribute(&s, p, &c)
+                .map_err(|e| Failure::failed(format!("compare: attribution: {e}")))?;
+            a.reach = reach.clone();
+            Some(a)
         }
         _ => None,
     };
@@ -260,6 +312,10 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
         v["attribution"] = attribution
             .as_ref()
             .map(|a| crate::review::culprits::text::to_json(a, &c))
+            .unwrap_or(serde_json::Value::Null);
+        v["reach"] = reach
+            .as_ref()
+            .map(crate::review::reach::Reach::to_json)
             .unwrap_or(serde_json::Value::Null);
         v["seed"] = serde_json::json!(cfg.fuzz.as_ref().map(|_| seed));
         v["corpus"] = serde_json::json!(corpus.info());

@@ -93,6 +93,21 @@ impl Prepared {
         hunks::hunks(&self.base, &self.head)
     }
 
+    /// The functions the diff's hunks lie in (`Module.name`, as
+    /// [`hunks::function_at`] names them), once each, in diff order: what
+    /// the `reach` extension is asked about.
+    pub fn functions(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for h in self.hunks() {
+            if let Some(f) = h.function {
+                if !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+        }
+        out
+    }
+
     /// The diff's constants, which the generator aims a share of its
     /// inputs at ([`constants::constants`]).
     pub fn dictionary(&self) -> Vec<ptc_conformance::term::Term> {
@@ -221,6 +236,9 @@ pub struct Attribution {
     pub prepare_builds: Vec<(String, f64)>,
     /// Wall time of the attribution (after the comparison).
     pub secs: f64,
+    /// What the `reach` extension saw of the diff's functions, when a side
+    /// lists it: a hunk without wire effect that no input reached says so.
+    pub reach: Option<crate::review::reach::Reach>,
 }
 
 /// The probes of a comparison: each kind's smallest example, up to
@@ -596,6 +614,7 @@ pub fn attribute(
         trials: std::mem::take(&mut lab.trials),
         prepare_builds: prepared.builds.clone(),
         secs: started.elapsed().as_secs_f64(),
+        reach: None,
     })
 }
 

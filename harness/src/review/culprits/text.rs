@@ -132,7 +132,7 @@ pub fn render(a: &Attribution, cmp: &Comparison<'_>) -> String {
         for p in &a.no_effect {
             let _ = writeln!(
                 s,
-                "  {}{}{}",
+                "  {}{}{}{}",
                 p.hunk.place(),
                 p.hunk
                     .function
@@ -142,7 +142,8 @@ pub fn render(a: &Attribution, cmp: &Comparison<'_>) -> String {
                 p.commit
                     .as_ref()
                     .map(|c| format!(", commit {} {:?}", c.short(), c.subject))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                reached_note(a, &p.hunk)
             );
         }
     }
@@ -181,6 +182,20 @@ pub fn render(a: &Attribution, cmp: &Comparison<'_>) -> String {
     s
 }
 
+/// What the trace saw of a hunk's function, when it was traced: no
+/// wire effect found where no input reached the code is not the same as
+/// where inputs reached it and answered alike.
+fn reached_note(a: &Attribution, h: &super::hunks::Hunk) -> String {
+    match (&a.reach, &h.function) {
+        (Some(r), Some(f)) => match r.count(f) {
+            0 => " (no corpus input reached it)".to_owned(),
+            n => format!(" ({n} corpus input(s) reached it)"),
+        },
+        (Some(_), None) => " (top level: not traced)".to_owned(),
+        (None, _) => String::new(),
+    }
+}
+
 /// The attribution as data.
 pub fn to_json(a: &Attribution, cmp: &Comparison<'_>) -> serde_json::Value {
     use serde_json::json;
@@ -212,6 +227,10 @@ pub fn to_json(a: &Attribution, cmp: &Comparison<'_>) -> serde_json::Value {
         "no_wire_effect": a.no_effect.iter().map(|p| json!({
             "hunk": hunk(&p.hunk),
             "commit": p.commit.as_ref().map(commit),
+            "reached_by": match (&a.reach, &p.hunk.function) {
+                (Some(r), Some(f)) => json!(r.count(f)),
+                _ => serde_json::Value::Null,
+            },
         })).collect::<Vec<_>>(),
         "quiet_commits": a.quiet_commits,
         "unattributed": a.unattributed.iter().map(|(p, why)| json!({"probe": a.probes[*p].describe(), "why": why})).collect::<Vec<_>>(),

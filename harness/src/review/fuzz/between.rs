@@ -47,17 +47,36 @@ struct Tally {
     shapes: Option<Shapes>,
 }
 
-/// The schedule: batch `b` is op `b % ops`, its `b / ops`-th batch,
-/// generated from the op's own seed ([`op_seed`]), so runs replay exactly
-/// whatever the number of threads, a total cap only cuts the schedule
-/// short, and an op's inputs do not depend on the other ops fuzzed.
+/// The schedule: the ops' batches taken in turn (with an even budget,
+/// batch `b` is op `b % ops`, its `b / ops`-th batch), each generated
+/// from the op's own seed ([`op_seed`]), so runs replay exactly whatever
+/// the number of threads, a total cap only cuts the schedule short, and
+/// an op's inputs do not depend on the other ops fuzzed.
 struct Schedule<'a> {
     ops: Vec<&'static Op>,
     names: Vec<&'static str>,
-    batch: usize,
-    per_op: usize,
+    /// Batch `b` is `order[b]`: its op (an index), its chunk of that op's
+    /// inputs and how many inputs it holds.
+    order: Vec<(usize, usize, usize)>,
     batches: usize,
     cfg: &'a FuzzConfig,
+}
+
+/// The batches of each op in turn: op `i` gets `cases(i)` inputs in
+/// batches of `batch`; an op whose batches are spent drops out of the turn.
+fn order(ops: usize, batch: usize, cases: impl Fn(usize) -> usize) -> Vec<(usize, usize, usize)> {
+    let counts: Vec<usize> = (0..ops).map(&cases).collect();
+    let chunks: Vec<usize> = counts.iter().map(|n| n.div_ceil(batch)).collect();
+    let rounds = chunks.iter().copied().max().unwrap_or(0);
+    let mut out = Vec::with_capacity(chunks.iter().sum());
+    for chunk in 0..rounds {
+        for op in 0..ops {
+            if chunk < chunks[op] {
+                out.push((op, chunk, batch.min(counts[op] - chunk * batch)));
+            }
+        }
+    }
+    out
 }
 
 /// Runs the fuzzer with `expected`'s answers as the expectation (the
@@ -82,13 +101,17 @@ pub fn run_between(
     let ops = plan(&cfg.ops, &declared)?;
     let names: Vec<&'static str> = ops.iter().map(|o| o.name).collect();
     let batch = cfg.batch.max(1);
-    let per_op = cfg.cases_per_op;
+    let order = order(names.len(), batch, |i| {
+        cfg.weights
+            .get(names[i])
+            .copied()
+            .unwrap_or(cfg.cases_per_op)
+    });
     let schedule = Schedule {
-        batches: names.len() * per_op.div_ceil(batch),
+        batches: order.len(),
+        order,
         ops,
         names,
-        batch,
-        per_op,
         cfg,
     };
     let started = Instant::now();
@@ -185,14 +208,13 @@ fn generate_batches(
     let strategies: Vec<BoxedStrategy<Vec<Term>>> = s
         .names
         .iter()
-        .filter_map(|n| super::args_aimed(n, corpus, &s.cfg.words, &s.cfg.dictionary))
+        .filter_map(|n| super::args_reaching(n, corpus, s.cfg))
         .collect();
     for b in (w..s.batches).step_by(workers) {
         if stop.load(Ordering::Relaxed) {
             return;
         }
-        let (op, chunk) = (b % s.names.len(), b / s.names.len());
-        let n = s.batch.min(s.per_op - chunk * s.batch);
+        let (op, chunk, n) = s.order[b];
         let inputs = generate(&strategies[op], op_seed(s.cfg.seed, s.names[op]), chunk, n)
             .map(|trees| trees.iter().map(ValueTree::current).collect());
         if tx.send((b, inputs)).is_err() {
@@ -266,7 +288,7 @@ fn check_in_turn(
             }?;
             let b = next;
             next += 1;
-            let op = s.ops[b % s.ops.len()];
+            let op = s.ops[s.order[b].0];
             if done.contains(op.name) {
                 continue;
             }
@@ -286,7 +308,7 @@ fn check_in_turn(
         let Some((b, inputs, ticket)) = ahead.pop_front() else {
             return Ok(());
         };
-        let op = s.ops[b % s.ops.len()];
+        let op = s.ops[s.order[b].0];
         let op_started = Instant::now();
         let answers = sides.take(ticket);
         let stopped = check_batch(
@@ -418,16 +440,10 @@ fn shrink_kinds(
     let mut left = SHRINK_CHECKS.max(report.checked / 8);
     for (n, (kind, count, (_, b, i, retried))) in kinds.into_iter().enumerate() {
         let share = (left / (total - n).max(1)).max(SHRINK_LEAST);
-        let op = s.ops[b % s.ops.len()];
-        let strategy = super::args_aimed(op.name, corpus, &cfg.words, &cfg.dictionary)
-            .ok_or("generator vanished")?;
-        let tree = generate(
-            &strategy,
-            op_seed(cfg.seed, op.name),
-            b / s.ops.len(),
-            i + 1,
-        )?
-        .swap_remove(i);
+        let (op_index, chunk, _) = s.order[b];
+        let op = s.ops[op_index];
+        let strategy = super::args_reaching(op.name, corpus, cfg).ok_or("generator vanished")?;
+        let tree = generate(&strategy, op_seed(cfg.seed, op.name), chunk, i + 1)?.swap_remove(i);
         let mut leave_out = report.unknown_fields.clone();
         if retried {
             leave_out.extend(retry_fields.iter().cloned());

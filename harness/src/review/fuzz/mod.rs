@@ -66,6 +66,27 @@ pub fn args_aimed(
     )
 }
 
+/// [`args_aimed`] with the rest of what `cfg` aims at: its dictionary,
+/// and the inputs that reached a changed function ([`FuzzConfig::reached`]),
+/// which half of the op's inputs mutate.
+pub fn args_reaching(
+    op: &str,
+    corpus: &[Case],
+    cfg: &FuzzConfig,
+) -> Option<BoxedStrategy<Vec<Term>>> {
+    let reached = cfg.reached.get(op).map_or(&[][..], Vec::as_slice);
+    gen::ops::args_for_reaching(
+        op,
+        corpus
+            .iter()
+            .filter(|c| c.op.name == op)
+            .map(|c| c.args.as_slice()),
+        &cfg.words,
+        &cfg.dictionary,
+        reached,
+    )
+}
+
 /// Generated inputs each op gets by default: enough to find a change of
 /// rare shape in one op (what `fuzz --op X` found within 40,000 inputs).
 pub const CASES_PER_OP: usize = 40_000;
@@ -114,6 +135,14 @@ pub struct FuzzConfig {
     /// Terms a share of the inputs is aimed at: the constants of the diff
     /// under review (`compare` with sources); empty: none.
     pub dictionary: Vec<Term>,
+    /// Generated inputs of an op, where not [`FuzzConfig::cases_per_op`]:
+    /// `compare` with sources gives the ops that reach a changed function
+    /// most of the budget ([`crate::review::reach::weights`]).
+    pub weights: std::collections::BTreeMap<String, usize>,
+    /// Per op, the argument lists of the corpus cases that reached a
+    /// changed function (the `reach` extension): half of that op's
+    /// generated inputs mutate them. Empty: none.
+    pub reached: std::collections::BTreeMap<String, Vec<Vec<Term>>>,
 }
 
 impl FuzzConfig {
@@ -138,6 +167,8 @@ impl FuzzConfig {
             release: ptc_conformance::Release::default(),
             words: Vec::new(),
             dictionary: Vec::new(),
+            weights: std::collections::BTreeMap::new(),
+            reached: std::collections::BTreeMap::new(),
         }
     }
 }
