@@ -384,7 +384,7 @@ pub const INSPECT_ERROR: Template = Template {
     text: "#Inspect.Error<\n{body}\n\n  Stacktrace:\n\n{frames}\n>",
     placeholders: &[
         ("body", "inspect_error_body, every non-empty line indented by two spaces, trailing newlines dropped"),
-        ("frames", "one line per stack frame, each indented by four spaces and ending in a newline (compared loosely, LOOSE-4)"),
+        ("frames", "one or more lines, one per stack frame, each indented by four spaces and ending in a newline (compared loosely, LOOSE-4: at least one line must be present, an empty trace is not masked)"),
     ],
     source: "Elixir 1.18.4 Inspect.Error (spec/inspect.md IN-15)",
 };

@@ -355,4 +355,18 @@ mod tests {
         assert!(b.ends_with(b"Stacktrace:\n\n_\n\n>"), "{b:?}");
         assert!(b.contains(&0xff), "the bytes before the frames are kept");
     }
+    /// LOOSE-4: the mask takes one or more frame lines, whatever their
+    /// text, and never none: a trace without a frame line is compared as
+    /// it is, so it differs from every release's.
+    #[test]
+    fn the_stack_frames_mask_needs_at_least_one_line() {
+        let text =
+            |frames: &str| format!("#Inspect.Error<\n  got X\n\n  Stacktrace:\n\n{frames}\n>");
+        let release = text("    (elixir 1.18.4) lib/string/chars.ex:3: f/1\n    g/2\n");
+        for port in ["    h/0\n", "X\n", "\n"] {
+            assert!(messages_match(&release, &text(port)), "{port:?}");
+        }
+        assert!(!messages_match(&release, &text("")));
+        assert_eq!(mask_stacktraces(&text("")), text(""));
+    }
 }

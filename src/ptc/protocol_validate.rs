@@ -2,7 +2,7 @@
 //! `program` argument of a `lisp_eval` call (`spec/ptc_tool_protocol_validate_program.md`,
 //! `PP-50`..). The rest of the protocol module lives in `protocol`.
 
-use crate::inspect::inspect_at;
+use crate::inspect::inspect_bytes_at;
 use crate::term::Term;
 use crate::Release;
 
@@ -20,27 +20,32 @@ pub const WHITE_SPACE: &[char] = &[
 /// `nil`, for any other non-binary (the message embeds its `inspect/1`
 /// text), and for a binary that `String.trim/1` empties.
 pub fn validate_program(rel: Release, program: &Term) -> Term {
-    let error = |message: String| {
+    let error = |message: Vec<u8>| {
         Term::Tuple(vec![
             Term::atom("error"),
             Term::atom("args_error"),
-            Term::Str(message),
+            Term::binary(message),
         ])
     };
     match program {
         // PP-50: nil.
-        Term::Nil => error("lisp_eval requires a non-empty `program` string argument.".into()),
+        Term::Nil => error(b"lisp_eval requires a non-empty `program` string argument.".to_vec()),
         // PP-52: a binary that `String.trim/1` empties.
         Term::Str(_) | Term::Bytes(_) if is_blank(program.as_binary().unwrap_or_default()) => {
-            error("lisp_eval `program` must be a non-empty string.".into())
+            error(b"lisp_eval `program` must be a non-empty string.".to_vec())
         }
         // PP-54: every other binary, unchanged (not UTF-8 too).
         Term::Str(_) | Term::Bytes(_) => Term::ok(program.clone()),
-        // PP-51: any other term, by its `inspect/1` text.
-        other => error(format!(
-            "lisp_eval `program` must be a string, got {}.",
-            inspect_at(rel, other)
-        )),
+        // PP-51: any other term, by its `inspect/1` text, byte for byte: a
+        // display struct's bytes that are not UTF-8 stay as they are.
+        other => error(
+            [
+                &b"lisp_eval `program` must be a string, got "[..],
+                &inspect_bytes_at(rel, other),
+                b".",
+            ]
+            .concat(),
+        ),
     }
 }
 
@@ -59,4 +64,29 @@ fn is_blank(mut bytes: &[u8]) -> bool {
         return false;
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::term::Struct;
+
+    /// PP-51: the message keeps the raw bytes of `inspect/1`, as the
+    /// release's string interpolation does; no byte becomes U+FFFD.
+    #[test]
+    fn message_keeps_the_invalid_bytes_of_a_display_struct() {
+        let var = Term::Struct(Box::new(Struct {
+            module: "PtcRunner.Lisp.Format.Var".into(),
+            fields: vec![("name".into(), Term::binary(vec![0xff]))],
+        }));
+        for rel in Release::ALL {
+            let Term::Tuple(t) = validate_program(rel, &var) else {
+                panic!("not a tuple")
+            };
+            assert_eq!(
+                t[2].as_binary(),
+                Some(&b"lisp_eval `program` must be a string, got #'\xff."[..])
+            );
+        }
+    }
 }
