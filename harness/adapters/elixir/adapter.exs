@@ -653,23 +653,26 @@ defmodule PtcAdapter do
   # be the last part of its full name) the answer to op on args called.
   # Counted with call-count tracing (:erlang.trace_pattern/3), which counts
   # calls in any process and needs no process flags; the clauses of the
-  # function, its macro form and the funs defined inside it all count.
+  # function, its macro form and the funs defined inside it all count. The
+  # patterns are set once for a list of names (setting one waits for every
+  # scheduler, too slow per request); each answer reads the counters
+  # before and after the call.
   defp answer("reach", [names, op, inner])
        when is_list(names) and is_binary(op) and is_list(inner) do
     if Enum.all?(names, &is_binary/1) do
-      mfas = for name <- Enum.uniq(names), mfa <- traced_functions(name), do: {name, mfa}
-      Enum.each(mfas, fn {_, mfa} -> :erlang.trace_pattern(mfa, true, [:call_count]) end)
+      mfas = traced(Enum.uniq(names))
+      before = Enum.map(mfas, fn {_, mfa} -> call_count(mfa) end)
+      _ = answer(op, inner)
 
-      try do
-        _ = answer(op, inner)
+      reached =
+        mfas
+        |> Enum.zip(before)
+        |> Enum.filter(fn {{_, mfa}, n} -> call_count(mfa) > n end)
+        |> Enum.map(fn {{name, _}, _} -> name end)
+        |> Enum.uniq()
+        |> Enum.sort()
 
-        reached =
-          for {name, mfa} <- mfas, called?(mfa), uniq: true, do: name
-
-        %{"ok" => Enum.sort(reached)}
-      after
-        Enum.each(mfas, fn {_, mfa} -> :erlang.trace_pattern(mfa, false, [:call_count]) end)
-      end
+      %{"ok" => reached}
     else
       %{"unsupported" => "reach takes a list of function names, an op and its args"}
     end
@@ -725,10 +728,28 @@ defmodule PtcAdapter do
     :exit, value -> raised("exit", inspect(value))
   end
 
-  defp called?(mfa) do
+  defp call_count(mfa) do
     case :erlang.trace_info(mfa, :call_count) do
-      {:call_count, n} when is_integer(n) and n > 0 -> true
-      _ -> false
+      {:call_count, n} when is_integer(n) -> n
+      _ -> 0
+    end
+  end
+
+  # The {name, mfa} pairs of `names`, with call counting on for each mfa;
+  # a new list of names turns the counting of the last one off.
+  defp traced(names) do
+    case Process.get(:reach_traced) do
+      {^names, mfas} ->
+        mfas
+
+      previous ->
+        with {_, old} <- previous,
+             do: Enum.each(old, fn {_, mfa} -> :erlang.trace_pattern(mfa, false, [:call_count]) end)
+
+        mfas = for name <- names, mfa <- traced_functions(name), do: {name, mfa}
+        mfas |> Enum.map(&elem(&1, 1)) |> Enum.uniq() |> Enum.each(&:erlang.trace_pattern(&1, true, [:call_count]))
+        Process.put(:reach_traced, {names, mfas})
+        mfas
     end
   end
 

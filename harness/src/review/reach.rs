@@ -154,19 +154,30 @@ pub fn measure(
         asked: asked.len(),
         ..Reach::default()
     };
-    let names = Term::List(functions.iter().map(|f| Term::Str(f.clone())).collect());
+    let names = ptc_conformance::tagged::encode(&Term::List(
+        functions.iter().map(|f| Term::Str(f.clone())).collect(),
+    ));
     let known: BTreeSet<&str> = functions.iter().map(String::as_str).collect();
-    let args: Vec<[Term; 3]> = asked
+    // ARGS travels as the case's own JSON array (a list of terms written
+    // as a term could read as a keyword list, `$kw`).
+    let lines: Vec<String> = asked
         .iter()
         .map(|c| {
-            [
-                names.clone(),
-                Term::Str(c.op.name.to_owned()),
-                Term::List(c.args.clone()),
-            ]
+            format!(
+                "[{names},{},{}]",
+                serde_json::Value::String(c.op.name.to_owned()),
+                c.args_json
+            )
         })
         .collect();
-    let requests: Vec<Request<'_>> = args.iter().map(|a| Request::new("reach", a)).collect();
+    let requests: Vec<Request<'_>> = lines
+        .iter()
+        .map(|j| Request {
+            op: "reach",
+            args: &[],
+            args_json: Some(j),
+        })
+        .collect();
     // Per input, the functions either side reached (an input is counted
     // once however many sides saw it reach a function).
     let mut union: Vec<BTreeSet<String>> = vec![BTreeSet::new(); asked.len()];
@@ -175,7 +186,7 @@ pub fn measure(
             continue;
         }
         reach.sides.push(label);
-        let answers = side.call_many(&requests);
+        let answers = side.call_setup(&requests);
         let mut seen: Vec<Vec<String>> = Vec::new();
         let mut fault = None;
         for (i, a) in answers.into_iter().enumerate() {

@@ -108,6 +108,12 @@ pub trait Subject: Send {
     fn atoms(&mut self) -> Option<Result<Vec<String>, String>> {
         None
     }
+    /// Answers requests that are part of a set-up (the `reach`
+    /// extension's, AP-19), which may take as long as a start: an adapter
+    /// gives each its start-up timeout.
+    fn call_setup(&mut self, requests: &[Request<'_>]) -> Vec<Answer> {
+        self.call_many(requests)
+    }
     /// Answers one request.
     fn call(&mut self, request: Request<'_>) -> Answer {
         self.call_many(&[request])

@@ -47,6 +47,13 @@ impl Subject for Adapter {
         self.cfg.timeout = timeout;
         Some(crate::subject::read_atoms(answer))
     }
+    fn call_setup(&mut self, requests: &[Request<'_>]) -> Vec<Answer> {
+        let timeout = self.cfg.timeout;
+        self.cfg.timeout = timeout.max(self.cfg.startup_timeout);
+        let answers = self.call_many(requests);
+        self.cfg.timeout = timeout;
+        answers
+    }
     fn features(&self) -> BTreeSet<String> {
         self.hello.features.clone()
     }
