@@ -382,14 +382,39 @@ def _is_canonical(x):
 
 
 class Missing(unittest.TestCase):
-    def test_a_default_of_none_where_the_kit_leaves_a_value_is_refused(self):
-        def render_error(reason, message, opts=None):
+    def test_a_default_other_than_missing_is_kept_with_a_warning_printed_once(self):
+        # SDK 0.1.0 accepted it and the function got its own default; a
+        # while before 0.2.0 serve refused it, which stopped an older port
+        # (issue 50). Now it is served as 0.1.0 served it, and said once.
+        import contextlib
+        import io
+
+        from ptc_sdk import _warn
+
+        unset = object()
+
+        def render_error(reason, message, opts=unset):
+            return [] if opts is unset else opts
+
+        def with_none(reason, message, opts=None):
             return opts
 
-        with self.assertRaises(ValueError) as cm:
-            Adapter("p", "1", {"protocol.render_error": render_error})
-        self.assertIn("None is the term nil", str(cm.exception))
-        self.assertIn("opts=MISSING", str(cm.exception))
+        _warn.reset()
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            a = Adapter("p", "1", {"protocol.render_error": render_error}, ["atoms"])
+            Adapter("p", "1", {"protocol.render_error": render_error}, ["atoms"])
+            b = Adapter("p", "1", {"term.inspect": inspect, "protocol.render_error": with_none}, ["atoms"])
+        self.assertEqual(a.call("protocol.render_error", [Atom("r"), "m"]), ("ok", []))
+        self.assertEqual(a.call("protocol.render_error", [Atom("r"), "m", [1]]), ("ok", [1]))
+        self.assertEqual(b.call("protocol.render_error", [Atom("r"), "m"]), ("ok", None))
+        lines = err.getvalue().splitlines()
+        self.assertEqual(len(lines), 2, lines)  # once for each function, however many adapters serve it
+        for line in lines:
+            self.assertIn("ptc_sdk: warning: op 'protocol.render_error': parameter 'opts' defaults to", line)
+            self.assertIn("opts=MISSING", line)
+            self.assertNotIn(" at 0x", line)
+        self.assertIn("defaults to None (None is the term nil", lines[1])
 
     def test_missing_fills_the_default_and_nil_stays_nil(self):
         def render_error(reason, message, opts=MISSING):
@@ -399,11 +424,16 @@ class Missing(unittest.TestCase):
         self.assertEqual(a.call("protocol.render_error", [Atom("r"), "m"]), ("ok", []))
         self.assertEqual(a.call("protocol.render_error", [Atom("r"), "m", None]), ("ok", None))
 
-    def test_an_absent_key_is_missing_and_a_nil_value_none(self):
+    def test_an_absent_key_is_none_from_get_and_missing_from_find(self):
+        # Map.get's absent result is None, as in SDK 0.1.0 (a port of
+        # native_preview.build reads a schema's absent type as nil); find
+        # tells an absent key from a nil value.
         m = Map.of({"a": None})
         self.assertIsNone(m.get("a"))
-        self.assertIs(m.get("b"), MISSING)
-        self.assertIsNone(m.get("b", None))
+        self.assertIsNone(m.get("b"))
+        self.assertIs(m.get("b", MISSING), MISSING)
+        self.assertIsNone(m.find("a"))
+        self.assertIs(m.find("b"), MISSING)
 
     def test_missing_is_no_term(self):
         for build in (lambda: encode([MISSING]), lambda: Map.of({"a": MISSING}), lambda: Map().put(1, MISSING), lambda: inspect(MISSING)):
