@@ -65,6 +65,7 @@ from __future__ import annotations
 import difflib
 import inspect
 import json
+import os
 import re
 import sys
 import traceback
@@ -75,7 +76,7 @@ from . import releases as _releases
 from ._warn import warn_once
 from .ops import MISSING
 from .errors import DecodeError, Raised, Unsupported
-from .tagged import JObj, decode, encode, json_str, parse, pointer, too_deep
+from .tagged import ImproperList, JObj, decode, encode, improper_reason, json_str, parse, pointer, too_deep
 from .terms import Map
 
 PROTOCOL = 1
@@ -209,6 +210,10 @@ class Adapter:
         hook=None,
         release=None,
     ):
+        if release is None:
+            # The release set once for every command: PTC_CONFORMANCE_RELEASE
+            # names it to the port, whose hello names it to the harness.
+            release = os.environ.get("PTC_CONFORMANCE_RELEASE") or None
         if release is not None:
             _releases.check(release)
         for f in features:
@@ -331,6 +336,8 @@ class Adapter:
         if key == "ok":
             try:
                 body = encode(value)
+            except ImproperList as e:  # TJ-12: no tagged form, so unsupported
+                key, value = "unsupported", improper_reason(e.tail)
             except (TypeError, ValueError, RecursionError) as e:
                 key, value = _port_bug(e)
         if key == "raised":

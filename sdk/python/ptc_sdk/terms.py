@@ -285,6 +285,19 @@ class Map(_Term):
 
         return key(k) in self._entries
 
+    @classmethod
+    def atoms(cls, fields=None, /, **kw):
+        """A map whose keys are atoms: ``Map.atoms(a=1, b=2)`` is
+        ``%{a: 1, b: 2}``; a dict gives keys that are not Python names,
+        ``Map.atoms({"a-b": 1})``. (`Map.of` takes a dict of term keys, so
+        its strings are binaries.)
+
+        >>> Map.atoms(a=1, b=None), Map.atoms({"a-b": 1}).keys()
+        (Map([(Atom('a'), 1), (Atom('b'), None)]), [Atom('a-b')])
+        """
+        pairs = list((fields or {}).items()) + list(kw.items())
+        return cls.strict([(atom(k), v) for k, v in pairs])
+
     def get(self, k, default=None):
         """The value under key `k` (matched as Erlang matches map keys), or
         `default` (None) when the map has no such key, as ``dict.get`` and

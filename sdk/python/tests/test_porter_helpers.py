@@ -522,3 +522,54 @@ class FromStepHelpers(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Frictions(unittest.TestCase):
+    """The frictions issue 50's ports met, each with its helper (0.2.0)."""
+
+    def test_inspect_message_is_always_text(self):
+        from ptc_sdk import inspect_message
+
+        self.assertEqual(inspect_message(b"\xff"), "<<255>>")
+        self.assertEqual("got: " + inspect_message([Atom("a")]), "got: [:a]")
+
+    def test_an_improper_result_is_unsupported_with_tj12s_reason(self):
+        from ptc_sdk import ImproperList, unsupported_improper
+        from ptc_sdk.elixir.lists import Improper
+
+        a = Adapter("p", "1", {"term.inspect": lambda t: Tuple((Atom("error"), Improper([1], Atom("t"))))}, ["atoms", "tuples"])
+        line, _ = a.answer_line(b'{"id":1,"op":"term.inspect","args":[1]}')
+        self.assertEqual(line, '{"id":1,"unsupported":"cannot encode result: improper list tail :t"}')
+        with self.assertRaises(ImproperList):
+            encode([Improper([1], 2)])
+        self.assertEqual(unsupported_improper(2).args[0], "cannot encode result: improper list tail 2")
+
+    def test_atom_keyed_maps(self):
+        from ptc_sdk import equal
+
+        self.assertTrue(equal(Map.atoms(a=1, b=2), Map.strict([(Atom("a"), 1), (Atom("b"), 2)])))
+        self.assertEqual(Map.atoms({"a-b": 1}).keys(), [Atom("a-b")])
+
+    def test_keyword_find_names_get3_unless_told(self):
+        from ptc_sdk.elixir import keyword
+
+        with self.assertRaises(Raised) as cm:
+            keyword.find(1, "a")
+        self.assertEqual(cm.exception.message, "no function clause matching in Keyword.get/3")
+
+    def test_profiles(self):
+        from ptc_sdk import data
+
+        p = data.profiles()
+        self.assertEqual(len(p), len(data.load("profiles.json")["profiles"]))
+        self.assertTrue(all(type(v) is str and v for v in p.values()))
+
+    def test_the_release_from_the_environment(self):
+        import os
+        from unittest import mock
+
+        with mock.patch.dict(os.environ, {"PTC_CONFORMANCE_RELEASE": "0.12.0"}):
+            self.assertEqual(Adapter("p", "1", {"term.inspect": inspect}).hello().get("release"), "0.12.0")
+            self.assertEqual(Adapter("p", "1", {"term.inspect": inspect}, release="0.11.0").hello().get("release"), "0.11.0")
+        with mock.patch.dict(os.environ, {"PTC_CONFORMANCE_RELEASE": ""}):
+            self.assertNotIn("release", Adapter("p", "1", {"term.inspect": inspect}).hello())
