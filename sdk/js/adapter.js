@@ -22,9 +22,10 @@ import { closest } from "./closest.js";
 import { JsonError, parse, quote } from "./json.js";
 import { DEFAULT_RELEASE, RELEASES, checkRelease, releaseSince, resolveRelease, withRelease } from "./release.js";
 import { structTable } from "./structs.js";
-import { TermDecodeError, decode, decodeValue, encode } from "./tagged.js";
+import { ImproperListError, TermDecodeError, decode, decodeValue, encode } from "./tagged.js";
 import { Bytes, TermMap } from "./terms.js";
 import { dataFile } from "./elixir/data.js";
+import { inspectMessage } from "./elixir/inspect.js";
 
 /** The protocol this SDK speaks. */
 export const PROTOCOL = 1;
@@ -136,7 +137,10 @@ function opEntry(op, spec) {
  * Throws a TypeError naming what is wrong with the description.
  */
 export function createAdapter(port) {
-  const { name, version, language = "javascript", ops = {}, features = [], hook, release } = port ?? {};
+  const { name, version, language = "javascript", ops = {}, features = [], hook } = port ?? {};
+  // The release set once for every command: PTC_CONFORMANCE_RELEASE names it
+  // to the port when serve is not given one, and hello names it to the harness.
+  const release = port?.release ?? (process.env.PTC_CONFORMANCE_RELEASE || undefined);
   if (release !== undefined) {
     try {
       checkRelease(release);
@@ -212,6 +216,7 @@ export function createAdapter(port) {
     } catch (e) {
       if (e instanceof Raised) return { answer: line("raised", `{"class":${quote(e.class)},"message":${quote(e.message)}}`), outcome: "raised", args, error: e };
       if (e instanceof Unsupported) return { ...declined(e.message, e), args };
+      if (e instanceof ImproperListError) return { ...declined(improperReason(e.tail), e), args }; // TJ-12
       return bug(e);
     }
 
@@ -405,3 +410,21 @@ export function serve(port, io = {}) {
     });
   });
 }
+
+/** TJ-12's reason for a result holding an improper list with this tail: "cannot encode result: improper list tail " and inspect/1 of the tail. */
+export function improperReason(tail) {
+  return `cannot encode result: improper list tail ${inspectMessage(tail)}`;
+}
+
+/** The Unsupported TJ-12 asks for where a result would hold an improper list with this tail (serve answers so by itself when an op returns one). */
+export function unsupportedImproper(tail) {
+  return new Unsupported(improperReason(tail));
+}
+
+/** The description string of each capability profile (spec/data/profiles.json, PP-1), as {profile: description}: read where the SDK's data is, no import by path. */
+export function profiles() {
+  return Object.fromEntries(dataFile("profiles.json").profiles.map((p) => [p.profile, p.description]));
+}
+
+/** This SDK's version (CHANGELOG.md says what each changed). */
+export const VERSION = "0.2.0";

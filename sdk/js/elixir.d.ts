@@ -33,6 +33,8 @@ export declare const PRINTABLE_LIMIT: 4096;
 export declare const PRETTY_WIDTH: 80;
 /** Kernel.inspect/2 as text (invalid UTF-8 replaced by U+FFFD). */
 export declare function inspect(term: Term, opts?: InspectOptions): string;
+/** inspect/2 as the text a message holds (invalid UTF-8 as U+FFFD): build every message with it; inspectBinary where the release keeps the raw bytes (term.inspect's, validate_return's answers). */
+export declare function inspectMessage(term: Term, opts?: InspectOptions): string;
 /** Kernel.inspect/2 as the binary Elixir returns. */
 export declare function inspectBinary(term: Term, opts?: InspectOptions): Binary;
 /** inspectBinary, or throws the Raised Elixir's inspect raises: a charlist whose elements past the printable limit do not convert (IN-11). */
@@ -204,6 +206,8 @@ export declare function mapJoin(t: Term, joiner: string, mapper: (x: Term) => st
 export declare function mapJoinRaw(t: Term, joiner: RawString, mapper: (x: Term) => RawString): RawString;
 /** Enum.sort_by/2: the elements of `t` (as toList enumerates them) in the term order of `mapper(element)`, stable on ties (1 and 1.0). */
 export declare function sortBy(t: Term, mapper: (x: Term) => Term): Term[];
+/** Calls a decoded `$fn` term with `args` as its spec says: its `returns` term, or Raised (RuntimeError) with its `raises` message; a named capture throws UndefinedFunctionError (LOOSE-5); a wrong argument count is a TypeError. */
+export declare function callFun(fun: Fun, ...args: Term[]): Term;
 
 // ---- raw.js, data.js ---------------------------------------------------
 
@@ -238,7 +242,8 @@ export declare function append(left: Term, right: Term | Improper): Term | Impro
 /** Enum.flat_map/2 over a list. */
 export declare function flatMap(items: Term[], fun: (x: Term) => Term | Improper): Term[];
 export declare const keyword: {
-  find(items: Term, key: string, fun: string): { found: boolean; value: Term | undefined };
+  /** `fun` names the Keyword function for its FunctionClauseError ("get/3" when not given). */
+  find(items: Term, key: string, fun?: string): { found: boolean; value: Term | undefined };
   get(items: Term, key: string, fallback?: Term): Term;
   fetch(items: Term, key: string): Term;
   fetchBang(items: Term, key: string): Term;

@@ -77,6 +77,8 @@ export declare class TermMap implements Iterable<[Term, Term]> {
   static from(pairs: Iterable<[Term, Term]>, collisions?: { count: number }): TermMap;
   /** Unique keys; a duplicated key throws `DuplicateKeyError`. */
   static strict(pairs: Iterable<[Term, Term]>): TermMap;
+  /** A map whose keys are atoms, from an object's own keys: `TermMap.atoms({ a: 1 })` is `%{a: 1}`. */
+  static atoms(fields: Record<string, Term>): TermMap;
   readonly size: number;
   [Symbol.iterator](): Iterator<[Term, Term]>;
   keys(): Term[];
@@ -254,6 +256,21 @@ export declare class TermDecodeError extends Error {
 export declare class EncodeError extends TypeError {
   constructor(why: string);
 }
+
+/** An improper list met while encoding: no tagged form (TJ-12); serve answers such a result unsupported with improperReason(tail). */
+export declare class ImproperListError extends TypeError {
+  constructor(tail: Term);
+  readonly tail: Term;
+}
+
+/** TJ-12's unsupported reason: "cannot encode result: improper list tail " and inspect/1 of the tail. */
+export declare function improperReason(tail: Term): string;
+/** The Unsupported TJ-12 asks for where a result would hold an improper list with this tail. */
+export declare function unsupportedImproper(tail: Term): Unsupported;
+/** The description string of each capability profile (spec/data/profiles.json, PP-1), as {profile: description}. */
+export declare function profiles(): Record<string, string>;
+/** This SDK's version. */
+export declare const VERSION: string;
 
 /** Decodes one tagged term from JSON text; `root` is the top-level pointer; structs as `release` defines them (else the served port's). */
 export declare function decode(text: string, root?: string, release?: Release): Term;

@@ -56,7 +56,7 @@ export {
   temporalFields,
   typeRank,
 } from "./order.js";
-export { EncodeError, TermDecodeError, decode, decodeValue, encode, shortFloat } from "./tagged.js";
+export { EncodeError, ImproperListError, TermDecodeError, decode, decodeValue, encode, shortFloat } from "./tagged.js";
 export {
   StructDataError,
   StructError,
@@ -68,7 +68,7 @@ export {
   structFields,
   structTable,
 } from "./structs.js";
-export { FEATURES, PROTOCOL, RELEASES, Raised, Unsupported, createAdapter, functionClause, opExistsAt, opNames, opRow, opSince, serve, sniffId } from "./adapter.js";
+export { FEATURES, PROTOCOL, RELEASES, Raised, Unsupported, VERSION, createAdapter, functionClause, improperReason, opExistsAt, opNames, opRow, opSince, profiles, serve, sniffId, unsupportedImproper } from "./adapter.js";
 export { DEFAULT_RELEASE, checkRelease, currentRelease, releaseSince, withRelease } from "./release.js";
 export * as elixir from "./elixir/index.js";
 export { termGen } from "./termgen.js";

@@ -35,6 +35,15 @@ export class TermDecodeError extends Error {
   }
 }
 
+/** An improper list met while encoding: it has no tagged form (TJ-12); serve answers such a result unsupported with improperReason(tail). */
+export class ImproperListError extends TypeError {
+  constructor(tail) {
+    super("not a term: an improper list has no tagged form (TJ-12)");
+    this.name = "ImproperListError";
+    this.tail = tail;
+  }
+}
+
 /** A value that is not a term, met while encoding (a bug in the port that built it). */
 export class EncodeError extends TypeError {
   constructor(why) {
@@ -472,6 +481,7 @@ function encodeInto(t, out) {
     return void out.push("}}");
   }
   if (t instanceof Opaque) return void out.push(`{"$${t.kind}":${quote(t.label)}}`);
+  if (t?.constructor?.name === "Improper" && "tail" in t) throw new ImproperListError(t.tail); // elixir/lists.js's (no import cycle)
   if (t === undefined) throw new EncodeError("not a term: undefined (a left-out argument or an absent key; the term nil is null)");
   throw new EncodeError(`not a term: ${typeof t === "object" ? `a ${t.constructor?.name ?? "object"}` : String(t)}`);
 }

@@ -210,6 +210,11 @@ export class TermMap {
     return new TermMap(out);
   }
 
+  /** A map whose keys are atoms: `TermMap.atoms({ a: 1, "b-c": 2 })` is `%{:a => 1, :"b-c" => 2}` (TermMap.from takes term keys, so its strings are binaries). */
+  static atoms(fields) {
+    return TermMap.strict(Object.entries(fields).map(([k, v]) => [atom(k), v]));
+  }
+
   /** A map from pairs with unique keys; a duplicated key throws DuplicateKeyError. */
   static strict(pairs) {
     const sorted = [...pairs].sort((a, b) => mapKeyCompare(a[0], b[0]));

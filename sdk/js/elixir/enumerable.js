@@ -89,6 +89,25 @@ function listsReverse(t) {
 }
 
 // Calling the named capture &Mod.fun/2: no module of that name loads (LOOSE-5).
+/**
+ * Calls a function term (a decoded `$fn`) with `args` as its spec says
+ * (TJ-8): its `returns` term, or a RuntimeError with its `raises` message;
+ * a named capture fails as a call into a module the VM cannot load
+ * (UndefinedFunctionError, LOOSE-5), as the reference does. A call with
+ * the wrong number of arguments is the port's mistake (a TypeError).
+ */
+export function callFun(fun, ...args) {
+  if (!(fun instanceof Fun)) throw new TypeError(`callFun: not a function term: ${String(fun)}`);
+  const arity = fun.fnArity;
+  if (args.length !== arity) throw new TypeError(`callFun: ${fun.name ?? `a function of arity ${arity}`} called with ${args.length} argument(s)`);
+  if (fun.name !== undefined) {
+    const parts = captureParts(fun.name);
+    throw moduleNotAvailable(parts[0], parts[1], args.length);
+  }
+  if ("raises" in fun) throw new Raised("RuntimeError", fun.raises);
+  return fun.returns;
+}
+
 function callCapture(name, t) {
   const parts = captureParts(name);
   return parts ? moduleNotAvailable(parts[0], parts[1], 2) : protocolUndefined("Enumerable", t);

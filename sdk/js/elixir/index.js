@@ -26,7 +26,7 @@
 export * as algebra from "./algebra.js";
 export { displayStruct, displayStructFrames, iodataToBinary, iodataToRaw, toString, toStringRaw } from "./chars.js";
 export { DataError, dataDirs, dataFile } from "./data.js";
-export { mapJoin, mapJoinRaw, sortBy, take as enumTake, toList, walk } from "./enumerable.js";
+export { callFun, mapJoin, mapJoinRaw, sortBy, take as enumTake, toList, walk } from "./enumerable.js";
 export {
   badMap,
   badarg,
@@ -72,6 +72,7 @@ export {
   inspect,
   inspectBinary,
   inspectChecked,
+  inspectMessage,
   inspectRaw,
   invisible,
   printable,

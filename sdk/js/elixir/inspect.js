@@ -66,6 +66,17 @@ export function inspect(term, opts = {}) {
   return textOfRaw(inspectRaw(term, opts));
 }
 
+/**
+ * `inspect(term, opts)` as the text a message holds (always a string,
+ * invalid UTF-8 as U+FFFD): the one to build every message with. Where the
+ * release keeps the raw bytes (term.inspect's answer, validate_return's),
+ * use inspectBinary. (The same as inspect, under the name that says where
+ * it belongs.)
+ */
+export function inspectMessage(term, opts = {}) {
+  return inspect(term, opts);
+}
+
 /** `inspect(term, opts)` as the binary term Elixir returns (a string, or Bytes when not UTF-8). */
 export function inspectBinary(term, opts = {}) {
   return binaryOfRaw(inspectRaw(term, opts));

@@ -9,8 +9,8 @@ import { equal } from "../order.js";
 import { Atom, Tuple, atom } from "../terms.js";
 import { caseClause, keyError } from "./errors.js";
 
-/** `{found, value}` of the atom `key` in `items` as Keyword.<fun> finds it (`fun` like "get/3"). */
-export function find(items, key, fun) {
+/** `{found, value}` of the atom `key` in `items` as Keyword.<fun> finds it (`fun` like "get/3", which it is when not given: the one PtcRunner calls most). */
+export function find(items, key, fun = "get/3") {
   if (!Array.isArray(items)) throw functionClause(`Keyword.${fun}`);
   const k = atom(key);
   for (const item of items) {

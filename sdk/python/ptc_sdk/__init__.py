@@ -22,6 +22,8 @@ its first function, for testing it with ptc-conformance.
 * `ops`: the kit's ops as data (``spec/data/ops.json``): function, arities,
   argument names and defaults; `MISSING`, the default `serve` fills in.
 
+`__version__` is the SDK's version (CHANGELOG.md says what each changed).
+
 `json_str` writes a JSON string as serde_json (and so the tagged term
 writer) does, ``\u001f``; `jason_str` as Jason does, ``\u001F``.
 
@@ -29,14 +31,16 @@ Standard library only, Python 3.11 or newer. See README.md next to this
 package.
 """
 
+__version__ = "0.2.0"
+
 from . import data, elixir, ops, releases, structs
 from .adapter import PROTOCOL, RELEASES, Adapter, serve
 from .ops import MISSING
-from .elixir import inspect, jason_encode, to_string
+from .elixir import inspect, inspect_message, jason_encode, to_string
 from .elixir.jason import escape_string as jason_str
 from .errors import DecodeError, Raised, Unsupported
 from .order import compare, equal, key_compare, key_sort, map_view, sort, sort_binaries
-from .tagged import decode, decode_text, encode, json_str, parse, short_float
+from .tagged import ImproperList, decode, decode_text, encode, json_str, parse, short_float, unsupported_improper
 from .terms import (
     Atom,
     DuplicateKey,
@@ -65,6 +69,9 @@ from .terms import (
 
 __all__ = [
     "MISSING",
+    "ImproperList",
+    "inspect_message",
+    "unsupported_improper",
     "PROTOCOL",
     "RELEASES",
     "Adapter",

@@ -75,6 +75,7 @@ import os
 import difflib
 import inspect
 import json
+import os
 import re
 import sys
 import traceback
@@ -82,9 +83,10 @@ import traceback
 from . import features as _features
 from . import ops as _ops
 from . import releases as _releases
+from ._warn import warn_once
 from .ops import MISSING
 from .errors import DecodeError, Raised, Unsupported
-from .tagged import JObj, decode, encode, json_str, parse, pointer, too_deep
+from .tagged import ImproperList, JObj, decode, encode, improper_reason, json_str, parse, pointer, too_deep
 from .terms import Map
 
 PROTOCOL = 1
@@ -165,14 +167,33 @@ def _missing_defaults(op, fun):
                 )
             fill[i] = row["args"][i]["default"]
         elif p.default is not p.empty and given and not _same_term(p.default, row["args"][i]["default"]):
+            # SDK 0.1.0 served such a parameter with its own default, and a
+            # port with a sentinel of its own (opts=_UNSET, then opts = []
+            # inside) was right; refusing it (as the SDK did for a while
+            # before 0.2.0) stopped such ports at start. So the default is
+            # kept, as 0.1.0 kept it, and serve says once what it means.
             want = row["args"][i]["default"]
             nil = " (None is the term nil, not a left-out argument)" if p.default is None else ""
-            raise ValueError(
-                f"op {op!r}: parameter {p.name!r} defaults to {p.default!r}{nil}, but a request that leaves "
-                f"{row['args'][i]['name']} out means {encode(want)} (spec/data/ops.json); write "
-                f"{p.name}=MISSING and serve passes that default"
+            warn_once(
+                ("default", op, p.name, getattr(fun, "__module__", None), getattr(fun, "__qualname__", None)),
+                f"op {op!r}: parameter {p.name!r} defaults to {_shown(p.default)}{nil}, but a request that "
+                f"leaves {row['args'][i]['name']} out means {encode(want)} (spec/data/ops.json); the "
+                f"function gets its own default then, as in SDK 0.1.0; write {p.name}=MISSING and serve "
+                "passes the op's default",
             )
     return fill
+
+
+def _shown(v) -> str:
+    """`v` as the warning names it: a term as its tagged text, anything
+    else (a sentinel ``object()``) by its type, without an address that
+    would differ on every run."""
+    if v is None:
+        return "None"
+    try:
+        return encode(v)
+    except TypeError:
+        return f"a value of type {type(v).__name__}, no term"
 
 
 def _same_term(a, b) -> bool:
@@ -200,6 +221,10 @@ class Adapter:
         release=None,
         reach=False,
     ):
+        if release is None:
+            # The release set once for every command: PTC_CONFORMANCE_RELEASE
+            # names it to the port, whose hello names it to the harness.
+            release = os.environ.get("PTC_CONFORMANCE_RELEASE") or None
         if release is not None:
             _releases.check(release)
         for f in features:
@@ -364,6 +389,8 @@ class Adapter:
         if key == "ok":
             try:
                 body = encode(value)
+            except ImproperList as e:  # TJ-12: no tagged form, so unsupported
+                key, value = "unsupported", improper_reason(e.tail)
             except (TypeError, ValueError, RecursionError) as e:
                 key, value = _port_bug(e)
         if key == "raised":

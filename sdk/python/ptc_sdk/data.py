@@ -60,3 +60,14 @@ def load(name: str):
         return json.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise DataUnavailable(f"reading {p}: {e}") from None
+
+
+def profiles() -> dict:
+    """The description string of each capability profile (``profiles.json``,
+    PP-1), as ``{profile name: description}``: what a port of
+    ``protocol.tool_description`` answers, read where `path` finds it.
+
+    >>> sorted(profiles())
+    ['in_process_text_mode', 'in_process_with_app_tools', 'mcp_no_tools']
+    """
+    return {p["profile"]: p["description"] for p in load("profiles.json")["profiles"]}

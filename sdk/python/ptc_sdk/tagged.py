@@ -23,7 +23,7 @@ import math
 import re
 
 from . import releases, temporal
-from .errors import DecodeError
+from .errors import DecodeError, Unsupported
 from .terms import (
     TEMPORAL_KINDS,
     Atom,
@@ -575,6 +575,39 @@ def short_float(x: float) -> str:
     return sign + (plain if len(plain) <= len(sci) else sci)
 
 
+class ImproperList(TypeError):
+    """An improper list met while encoding: it has no tagged form (TJ-12).
+    `serve` answers such a result ``unsupported`` with `improper_reason`."""
+
+    def __init__(self, tail):
+        super().__init__(f"not a term: an improper list has no tagged form (TJ-12): {improper_reason(tail)}")
+        self.tail = tail
+
+
+def improper_reason(tail) -> str:
+    """The reason TJ-12 gives for a result holding an improper list with
+    this tail: ``cannot encode result: improper list tail `` and
+    ``inspect/1`` of the tail.
+
+    >>> improper_reason(2)
+    'cannot encode result: improper list tail 2'
+    """
+    from .elixir.inspect import inspect_message
+
+    return f"cannot encode result: improper list tail {inspect_message(tail)}"
+
+
+def unsupported_improper(tail):
+    """The `Unsupported` TJ-12 asks for where a result would hold an
+    improper list with this tail, to raise from an op (`serve` answers so
+    by itself when an op returns one).
+
+    >>> unsupported_improper(Atom("x")).args[0]
+    'cannot encode result: improper list tail :x'
+    """
+    return Unsupported(improper_reason(tail))
+
+
 def encode(t) -> str:
     """A term as canonical tagged term JSON (TJ-5). Raises TypeError for a
     value that is not a term."""
@@ -685,6 +718,8 @@ def _encode(t, out):
         out.append("}}")
     elif ty is Opaque:
         out.append(f'{{"${t.kind}":{json_str(t.label)}}}')
+    elif type(t).__name__ == "Improper" and hasattr(t, "tail"):  # elixir.lists.Improper (no import cycle)
+        raise ImproperList(t.tail)
     else:
         raise not_a_term(t)
 

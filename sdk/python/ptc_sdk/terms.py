@@ -285,23 +285,48 @@ class Map(_Term):
 
         return key(k) in self._entries
 
-    def get(self, k, default=MISSING):
+    @classmethod
+    def atoms(cls, fields=None, /, **kw):
+        """A map whose keys are atoms: ``Map.atoms(a=1, b=2)`` is
+        ``%{a: 1, b: 2}``; a dict gives keys that are not Python names,
+        ``Map.atoms({"a-b": 1})``. (`Map.of` takes a dict of term keys, so
+        its strings are binaries.)
+
+        >>> Map.atoms(a=1, b=None), Map.atoms({"a-b": 1}).keys()
+        (Map([(Atom('a'), 1), (Atom('b'), None)]), [Atom('a-b')])
+        """
+        pairs = list((fields or {}).items()) + list(kw.items())
+        return cls.strict([(atom(k), v) for k, v in pairs])
+
+    def get(self, k, default=None):
         """The value under key `k` (matched as Erlang matches map keys), or
-        `default` when the map has no such key. The default is
-        ``ptc_sdk.MISSING``, never the term nil: a key whose value is nil
-        gives None, a key that is not there gives `MISSING`, so the two
-        cannot be mistaken (``Map.get/3``, whose default is nil, is
-        ``ptc_sdk.elixir.maps.get``).
+        `default` (None) when the map has no such key, as ``dict.get`` and
+        as SDK 0.1.0 answered. None is also the term nil, so where a nil
+        value and an absent key must differ, ask ``k in m``, pass the
+        default (``m.get(k, MISSING)``), or call `find`. (Between SDK 0.1.0
+        and 0.2.0 the default was `MISSING` for a while: ports written
+        against 0.1.0 then read an absent key as present, and 19
+        ``native_preview.build`` cases of one failed; CHANGELOG.md.)
 
         >>> from ptc_sdk import MISSING
         >>> m = Map.of({"a": None})
-        >>> m.get("a"), m.get("b"), m.get("b") is MISSING, m.get("b", 0)
-        (None, MISSING, True, 0)
+        >>> m.get("a"), m.get("b"), m.get("b", MISSING) is MISSING, m.get("b", 0)
+        (None, None, True, 0)
         """
         from .order import key
 
         entry = self._entries.get(key(k))
         return default if entry is None else entry[1]
+
+    def find(self, k):
+        """The value under key `k`, or `MISSING` when the map has no such
+        key: `get` with the default that cannot be mistaken for nil.
+
+        >>> from ptc_sdk import MISSING
+        >>> Map.of({"a": None}).find("a"), Map.of({"a": None}).find("b") is MISSING
+        (None, True)
+        """
+        return self.get(k, MISSING)
 
     def put(self, k, v):
         """A new map with `k` set to `v` (``Map.put/3``)."""
@@ -580,7 +605,7 @@ def truthy(t) -> bool:
     (False, False, True, True, True, False)
     """
     if t is MISSING:
-        raise TypeError("truthy: MISSING is no term (an absent key; Map.get(k, None) reads it as nil)")
+        raise TypeError("truthy: MISSING is no term (an absent key, as Map.find gives it; Map.get(k) reads one as nil)")
     if t is None or t is False:
         return False
     return type(t) is not Atom or t.name not in ("nil", "false")  # Atom("nil") is nil too

@@ -382,14 +382,39 @@ def _is_canonical(x):
 
 
 class Missing(unittest.TestCase):
-    def test_a_default_of_none_where_the_kit_leaves_a_value_is_refused(self):
-        def render_error(reason, message, opts=None):
+    def test_a_default_other_than_missing_is_kept_with_a_warning_printed_once(self):
+        # SDK 0.1.0 accepted it and the function got its own default; a
+        # while before 0.2.0 serve refused it, which stopped an older port
+        # (issue 50). Now it is served as 0.1.0 served it, and said once.
+        import contextlib
+        import io
+
+        from ptc_sdk import _warn
+
+        unset = object()
+
+        def render_error(reason, message, opts=unset):
+            return [] if opts is unset else opts
+
+        def with_none(reason, message, opts=None):
             return opts
 
-        with self.assertRaises(ValueError) as cm:
-            Adapter("p", "1", {"protocol.render_error": render_error})
-        self.assertIn("None is the term nil", str(cm.exception))
-        self.assertIn("opts=MISSING", str(cm.exception))
+        _warn.reset()
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            a = Adapter("p", "1", {"protocol.render_error": render_error}, ["atoms"])
+            Adapter("p", "1", {"protocol.render_error": render_error}, ["atoms"])
+            b = Adapter("p", "1", {"term.inspect": inspect, "protocol.render_error": with_none}, ["atoms"])
+        self.assertEqual(a.call("protocol.render_error", [Atom("r"), "m"]), ("ok", []))
+        self.assertEqual(a.call("protocol.render_error", [Atom("r"), "m", [1]]), ("ok", [1]))
+        self.assertEqual(b.call("protocol.render_error", [Atom("r"), "m"]), ("ok", None))
+        lines = err.getvalue().splitlines()
+        self.assertEqual(len(lines), 2, lines)  # once for each function, however many adapters serve it
+        for line in lines:
+            self.assertIn("ptc_sdk: warning: op 'protocol.render_error': parameter 'opts' defaults to", line)
+            self.assertIn("opts=MISSING", line)
+            self.assertNotIn(" at 0x", line)
+        self.assertIn("defaults to None (None is the term nil", lines[1])
 
     def test_missing_fills_the_default_and_nil_stays_nil(self):
         def render_error(reason, message, opts=MISSING):
@@ -399,11 +424,16 @@ class Missing(unittest.TestCase):
         self.assertEqual(a.call("protocol.render_error", [Atom("r"), "m"]), ("ok", []))
         self.assertEqual(a.call("protocol.render_error", [Atom("r"), "m", None]), ("ok", None))
 
-    def test_an_absent_key_is_missing_and_a_nil_value_none(self):
+    def test_an_absent_key_is_none_from_get_and_missing_from_find(self):
+        # Map.get's absent result is None, as in SDK 0.1.0 (a port of
+        # native_preview.build reads a schema's absent type as nil); find
+        # tells an absent key from a nil value.
         m = Map.of({"a": None})
         self.assertIsNone(m.get("a"))
-        self.assertIs(m.get("b"), MISSING)
-        self.assertIsNone(m.get("b", None))
+        self.assertIsNone(m.get("b"))
+        self.assertIs(m.get("b", MISSING), MISSING)
+        self.assertIsNone(m.find("a"))
+        self.assertIs(m.find("b"), MISSING)
 
     def test_missing_is_no_term(self):
         for build in (lambda: encode([MISSING]), lambda: Map.of({"a": MISSING}), lambda: Map().put(1, MISSING), lambda: inspect(MISSING)):
@@ -492,3 +522,54 @@ class FromStepHelpers(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Frictions(unittest.TestCase):
+    """The frictions issue 50's ports met, each with its helper (0.2.0)."""
+
+    def test_inspect_message_is_always_text(self):
+        from ptc_sdk import inspect_message
+
+        self.assertEqual(inspect_message(b"\xff"), "<<255>>")
+        self.assertEqual("got: " + inspect_message([Atom("a")]), "got: [:a]")
+
+    def test_an_improper_result_is_unsupported_with_tj12s_reason(self):
+        from ptc_sdk import ImproperList, unsupported_improper
+        from ptc_sdk.elixir.lists import Improper
+
+        a = Adapter("p", "1", {"term.inspect": lambda t: Tuple((Atom("error"), Improper([1], Atom("t"))))}, ["atoms", "tuples"])
+        line, _ = a.answer_line(b'{"id":1,"op":"term.inspect","args":[1]}')
+        self.assertEqual(line, '{"id":1,"unsupported":"cannot encode result: improper list tail :t"}')
+        with self.assertRaises(ImproperList):
+            encode([Improper([1], 2)])
+        self.assertEqual(unsupported_improper(2).args[0], "cannot encode result: improper list tail 2")
+
+    def test_atom_keyed_maps(self):
+        from ptc_sdk import equal
+
+        self.assertTrue(equal(Map.atoms(a=1, b=2), Map.strict([(Atom("a"), 1), (Atom("b"), 2)])))
+        self.assertEqual(Map.atoms({"a-b": 1}).keys(), [Atom("a-b")])
+
+    def test_keyword_find_names_get3_unless_told(self):
+        from ptc_sdk.elixir import keyword
+
+        with self.assertRaises(Raised) as cm:
+            keyword.find(1, "a")
+        self.assertEqual(cm.exception.message, "no function clause matching in Keyword.get/3")
+
+    def test_profiles(self):
+        from ptc_sdk import data
+
+        p = data.profiles()
+        self.assertEqual(len(p), len(data.load("profiles.json")["profiles"]))
+        self.assertTrue(all(type(v) is str and v for v in p.values()))
+
+    def test_the_release_from_the_environment(self):
+        import os
+        from unittest import mock
+
+        with mock.patch.dict(os.environ, {"PTC_CONFORMANCE_RELEASE": "0.12.0"}):
+            self.assertEqual(Adapter("p", "1", {"term.inspect": inspect}).hello().get("release"), "0.12.0")
+            self.assertEqual(Adapter("p", "1", {"term.inspect": inspect}, release="0.11.0").hello().get("release"), "0.11.0")
+        with mock.patch.dict(os.environ, {"PTC_CONFORMANCE_RELEASE": ""}):
+            self.assertNotIn("release", Adapter("p", "1", {"term.inspect": inspect}).hello())

@@ -64,12 +64,25 @@ pub fn exec(args: ExportArgs) -> Result<(), Failure> {
     if written.iter().any(|(e, _)| *e == Embedded::Sdk) {
         // The example ports run as they are from the export's directory.
         outln!("example ports, run from {}:", args.dir.display());
-        for port in [
-            "python3 sdk/python/example_port.py",
-            "node sdk/js/example-port.js",
-        ] {
+        let python = format!("{} sdk/python/example_port.py", python_with_sdk());
+        for port in [python.as_str(), "node sdk/js/example-port.js"] {
             outln!("  ptc-conformance run --adapter -- {port}");
         }
     }
     Ok(())
+}
+
+/// The Python to name in the example commands: the interpreter beside this
+/// binary when there is one (the venv the wheel was installed into, whose
+/// Python has `ptc_sdk` wherever the port is run from), else `python3`,
+/// which finds `ptc_sdk` beside the exported `example_port.py` only.
+fn python_with_sdk() -> String {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join("python")))
+        .filter(|python| python.is_file())
+        .map_or_else(
+            || "python3".to_string(),
+            |python| python.display().to_string(),
+        )
 }

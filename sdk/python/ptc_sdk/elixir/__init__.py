@@ -45,7 +45,7 @@ from . import (
 )
 from .chars import iodata_to_binary, list_to_string, to_string
 from .enumerable import reduce_fun
-from .inspect import capture_parts, inspect, inspect_binary, inspect_checked, inspect_lossy, inspect_text, remote_call
+from .inspect import capture_parts, inspect, inspect_binary, inspect_checked, inspect_lossy, inspect_message, inspect_text, remote_call
 from .jason import encode as jason_encode
 from .num import float_to_binary_compact_10, inspect_float, short_float
 
@@ -68,6 +68,7 @@ __all__ = [
     "inspect_checked",
     "inspect_float",
     "inspect_lossy",
+    "inspect_message",
     "inspect_text",
     "iodata_to_binary",
     "jason",

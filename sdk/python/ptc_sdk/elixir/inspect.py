@@ -90,6 +90,19 @@ def inspect_lossy(term, **opts) -> str:
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+def inspect_message(term, **opts) -> str:
+    """``inspect(term, opts)`` as the text a message holds: always a
+    ``str``, invalid bytes as U+FFFD, so that ``"prefix" + inspect_message(x)``
+    is safe. Use it for every message (an exception's, an error payload's
+    text); where the release keeps the raw bytes (``term.inspect``'s
+    answer, ``validate_return``'s), use `inspect`, the binary term.
+
+    >>> inspect_message(Atom("a")), inspect_message(b"\\xff")
+    (':a', '<<255>>')
+    """
+    return inspect_lossy(term, **opts)
+
+
 def to_doc(t, limit, o):
     """``Inspect.Algebra.to_doc/2``: the document of a term."""
     ty = type(t)

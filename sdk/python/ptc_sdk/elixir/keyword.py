@@ -22,10 +22,11 @@ from ..order import equal
 from .errors import case_clause, function_clause, key_error
 
 
-def find(items, key: str, fun: str):
+def find(items, key: str, fun: str = "get/3"):
     """``(found, value)`` of the atom `key` in the list `items` as
     ``Keyword.<fun>`` finds it (`fun` like ``get/3``, for the
-    ``FunctionClauseError`` when `items` is no list).
+    ``FunctionClauseError`` when `items` is no list; ``get/3``, the one
+    PtcRunner calls most, when not given).
 
     >>> find(kw([("a", 1)]), "a", "get/3"), find([], "a", "get/3")
     ((True, 1), (False, None))

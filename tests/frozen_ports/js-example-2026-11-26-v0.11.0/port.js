@@ -1,0 +1,11 @@
+import { atomName, serve } from "ptc-conformance-sdk";
+
+const normalizeKey = (k) =>
+  atomName(k)?.replaceAll("-", "_") ?? (typeof k === "string" ? k.replaceAll("-", "_") : k);
+
+serve({
+  name: "my-port", version: "0.13.0",
+  ops: { "key_normalizer.normalize_key": normalizeKey },
+  features: ["atoms", "structs"],
+  release: process.argv[2], // the PtcRunner release it implements: 0.11.0, 0.12.0 or 0.13.0 (none: 0.13.0)
+});
