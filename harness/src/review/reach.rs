@@ -18,6 +18,8 @@ pub struct Reach {
     pub functions: Vec<String>,
     /// The sides that listed the extension and were asked.
     pub sides: Vec<&'static str>,
+    /// The sides whose answers were used (no fault).
+    pub counted: Vec<&'static str>,
     /// For each function, the ops whose inputs reached it and how many.
     pub reached: BTreeMap<String, BTreeMap<String, usize>>,
     /// The corpus cases (indices into the cases asked) that reached a function.
@@ -44,15 +46,32 @@ impl Reach {
             .collect()
     }
 
+    /// Whether some side's answers were used: without, no count means
+    /// anything.
+    pub fn measured(&self) -> bool {
+        !self.counted.is_empty()
+    }
+
     /// The report's lines.
     pub fn render(&self) -> String {
         use std::fmt::Write as _;
         let mut s = String::new();
+        if !self.measured() {
+            let _ = writeln!(
+                s,
+                "reach: not measured ({} listed the extension, but no answers could be used): every op gets an even share",
+                self.sides.join(" and ")
+            );
+            for why in &self.faults {
+                let _ = writeln!(s, "  not used: {why}");
+            }
+            return s;
+        }
         let _ = writeln!(
             s,
             "reach: {} corpus input(s) traced by {} for the {} function(s) the diff touches ({} reached one):",
             self.asked,
-            self.sides.join(" and "),
+            self.counted.join(" and "),
             self.functions.len(),
             self.reaching.len()
         );
@@ -82,6 +101,8 @@ impl Reach {
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "sides": self.sides,
+            "counted": self.counted,
+            "measured": self.measured(),
             "asked": self.asked,
             "functions": self.functions.iter().map(|f| serde_json::json!({
                 "function": f,
@@ -201,6 +222,7 @@ pub fn measure(
         match fault {
             Some(why) => reach.faults.push(why),
             None => {
+                reach.counted.push(label);
                 for (u, fs) in union.iter_mut().zip(seen) {
                     u.extend(fs);
                 }
@@ -281,6 +303,20 @@ mod tests {
         assert!(weights(&ops, &BTreeSet::new(), 4000, 10).is_none());
         let all: BTreeSet<String> = ops.iter().cloned().collect();
         assert!(weights(&ops, &all, 4000, 10).is_none());
+    }
+
+    #[test]
+    fn a_trace_whose_answers_were_all_faults_counts_nothing() {
+        let r = Reach {
+            functions: vec!["M.f".into()],
+            sides: vec!["base", "head"],
+            faults: vec!["base's answer for case c: `reach` failed: x".into()],
+            ..Reach::default()
+        };
+        assert!(!r.measured());
+        let text = r.render();
+        assert!(text.starts_with("reach: not measured"), "{text}");
+        assert!(!text.contains("no input reached it"), "{text}");
     }
 
     #[test]

@@ -229,7 +229,7 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
         ),
         None => None,
     };
-    if let (Some(r), Some(f)) = (&reach, &mut cfg.fuzz) {
+    if let (Some(r), Some(f)) = (reach.as_ref().filter(|r| r.measured()), &mut cfg.fuzz) {
         for &i in &r.reaching {
             let c = cases[i];
             f.reached

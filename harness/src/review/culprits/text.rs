@@ -186,7 +186,7 @@ pub fn render(a: &Attribution, cmp: &Comparison<'_>) -> String {
 /// wire effect found where no input reached the code is not the same as
 /// where inputs reached it and answered alike.
 fn reached_note(a: &Attribution, h: &super::hunks::Hunk) -> String {
-    match (&a.reach, &h.function) {
+    match (a.reach.as_ref().filter(|r| r.measured()), &h.function) {
         (Some(r), Some(f)) => match r.count(f) {
             0 => " (no corpus input reached it)".to_owned(),
             n => format!(" ({n} corpus input(s) reached it)"),
@@ -227,7 +227,7 @@ pub fn to_json(a: &Attribution, cmp: &Comparison<'_>) -> serde_json::Value {
         "no_wire_effect": a.no_effect.iter().map(|p| json!({
             "hunk": hunk(&p.hunk),
             "commit": p.commit.as_ref().map(commit),
-            "reached_by": match (&a.reach, &p.hunk.function) {
+            "reached_by": match (a.reach.as_ref().filter(|r| r.measured()), &p.hunk.function) {
                 (Some(r), Some(f)) => json!(r.count(f)),
                 _ => serde_json::Value::Null,
             },
