@@ -59,6 +59,11 @@ pub struct CompareArgs {
     /// With sources: corpus cases of each kind asked besides its smallest example.
     #[arg(long, value_name = "N", default_value = "3")]
     pub probes_per_kind: usize,
+    /// With sources: aim the generated inputs at the diff (its constants,
+    /// the reach extension) but do not test which change made each
+    /// difference (no variant is built).
+    #[arg(long)]
+    pub no_attribution: bool,
     /// `strict` (default) compares rendered JSON byte for byte; `default` as JSON.
     #[arg(long, value_enum, default_value = "strict")]
     pub level: Strictness,
@@ -287,7 +292,7 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
         b.finish_and_clear();
     }
     let attribution = match (&sources, &prepared) {
-        (Some(s), Some(p)) => {
+        (Some(s), Some(p)) if !args.no_attribution => {
             // The two builds' adapters are not needed any more.
             drop(base);
             drop(head);
@@ -304,6 +309,8 @@ pub fn exec(args: CompareArgs) -> Result<(), Failure> {
         print_pretty(&c);
         if let Some(a) = &attribution {
             out!("{}", crate::review::culprits::text::render(a, &c));
+        } else if args.no_attribution {
+            outln!("(--no-attribution: the sources aimed the inputs; which change made each difference was not tested)");
         } else {
             outln!("(no sources given: causes are named from the answers alone; --base-src/--head-src or --git/--range test which change made each)");
         }
@@ -345,9 +352,13 @@ fn sources_of(args: &CompareArgs) -> Result<Option<crate::review::culprits::Conf
             range: range.clone(),
         },
         (None, None, None, None) => {
-            if args.build.is_some() || !args.src.is_empty() || args.scratch.is_some() {
+            if args.build.is_some()
+                || !args.src.is_empty()
+                || args.scratch.is_some()
+                || args.no_attribution
+            {
                 return Err(Failure::usage(
-                    "--build, --src and --scratch go with sources: --base-src DIR --head-src DIR, or --git REPO --range A..B",
+                    "--build, --src, --scratch and --no-attribution go with sources: --base-src DIR --head-src DIR, or --git REPO --range A..B",
                 ));
             }
             return Ok(None);
