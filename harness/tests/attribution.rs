@@ -358,6 +358,117 @@ fn two_trees_give_one_cause_per_hunk_and_the_control_no_effect() {
         .collect();
     assert_eq!(no_effect.len(), 1, "{no_effect:#?}");
     assert!(no_effect[0].contains(CONTROL), "{no_effect:#?}");
+    // The port lists `compile`: variants were compiled in place, and each
+    // cause confirmed built.
+    assert_in_place(&a);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Variants were compiled in place, those that would not were built, and
+/// the causes were confirmed by a build without turning in place off.
+fn assert_in_place(a: &Value) {
+    let tested: Vec<&str> = a["tests"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["tested"].as_str())
+        .collect();
+    assert!(tested.contains(&"in place"), "{tested:?}");
+    assert!(
+        tested.contains(&"built"),
+        "confirmations are built: {tested:?}"
+    );
+    let how = a["compiling_in_place"].as_str().unwrap_or_default();
+    assert!(how.starts_with("variants compiled in place"), "{how}");
+}
+
+/// The two trees of the planted port, with `port`'s text edited by `also`
+/// on both sides.
+fn planted_trees(dir: &Path, also: &dyn Fn(&str) -> String) -> (PathBuf, PathBuf) {
+    let (base, head) = (dir.join("base"), dir.join("head"));
+    let port = also(
+        &std::fs::read_to_string(kit().join("harness/adapters/python/adapter.py"))
+            .expect("the Python port"),
+    );
+    let mut text = port.clone();
+    for p in PLANTS {
+        for &e in p.edits {
+            text = edit(&text, e);
+        }
+    }
+    for (d, t) in [(&base, &port), (&head, &text)] {
+        std::fs::create_dir_all(d).expect("tree");
+        std::fs::write(d.join("adapter.py"), t).expect("write");
+    }
+    (base, head)
+}
+
+/// The causes' titles and the hunks said to have no wire effect.
+fn findings(a: &Value) -> (Vec<String>, Vec<String>) {
+    let mut titles: Vec<String> = a["causes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| c["title"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    titles.sort();
+    let mut quiet: Vec<String> = a["no_wire_effect"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|x| x["hunk"]["place"].to_string())
+        .collect();
+    quiet.sort();
+    (titles, quiet)
+}
+
+/// Compiled in place or every variant built, attribution finds the same;
+/// and an adapter whose in-place answers are wrong (it ignores the
+/// variant) is caught, in place turned off, and the causes are the
+/// builds' all the same.
+#[test]
+fn in_place_finds_what_builds_find_and_a_wrong_one_is_caught() {
+    let dir = scratch("in-place");
+    let (base, head) = planted_trees(&dir.join("t"), &|t| t.to_owned());
+    let trees = [
+        "--base-src".to_owned(),
+        base.to_string_lossy().into_owned(),
+        "--head-src".to_owned(),
+        head.to_string_lossy().into_owned(),
+    ];
+    let trees: Vec<&str> = trees.iter().map(String::as_str).collect();
+    let in_place = attribute(&trees, &dir.join("s1"));
+    assert_in_place(&in_place);
+    let built = attribute(&[&trees[..], &["--no-in-place"]].concat(), &dir.join("s2"));
+    assert!(built["tests"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .all(|t| t["tested"] != "in place"));
+    assert!(
+        built["compiling_in_place"].is_null(),
+        "{}",
+        built["compiling_in_place"]
+    );
+    assert_eq!(findings(&in_place), findings(&built));
+    assert_eq!(findings(&built).0.len(), 6);
+
+    // A port whose compile request answers with its own ops, whatever the variant.
+    let (base, head) = planted_trees(&dir.join("w"), &|t| {
+        edit(t, ("compile=in_place)", "compile=lambda root, paths: OPS)"))
+    });
+    let wrong = attribute(
+        &[
+            "--base-src",
+            &base.to_string_lossy(),
+            "--head-src",
+            &head.to_string_lossy(),
+        ],
+        &dir.join("s3"),
+    );
+    let how = wrong["compiling_in_place"].as_str().unwrap_or_default();
+    assert!(how.contains("off") && how.contains("built"), "{how}");
+    assert_eq!(findings(&wrong), findings(&built));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -632,7 +632,7 @@ defmodule PtcAdapter do
       "protocol" => 1,
       "ops" => Ops.names(),
       "features" => @features,
-      "extensions" => ["atoms", "reach"]
+      "extensions" => ["atoms", "compile", "reach"]
     }
 
     %{"ok" => if(version in @releases, do: Map.put(hello, "release", version), else: hello)}
@@ -681,6 +681,34 @@ defmodule PtcAdapter do
   defp answer("reach", _args),
     do: %{"unsupported" => "reach takes a list of function names, an op and its args"}
 
+  # AP-19 `compile`: the variant of the sources whose files ROOT/PATHS are
+  # (each changed or added beside the build this VM runs) compiled in
+  # place, so that the next requests are answered by it. Each request
+  # starts from the build: the modules an earlier one compiled go back to
+  # the build's own code (or away, when the build has none). What a
+  # build would do differently is refused, and the harness builds instead:
+  # a file that is not lib/**/*.ex, one that does not compile, a struct
+  # whose fields or defaults changed or a module with macros (other
+  # modules expand them when they compile, and are not recompiled here),
+  # an implementation of a protocol consolidated without it.
+  defp answer("compile", [root, paths]) when is_binary(root) and is_list(paths) do
+    revert_in_place()
+
+    cond do
+      not Enum.all?(paths, &is_binary/1) ->
+        %{"unsupported" => "compile takes a directory and a list of file paths"}
+
+      bad = Enum.find(paths, &(not (String.starts_with?(&1, "lib/") and String.ends_with?(&1, ".ex")))) ->
+        %{"unsupported" => "#{bad}: only lib/**/*.ex files are compiled in place"}
+
+      true ->
+        compile_in_place(root, paths)
+    end
+  end
+
+  defp answer("compile", _args),
+    do: %{"unsupported" => "compile takes a directory and a list of file paths"}
+
   defp answer(op, args) do
     with {:ok, {module, fun}} <- Map.fetch(Ops.table(), op),
          {:ok, terms} <- decode_args(args) do
@@ -726,6 +754,98 @@ defmodule PtcAdapter do
   catch
     :throw, value -> raised("throw", inspect(value))
     :exit, value -> raised("exit", inspect(value))
+  end
+
+  defp compile_in_place(_root, []), do: %{"ok" => []}
+
+  defp compile_in_place(root, paths) do
+    structs = Map.new(ptc_modules(), fn m -> {m, struct_of(m)} end)
+    Code.put_compiler_option(:ignore_module_conflict, true)
+    files = Enum.map(paths, &Path.join(root, &1))
+
+    result =
+      try do
+        Kernel.ParallelCompiler.compile(files, return_diagnostics: true)
+      rescue
+        e -> {:error, [%{message: Exception.message(e)}], []}
+      end
+
+    case result do
+      {:ok, modules, _diagnostics} ->
+        Process.delete(:reach_traced)
+
+        case Enum.find_value(modules, &in_place_refusal(&1, structs)) do
+          nil ->
+            %{"ok" => Enum.map(modules, &inspect/1)}
+
+          why ->
+            revert_in_place()
+            %{"unsupported" => why}
+        end
+
+      {:error, errors, _diagnostics} ->
+        revert_in_place()
+        first = List.first(errors)
+        why = if is_map(first), do: "#{Map.get(first, :file)}:#{inspect(Map.get(first, :position))}: #{first.message}", else: inspect(first)
+        %{"unsupported" => "does not compile in place: " <> String.replace_invalid(why, "\uFFFD")}
+    end
+  end
+
+  defp struct_of(m) do
+    if function_exported?(m, :__struct__, 0), do: m.__struct__(), else: nil
+  end
+
+  defp in_place_refusal(m, structs) do
+    cond do
+      Map.has_key?(structs, m) and struct_of(m) != structs[m] ->
+        "#{inspect(m)}: its struct changed (modules that build it are not recompiled in place)"
+
+      m.__info__(:macros) != [] ->
+        "#{inspect(m)}: defines macros (modules that use them are not recompiled in place)"
+
+      function_exported?(m, :__impl__, 1) and not impl_dispatched?(m) ->
+        "#{inspect(m)}: implements #{inspect(m.__impl__(:protocol))}, consolidated without it"
+
+      function_exported?(m, :__protocol__, 1) ->
+        "#{inspect(m)}: a protocol (its consolidation is the build's)"
+
+      true ->
+        nil
+    end
+  end
+
+  defp impl_dispatched?(m) do
+    protocol = m.__impl__(:protocol)
+
+    case protocol.__protocol__(:impls) do
+      {:consolidated, fors} -> m.__impl__(:for) in fors
+      :not_consolidated -> true
+    end
+  end
+
+  # The modules compiled in place since the build's code was loaded (the
+  # ones loaded from memory that were not so at the first compile request:
+  # one that failed half-way included) go back to the build's code; one
+  # the build lacks is deleted.
+  defp revert_in_place do
+    at_start =
+      case Process.get(:in_memory_at_start) do
+        nil -> tap(in_memory(), &Process.put(:in_memory_at_start, &1))
+        set -> set
+      end
+
+    for m <- MapSet.difference(in_memory(), at_start) do
+      :code.purge(m)
+      :code.delete(m)
+      :code.purge(m)
+      _ = :code.load_file(m)
+    end
+
+    Process.delete(:reach_traced)
+  end
+
+  defp in_memory do
+    for {m, loc} <- :code.all_loaded(), not (is_list(loc) and loc != []), into: MapSet.new(), do: m
   end
 
   defp call_count(mfa) do

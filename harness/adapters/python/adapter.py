@@ -355,7 +355,18 @@ def main() -> int:
     for bug in sorted(BUG):
         print(f"adapter: deliberate bug {bug!r} is on: {BUGS[bug]}", file=sys.stderr)
     sys.setrecursionlimit(20000)
-    return serve(name=NAME, version=VERSION, ops=OPS, features=FEATURES, reach=True)
+    return serve(name=NAME, version=VERSION, ops=OPS, features=FEATURES, reach=True, compile=in_place)
+
+
+def in_place(root, paths):
+    """The ``compile`` extension (AP-19): a variant of this file, run beside
+    this one as a module of its own, answers with its ops."""
+    others = [p for p in paths if p != "adapter.py"]
+    if others:
+        raise Unsupported(f"{', '.join(others)}: only adapter.py is compiled in place")
+    import runpy
+
+    return runpy.run_path(os.path.join(root, "adapter.py"), run_name="ptc_variant")["OPS"]
 
 
 if __name__ == "__main__":

@@ -180,7 +180,7 @@ pub fn unknown_declarations(ops: &BTreeSet<String>, features: &BTreeSet<String>)
 }
 
 /// The protocol extensions this harness knows (AP-19).
-pub const EXTENSIONS: &[&str] = &["atoms", "reach"];
+pub const EXTENSIONS: &[&str] = &["atoms", "compile", "reach"];
 
 /// The extensions a hello lists that this harness does not know, each an
 /// adapter fault named with the closest known name (as AP-2 names ops and

@@ -31,7 +31,7 @@ Standard library only, Python 3.11 or newer. See README.md next to this
 package.
 """
 
-__version__ = "0.2.0"
+__version__ = "0.2.1"
 
 from . import data, elixir, ops, releases, structs
 from .adapter import PROTOCOL, RELEASES, Adapter, serve

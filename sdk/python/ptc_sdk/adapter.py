@@ -67,6 +67,17 @@ running the op under ``sys.setprofile`` and naming each function asked
 about (``name``, ``Class.name`` or ``module.name``, as ``compare`` names
 the function a hunk lies in) whose code was called. Off by default: hello
 stays as it was.
+
+``compile=fn`` lists the ``compile`` extension (AP-19): ``compare`` given
+the sources of two versions of the port then answers a variant of the
+sources (base with some hunks of the diff) without starting the port anew.
+``fn(root, paths)`` is called with the directory holding the variant and
+the paths (relative to it) of its files that differ from the port's own;
+it returns the variant's ops (a mapping like `ops`), or raises
+(``Unsupported`` or any exception: its text is said, and ``compare``
+builds and starts that variant instead). Each request starts from the
+port's own ops; ``paths == []`` returns to them without calling `fn`.
+Off by default.
 """
 
 from __future__ import annotations
@@ -220,6 +231,7 @@ class Adapter:
         hook=None,
         release=None,
         reach=False,
+        compile=None,
     ):
         if release is None:
             # The release set once for every command: PTC_CONFORMANCE_RELEASE
@@ -250,6 +262,10 @@ class Adapter:
         self._fill = {op: _missing_defaults(op, fun) for op, fun in self.ops.items()}
         self.hook = hook
         self.reach = bool(reach)
+        if compile is not None and not callable(compile):
+            raise TypeError(f"compile: {compile!r} is not callable")
+        self.compile = compile
+        self._own = (self.ops, self._arity, self._fill)
         self.release = release
         self._rel = _releases.DEFAULT if release is None else release
         self._absent = {}
@@ -281,9 +297,31 @@ class Adapter:
         }
         if self.release is not None:
             body["release"] = self.release
-        if self.reach:
-            body["extensions"] = ["reach"]
+        extensions = [e for e, on in (("compile", self.compile is not None), ("reach", self.reach)) if on]
+        if extensions:
+            body["extensions"] = extensions
         return Map.of(body)
+
+    def compiled(self, root, paths):
+        """The ``compile`` extension (AP-19): the variant in `root` whose
+        files `paths` differ from the port's answers from now on, or the
+        port's own ops again for ``[]``."""
+        self.ops, self._arity, self._fill = self._own
+        if type(root) is not str or type(paths) is not list or any(type(p) is not str for p in paths):
+            return "unsupported", "compile takes a directory and a list of file paths"
+        if not paths:
+            return "ok", []
+        try:
+            ops = dict(self.compile(root, paths))
+            for op, fun in ops.items():
+                if not callable(fun):
+                    raise TypeError(f"op {op!r}: {fun!r} is not callable")
+            arity = {op: _arity(op, fun, None) for op, fun in ops.items()}
+            fill = {op: _missing_defaults(op, fun) for op, fun in ops.items()}
+        except Exception as e:  # the variant is built and started instead
+            return "unsupported", f"does not compile in place: {type(e).__name__}: {e}"
+        self.ops, self._arity, self._fill = ops, arity, fill
+        return "ok", list(paths)
 
     def traced(self, names, op, args):
         """The ``reach`` extension (AP-19): which of `names` the answer to
@@ -384,6 +422,11 @@ class Adapter:
                 key, value = "unsupported", "reach takes 3 arguments (names, op, args)"
             else:
                 key, value = self.traced(*args)
+        elif op == "compile" and self.compile is not None and "compile" not in self.ops:
+            if len(args) != 2:
+                key, value = "unsupported", "compile takes 2 arguments (a directory, file paths)"
+            else:
+                key, value = self.compiled(*args)
         else:
             key, value = self.call(op, args)
         if key == "ok":
@@ -499,6 +542,7 @@ def serve(
     hook=None,
     release=None,
     reach=False,
+    compile=None,
 ) -> int:
     """Serves a port over protocol v1 until ``bye``; returns the exit status.
 
@@ -513,6 +557,7 @@ def serve(
     in hello so that ``ptc-conformance run`` judges it at that release, and
     the release every request is decoded and answered at; None (the
     default) says nothing, and the port is judged and answered at 0.13.0;
-    `reach` lists the ``reach`` extension (AP-19, see the module's text)."""
-    adapter = Adapter(name, version, ops, features, language, raises, arity, hook, release, reach)
+    `reach` lists the ``reach`` extension and `compile` (a function) the
+    ``compile`` extension (AP-19, see the module's text)."""
+    adapter = Adapter(name, version, ops, features, language, raises, arity, hook, release, reach, compile)
     return adapter.serve(stdin, stdout)

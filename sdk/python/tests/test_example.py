@@ -47,11 +47,11 @@ class Backend(unittest.TestCase):
     def test_the_wheel_holds_the_package_and_its_record(self):
         with tempfile.TemporaryDirectory() as out:
             name = ptc_sdk_build.build_wheel(out)
-            self.assertEqual(name, "ptc_conformance_sdk-0.2.0-py3-none-any.whl")
+            self.assertEqual(name, "ptc_conformance_sdk-0.2.1-py3-none-any.whl")
             with zipfile.ZipFile(f"{out}/{name}") as z:
                 names = z.namelist()
-                record = z.read("ptc_conformance_sdk-0.2.0.dist-info/RECORD").decode()
-                metadata = z.read("ptc_conformance_sdk-0.2.0.dist-info/METADATA").decode()
+                record = z.read("ptc_conformance_sdk-0.2.1.dist-info/RECORD").decode()
+                metadata = z.read("ptc_conformance_sdk-0.2.1.dist-info/METADATA").decode()
         base = SDK / "ptc_sdk"
         files = [p for p in base.rglob("*.py") if "__pycache__" not in p.parts]
         files += list((base / "data").rglob("*.json"))

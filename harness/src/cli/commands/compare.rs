@@ -64,6 +64,10 @@ pub struct CompareArgs {
     /// difference (no variant is built).
     #[arg(long)]
     pub no_attribution: bool,
+    /// With sources: build every variant, even where the adapter lists the
+    /// `compile` extension (AP-19) and could compile it in place.
+    #[arg(long)]
+    pub no_in_place: bool,
     /// `strict` (default) compares rendered JSON byte for byte; `default` as JSON.
     #[arg(long, value_enum, default_value = "strict")]
     pub level: Strictness,
@@ -356,9 +360,10 @@ fn sources_of(args: &CompareArgs) -> Result<Option<crate::review::culprits::Conf
                 || !args.src.is_empty()
                 || args.scratch.is_some()
                 || args.no_attribution
+                || args.no_in_place
             {
                 return Err(Failure::usage(
-                    "--build, --src, --scratch and --no-attribution go with sources: --base-src DIR --head-src DIR, or --git REPO --range A..B",
+                    "--build, --src, --scratch, --no-attribution and --no-in-place go with sources: --base-src DIR --head-src DIR, or --git REPO --range A..B",
                 ));
             }
             return Ok(None);
@@ -392,6 +397,7 @@ fn sources_of(args: &CompareArgs) -> Result<Option<crate::review::culprits::Conf
         adapter,
         strictness: args.level,
         per_kind: args.probes_per_kind,
+        in_place: !args.no_in_place,
     }))
 }
 

@@ -6,6 +6,15 @@
 //! in the scratch directory by the variant's sources, the build command
 //! and the adapter template, so that a second run rebuilds nothing it has
 //! answered.
+//!
+//! Where the adapter lists the `compile` extension (AP-19), a variant
+//! whose sources differ from base's only by changed or added files is
+//! first compiled in place: one adapter, started on base's built tree,
+//! compiles the lane's changed files and answers with them (milliseconds
+//! where a build takes seconds). A variant the adapter will not compile
+//! (a file it does not compile in place, a change a build would carry
+//! further) is built. In-place answers are cached apart from built ones;
+//! [`Lab::try_built`] asks a variant built, to confirm what in place said.
 
 use super::tree::{build, hex, Lane, Snapshot};
 use crate::judging::judge::{same_answer, Reading};
@@ -114,10 +123,16 @@ pub enum Verdict {
 pub struct Trial {
     /// What the variant is (`commit 1a2b…`, `base + hunks 1, 4`).
     pub label: String,
-    /// Build seconds (0 when cached or no `--build`).
+    /// Build seconds (0 when cached or no `--build`); for a variant
+    /// compiled in place, the compile request's.
     pub build_secs: f64,
     /// Answered from the cache.
     pub cached: bool,
+    /// Compiled in place (the `compile` extension), not built.
+    pub in_place: bool,
+    /// Why a variant was built although in place was on: what the adapter
+    /// said of its files.
+    pub not_in_place: Option<String>,
     /// Why it could not be asked at all, if it could not.
     pub unresolved: Option<String>,
     /// Probes asked and how many answered as head.
@@ -135,9 +150,24 @@ struct Kept {
     answers: BTreeMap<String, String>,
 }
 
+/// The in-place adapter's state.
+enum InPlace {
+    /// Not asked for (`--no-in-place`, or no origin).
+    Unwanted,
+    /// Not started yet.
+    Unstarted,
+    /// Started on the origin, listing `compile`.
+    Ready(Box<Adapter>),
+    /// Off for the rest of the run, and why.
+    Off(String),
+}
+
 /// Builds and asks variants.
 pub struct Lab {
     lane: Lane,
+    /// The built tree the in-place adapter runs on, and its sources.
+    origin: Option<(PathBuf, Snapshot)>,
+    in_place: InPlace,
     build: Option<String>,
     template: Vec<String>,
     adapter: AdapterConfig,
@@ -157,6 +187,7 @@ impl Lab {
         adapter: AdapterConfig,
         strictness: Strictness,
         scratch: &std::path::Path,
+        origin: Option<(PathBuf, Snapshot)>,
     ) -> Result<Lab, String> {
         let cache_file = scratch.join("answers.json");
         let cache = match std::fs::read_to_string(&cache_file) {
@@ -167,6 +198,12 @@ impl Lab {
         };
         Ok(Lab {
             lane,
+            in_place: if origin.is_some() {
+                InPlace::Unstarted
+            } else {
+                InPlace::Unwanted
+            },
+            origin,
             build,
             template,
             adapter,
@@ -186,8 +223,42 @@ impl Lab {
         ))
     }
 
+    /// Whether variants are compiled in place now, or why not (`None`
+    /// when never asked for).
+    pub fn in_place(&self) -> Option<Result<(), &str>> {
+        match &self.in_place {
+            InPlace::Unwanted => None,
+            InPlace::Unstarted | InPlace::Ready(_) => Some(Ok(())),
+            InPlace::Off(why) => Some(Err(why)),
+        }
+    }
+
+    /// Turns compiling in place off for the rest of the run.
+    pub fn in_place_off(&mut self, why: String) {
+        if !matches!(self.in_place, InPlace::Unwanted | InPlace::Off(_)) {
+            eprintln!("attribution: compiling in place is off: {why}");
+            self.in_place = InPlace::Off(why);
+        }
+    }
+
+    /// Whether the cache holds in-place answers of `snap` for every one
+    /// of `probes` and no built ones: what only in place has said.
+    pub fn only_in_place(&self, snap: &Snapshot, all: &[Probe], probes: &[usize]) -> bool {
+        let key = self.variant_key(snap);
+        let has = |k: &str| {
+            self.cache.get(k).is_some_and(|kept| {
+                kept.broken.is_none()
+                    && probes
+                        .iter()
+                        .all(|&i| kept.answers.contains_key(&all[i].key))
+            })
+        };
+        has(&in_place_key(&key)) && !has(&key)
+    }
+
     /// The verdicts of the variant `snap` on `probes` (indices into
-    /// `all`), building and asking it unless the cache has them.
+    /// `all`), compiled in place where the adapter will, else built,
+    /// unless the cache has them.
     pub fn try_variant(
         &mut self,
         label: String,
@@ -195,42 +266,112 @@ impl Lab {
         all: &[Probe],
         probes: &[usize],
     ) -> Result<Vec<Verdict>, String> {
-        let key = self.variant_key(snap);
-        let kept = self.cache.get(&key).cloned().unwrap_or_default();
-        let missing: Vec<usize> = probes
-            .iter()
-            .copied()
-            .filter(|&i| kept.broken.is_none() && !kept.answers.contains_key(&all[i].key))
-            .collect();
+        self.try_as(label, snap, all, probes, true)
+    }
+
+    /// The verdicts of the variant `snap` built (never compiled in place).
+    pub fn try_built(
+        &mut self,
+        label: String,
+        snap: &Snapshot,
+        all: &[Probe],
+        probes: &[usize],
+    ) -> Result<Vec<Verdict>, String> {
+        self.try_as(label, snap, all, probes, false)
+    }
+
+    fn try_as(
+        &mut self,
+        label: String,
+        snap: &Snapshot,
+        all: &[Probe],
+        probes: &[usize],
+        allow_in_place: bool,
+    ) -> Result<Vec<Verdict>, String> {
+        let built_key = self.variant_key(snap);
         let mut trial = Trial {
             label,
             build_secs: 0.0,
-            cached: missing.is_empty(),
-            unresolved: kept.broken.clone(),
+            cached: true,
+            in_place: false,
+            not_in_place: None,
+            unresolved: None,
             asked: probes.len(),
             as_head: 0,
         };
-        let mut kept = kept;
-        if !missing.is_empty() {
-            self.lane.set(snap)?;
-            let built = match &self.build {
-                Some(cmd) => {
-                    let b = build(cmd, &self.lane.dir);
-                    trial.build_secs = b.secs;
-                    b.result
+        let mut kept = None;
+        let calls_only = probes
+            .iter()
+            .all(|&i| matches!(all[i].ask, Ask::Call { .. }));
+        if allow_in_place
+            && calls_only
+            && matches!(self.in_place, InPlace::Unstarted | InPlace::Ready(_))
+        {
+            let key = in_place_key(&built_key);
+            let have = self.cache.get(&key).cloned().unwrap_or_default();
+            let missing = missing(&have, all, probes);
+            if have.broken.is_none() && missing.is_empty() {
+                trial.in_place = true;
+                kept = Some(have);
+            } else if have.broken.is_none() {
+                trial.cached = false;
+                match self.ask_in_place(snap, all, &missing) {
+                    Ok((secs, answers)) => {
+                        let mut have = have;
+                        have.answers.extend(answers);
+                        trial.in_place = true;
+                        trial.build_secs = secs;
+                        self.cache.insert(key, have.clone());
+                        self.save()?;
+                        kept = Some(have);
+                    }
+                    Err(why) => {
+                        // Not this variant in place: built, below. Kept so
+                        // that a second run builds it without asking again.
+                        self.cache.insert(
+                            key,
+                            Kept {
+                                broken: Some(why.clone()),
+                                answers: BTreeMap::new(),
+                            },
+                        );
+                        trial.not_in_place = Some(why);
+                    }
                 }
-                None => Ok(()),
-            };
-            match built.and_then(|()| self.ask(all, &missing)) {
-                Ok(answers) => kept.answers.extend(answers),
-                Err(why) => {
-                    kept.broken = Some(why.clone());
-                    trial.unresolved = Some(why);
-                }
+            } else {
+                trial.not_in_place = have.broken.clone();
             }
-            self.cache.insert(key, kept.clone());
-            self.save()?;
         }
+        let kept = match kept {
+            Some(k) => k,
+            None => {
+                let mut have = self.cache.get(&built_key).cloned().unwrap_or_default();
+                trial.unresolved = have.broken.clone();
+                let missing = missing(&have, all, probes);
+                if !missing.is_empty() {
+                    trial.cached = false;
+                    self.lane.set(snap)?;
+                    let built = match &self.build {
+                        Some(cmd) => {
+                            let b = build(cmd, &self.lane.dir);
+                            trial.build_secs = b.secs;
+                            b.result
+                        }
+                        None => Ok(()),
+                    };
+                    match built.and_then(|()| self.ask(all, &missing)) {
+                        Ok(answers) => have.answers.extend(answers),
+                        Err(why) => {
+                            have.broken = Some(why.clone());
+                            trial.unresolved = Some(why);
+                        }
+                    }
+                    self.cache.insert(built_key, have.clone());
+                    self.save()?;
+                }
+                have
+            }
+        };
         let verdicts: Vec<Verdict> = probes
             .iter()
             .map(|&i| match (&kept.broken, kept.answers.get(&all[i].key)) {
@@ -250,14 +391,129 @@ impl Lab {
                     Some(why) =>
                         format!("could not be asked ({})", crate::review::compare::cut(why)),
                     None => format!(
-                        "{} of {} input(s) as head (build {:.1} s)",
-                        trial.as_head, trial.asked, trial.build_secs
+                        "{} of {} input(s) as head ({} {:.1} s)",
+                        trial.as_head,
+                        trial.asked,
+                        if trial.in_place {
+                            "compiled in place"
+                        } else {
+                            "build"
+                        },
+                        trial.build_secs
                     ),
                 }
             );
         }
         self.trials.push(trial);
         Ok(verdicts)
+    }
+
+    /// Compiles `snap` in place (its files that differ from the origin's)
+    /// and asks it `probes`: the compile request's seconds and each
+    /// answer's line. `Err` says why the variant is to be built instead.
+    fn ask_in_place(
+        &mut self,
+        snap: &Snapshot,
+        all: &[Probe],
+        probes: &[usize],
+    ) -> Result<(f64, Vec<(String, String)>), String> {
+        let Some((origin_dir, origin)) = &self.origin else {
+            return Err("no origin".into());
+        };
+        if let Some(gone) = origin.files.keys().find(|p| !snap.files.contains_key(*p)) {
+            return Err(format!(
+                "{gone} is removed (a build decides what that does)"
+            ));
+        }
+        let changed: Vec<&str> = snap
+            .files
+            .iter()
+            .filter(|(p, c)| origin.files.get(*p) != Some(c))
+            .map(|(p, _)| p.as_str())
+            .collect();
+        if matches!(self.in_place, InPlace::Unstarted) {
+            let dir = origin_dir.to_string_lossy().into_owned();
+            let mut cfg = self.adapter.clone();
+            cfg.command = self
+                .template
+                .iter()
+                .map(|a| a.replace("{dir}", &dir))
+                .collect();
+            match Adapter::start(cfg) {
+                Ok(a) if a.extensions().contains("compile") => {
+                    eprintln!(
+                        "attribution: the adapter lists compile: variants are compiled in place on {} where it will",
+                        origin_dir.display()
+                    );
+                    self.in_place = InPlace::Ready(Box::new(a));
+                }
+                Ok(_) => {
+                    self.in_place =
+                        InPlace::Off("the adapter does not list the compile extension".into());
+                    return Err("the adapter does not compile in place".into());
+                }
+                Err(e) => {
+                    let why = format!("base's adapter for compiling in place: {e}");
+                    self.in_place = InPlace::Off(why.clone());
+                    return Err(why);
+                }
+            }
+        }
+        self.lane.set(snap)?;
+        let InPlace::Ready(adapter) = &mut self.in_place else {
+            return Err("compiling in place is off".into());
+        };
+        let restarts = adapter.restarts;
+        let json = serde_json::json!([self.lane.dir.to_string_lossy(), changed]).to_string();
+        let request = Request {
+            op: "compile",
+            args: &[],
+            args_json: Some(&json),
+        };
+        let started = std::time::Instant::now();
+        let answer = adapter.call_setup(&[request]).pop();
+        let secs = started.elapsed().as_secs_f64();
+        match answer {
+            Some(Answer::Ok(_)) => {}
+            Some(Answer::Unsupported(why)) => return Err(format!("in place: {why}")),
+            Some(Answer::Raised(r)) => {
+                return Err(format!("in place: the compile request raised {}", r.class))
+            }
+            Some(other) => {
+                let why = format!("the compile request: {}", describe_answer(&other));
+                self.in_place_off(why.clone());
+                return Err(why);
+            }
+            None => return Err("the compile request: no answer".into()),
+        }
+        let calls: Vec<(usize, Request<'_>)> = probes
+            .iter()
+            .filter_map(|&i| match &all[i].ask {
+                Ask::Call { op, args } => Some((i, Request::new(op.name, args))),
+                Ask::Declares(_) => None,
+            })
+            .collect();
+        let requests: Vec<Request<'_>> = calls.iter().map(|(_, r)| *r).collect();
+        let InPlace::Ready(adapter) = &mut self.in_place else {
+            return Err("compiling in place is off".into());
+        };
+        let answers = adapter.call_many(&requests);
+        if adapter.restarts != restarts {
+            // A restarted adapter runs base's build again, not the variant.
+            let why = "the in-place adapter was restarted while answering".to_owned();
+            self.in_place_off(why.clone());
+            return Err(why);
+        }
+        let mut out = Vec::new();
+        for ((i, _), a) in calls.iter().zip(answers) {
+            if matches!(a, Answer::Error(_)) {
+                continue;
+            }
+            let mut line = String::new();
+            wire::push_answer(&mut line, "0", &a);
+            out.push((all[*i].key.clone(), line));
+        }
+        Ok((secs, out))
     }
 
     /// Starts the variant's adapter and asks it `probes`: each answer's
@@ -333,6 +589,28 @@ impl Lab {
         let text = serde_json::to_string(&v).map_err(|e| e.to_string())?;
         std::fs::write(&self.cache_file, text)
             .map_err(|e| format!("{}: cannot write: {e}", self.cache_file.display()))
+    }
+}
+
+/// The cache key of a variant's in-place answers.
+fn in_place_key(built: &str) -> String {
+    format!("{built} in place")
+}
+
+/// The probes whose answers `kept` lacks (none when it is broken).
+fn missing(kept: &Kept, all: &[Probe], probes: &[usize]) -> Vec<usize> {
+    probes
+        .iter()
+        .copied()
+        .filter(|&i| kept.broken.is_none() && !kept.answers.contains_key(&all[i].key))
+        .collect()
+}
+
+fn describe_answer(a: &Answer) -> String {
+    match a {
+        Answer::Ok(_) => "ok".into(),
+        Answer::Error(e) => format!("no valid answer ({e})"),
+        other => format!("{other:?}"),
     }
 }
 

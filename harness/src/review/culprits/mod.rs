@@ -70,6 +70,9 @@ pub struct Config {
     pub strictness: Strictness,
     /// Corpus cases of a kind probed besides its smallest example.
     pub per_kind: usize,
+    /// Compile variants in place where the adapter lists `compile` (AP-19);
+    /// `false` (`--no-in-place`) builds every variant.
+    pub in_place: bool,
 }
 
 /// The two sides' trees, ready for their adapters.
@@ -213,6 +216,8 @@ pub struct Culprit {
     pub ops: Vec<String>,
     /// Its probes (indices into [`Attribution::probes`]).
     pub probes: Vec<usize>,
+    /// The interval of commit indices it lies in (`(0, 1)` for two trees).
+    pub interval: (usize, usize),
 }
 
 /// What attribution found.
@@ -239,6 +244,9 @@ pub struct Attribution {
     /// What the `reach` extension saw of the diff's functions, when a side
     /// lists it: a hunk without wire effect that no input reached says so.
     pub reach: Option<crate::review::reach::Reach>,
+    /// How variants were tested when compiling in place was asked for:
+    /// in place and confirmed, or off and why.
+    pub in_place: Option<String>,
 }
 
 /// The probes of a comparison: each kind's smallest example, up to
@@ -303,8 +311,116 @@ pub fn attribute(
         cfg.adapter.clone(),
         cfg.strictness,
         &cfg.scratch,
+        cfg.in_place
+            .then(|| (prepared.base_dir.clone(), prepared.base.clone())),
     )?;
+    // What was compiled in place is confirmed built at the end; where a
+    // build disagrees, the whole search is made again with builds alone.
+    let mut attribution = search_all(cfg, prepared, &probes, &mut lab)?;
+    if lab.in_place().is_some() {
+        if let Some(why) = confirm(cfg, prepared, &probes, &mut lab, &attribution)? {
+            lab.in_place_off(why.clone());
+            attribution = search_all(cfg, prepared, &probes, &mut lab)?;
+            attribution.in_place = Some(format!(
+                "compiled in place, then turned off ({why}): every variant built"
+            ));
+        } else {
+            attribution.in_place = Some(match lab.in_place() {
+                Some(Err(why)) => format!("off ({why}): variants built"),
+                _ => "variants compiled in place where the adapter would; each cause's confirmed built".to_owned(),
+            });
+        }
+    }
+    attribution.probes = probes;
+    attribution.trials = std::mem::take(&mut lab.trials);
+    attribution.secs = started.elapsed().as_secs_f64();
+    Ok(attribution)
+}
+
+/// Whether what in place said of the causes holds built: for each cause,
+/// its variant (the older end of its interval with its hunks) built
+/// answers its inputs as head, and for a cause within a commit of a range,
+/// that commit's parent built does not. `Some(why)` when a build
+/// disagrees.
+fn confirm(
+    cfg: &Config,
+    prepared: &Prepared,
+    probes: &[Probe],
+    lab: &mut Lab,
+    a: &Attribution,
+) -> Result<Option<String>, String> {
+    for c in &a.causes {
+        let (lo, hi) = c.interval;
+        let (old, new, _) = interval_snapshots(cfg, prepared, lo, hi)?;
+        let hs = hunks::hunks(&old, &new);
+        let set: Vec<usize> = c
+            .hunks
+            .iter()
+            .filter_map(|h| hs.iter().position(|x| x == h))
+            .collect();
+        let variant = hunks::apply(&old, &hs, &set);
+        let calls: Vec<usize> = c
+            .probes
+            .iter()
+            .copied()
+            .filter(|&p| matches!(probes[p].ask, lab::Ask::Call { .. }))
+            .collect();
+        if calls.is_empty() {
+            continue;
+        }
+        if lab.only_in_place(&variant, probes, &calls) {
+            let v = lab.try_built(
+                format!("confirming built: {}", place_of(c)),
+                &variant,
+                probes,
+                &calls,
+            )?;
+            if let Some(n) = v.iter().position(|v| *v != Verdict::Head) {
+                return Ok(Some(format!(
+                    "{} answered as head in place and {:?} built ({})",
+                    probes[calls[n]].describe(),
+                    v[n],
+                    place_of(c)
+                )));
+            }
+        }
+        if lo > 0 && lab.only_in_place(&old, probes, &calls) {
+            let parent = &prepared.commits[lo];
+            let v = lab.try_built(
+                format!("confirming built: commit {} (the parent)", parent.short()),
+                &old,
+                probes,
+                &calls,
+            )?;
+            if let Some(n) = v.iter().position(|v| *v == Verdict::Head) {
+                return Ok(Some(format!(
+                    "commit {} answered {} as head built, not in place",
+                    parent.short(),
+                    probes[calls[n]].describe()
+                )));
+            }
+        }
+    }
+    Ok(None)
+}
+
+fn place_of(c: &Culprit) -> String {
+    c.hunks
+        .iter()
+        .map(|h| h.place())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The search: commits bisected, hunks tried and delta-debugged.
+fn search_all(
+    cfg: &Config,
+    prepared: &Prepared,
+    probes: &[Probe],
+    lab: &mut Lab,
+) -> Result<Attribution, String> {
     let all: Vec<usize> = (0..probes.len()).collect();
+    let probes = probes.to_vec();
     // Intervals: (lo, hi) commit indices; for two trees, (0, 1).
     let (intervals, mode) = if prepared.commits.is_empty() {
         (vec![(0usize, 1usize); probes.len()], "two trees".to_owned())
@@ -374,12 +490,34 @@ pub fn attribute(
         };
         let everything: Vec<usize> = (0..hs.len()).collect();
         // The whole diff must reproduce a probe before its parts are searched.
-        let full = lab.try_variant(
-            label(&everything),
-            &hunks::apply(&old, &hs, &everything),
-            &probes,
-            inputs,
-        )?;
+        let whole = hunks::apply(&old, &hs, &everything);
+        let mut full = lab.try_variant(label(&everything), &whole, &probes, inputs)?;
+        // In place, the whole diff not answering as head may be in place's
+        // doing (what a build carries further): asked built, and where the
+        // build answers as head, in place is off for the rest of the run.
+        let not_head: Vec<usize> = inputs
+            .iter()
+            .zip(&full)
+            .filter(|(_, v)| **v != Verdict::Head)
+            .map(|(&p, _)| p)
+            .collect();
+        if !not_head.is_empty() && lab.only_in_place(&whole, &probes, &not_head) {
+            let built = lab.try_built(label(&everything), &whole, &probes, &not_head)?;
+            if built.contains(&Verdict::Head) {
+                lab.in_place_off(format!(
+                    "base with every hunk of {} compiled in place answers unlike head where built it answers as head",
+                    commits
+                        .last()
+                        .map(|c| format!("commit {}", c.short()))
+                        .unwrap_or_else(|| "the diff".into())
+                ));
+            }
+            for (p, v) in not_head.iter().zip(built) {
+                if let Some(i) = inputs.iter().position(|q| q == p) {
+                    full[i] = v;
+                }
+            }
+        }
         let mut open: Vec<usize> = Vec::new();
         for (&p, v) in inputs.iter().zip(full) {
             match v {
@@ -574,6 +712,7 @@ pub fn attribute(
                 kinds: Vec::new(),
                 ops: Vec::new(),
                 probes: Vec::new(),
+                interval: *iv,
             });
             causes.len() - 1
         });
@@ -611,10 +750,11 @@ pub fn attribute(
         no_effect,
         quiet_commits,
         unattributed,
-        trials: std::mem::take(&mut lab.trials),
+        trials: Vec::new(),
         prepare_builds: prepared.builds.clone(),
-        secs: started.elapsed().as_secs_f64(),
+        secs: 0.0,
         reach: None,
+        in_place: None,
     })
 }
 

@@ -75,7 +75,8 @@ pub fn what(c: &Culprit, cmp: &Comparison<'_>) -> String {
 /// The attribution as text, after the comparison's report.
 pub fn render(a: &Attribution, cmp: &Comparison<'_>) -> String {
     let mut s = String::new();
-    let builds = a.trials.iter().filter(|t| !t.cached).count();
+    let builds = a.trials.iter().filter(|t| !t.cached && !t.in_place).count();
+    let in_place = a.trials.iter().filter(|t| !t.cached && t.in_place).count();
     let _ = writeln!(
         s,
         "\nATTRIBUTED BY TEST ({}): {} cause(s), each the smallest set of hunks that makes its inputs answer as head; {} probe input(s) of {} kind(s)",
@@ -157,14 +158,51 @@ pub fn render(a: &Attribution, cmp: &Comparison<'_>) -> String {
     for (p, why) in &a.unattributed {
         let _ = writeln!(s, "NOT ATTRIBUTED: {}: {why}", a.probes[*p].describe());
     }
-    let build_secs: f64 = a.trials.iter().map(|t| t.build_secs).sum();
+    let fresh: Vec<&super::lab::Trial> = a.trials.iter().filter(|t| !t.cached).collect();
+    if !fresh.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nvariants built or compiled in place, each with its time:"
+        );
+        for t in &fresh {
+            let _ = writeln!(
+                s,
+                "  {:>6.1} s {}  {}: {}{}",
+                t.build_secs,
+                if t.in_place { "in place" } else { "built   " },
+                t.label,
+                match &t.unresolved {
+                    Some(why) =>
+                        format!("could not be asked ({})", crate::review::compare::cut(why)),
+                    None => format!("{} of {} input(s) as head", t.as_head, t.asked),
+                },
+                t.not_in_place
+                    .as_ref()
+                    .map(|w| format!(" (not in place: {})", crate::review::compare::cut(w)))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    let build_secs: f64 = fresh
+        .iter()
+        .filter(|t| !t.in_place)
+        .map(|t| t.build_secs)
+        .sum();
+    let compile_secs: f64 = fresh
+        .iter()
+        .filter(|t| t.in_place)
+        .map(|t| t.build_secs)
+        .sum();
     let failed = a.trials.iter().filter(|t| t.unresolved.is_some()).count();
     let prep: f64 = a.prepare_builds.iter().map(|(_, s)| s).sum();
+    if let Some(how) = &a.in_place {
+        let _ = writeln!(s, "compiling in place: {how}");
+    }
     let _ = writeln!(
         s,
-        "attribution: {} variant(s) tried ({builds} built and asked, {} from the cache, {failed} could not be asked), builds {build_secs:.1} s; {:.1} s in all after the comparison; preparing builds: {}",
+        "attribution: {} variant(s) tried ({builds} built and asked, {in_place} compiled in place, {} from the cache, {failed} could not be asked), builds {build_secs:.1} s, in place {compile_secs:.1} s; {:.1} s in all after the comparison; preparing builds: {}",
         a.trials.len(),
-        a.trials.len() - builds,
+        a.trials.len() - builds - in_place,
         a.secs,
         if a.prepare_builds.is_empty() {
             "none".to_owned()
@@ -238,11 +276,15 @@ pub fn to_json(a: &Attribution, cmp: &Comparison<'_>) -> serde_json::Value {
             "variant": t.label,
             "build_secs": t.build_secs,
             "cached": t.cached,
+            "tested": if t.cached { "cache" } else if t.in_place { "in place" } else { "built" },
+            "in_place": t.in_place,
+            "not_in_place": t.not_in_place,
             "unresolved": t.unresolved,
             "asked": t.asked,
             "as_head": t.as_head,
         })).collect::<Vec<_>>(),
         "prepare_builds": a.prepare_builds.iter().map(|(l, s)| json!({"side": l, "secs": s})).collect::<Vec<_>>(),
         "secs": a.secs,
+        "compiling_in_place": a.in_place,
     })
 }
