@@ -143,6 +143,9 @@ fn planted_repo(dir: &Path) -> String {
     git(dir, &["init", "-q", "-b", "main"]);
     std::fs::write(dir.join("adapter.py"), &port).expect("write");
     std::fs::write(dir.join("README.md"), "a port\n").expect("write");
+    // A file the build needs that is no source (--src leaves it out), as
+    // mix.exs is to a PtcRunner build: every lane must still have it.
+    std::fs::write(dir.join("build.sh"), "python3 -c 'import adapter'\n").expect("write");
     git(dir, &["add", "."]);
     git(dir, &["commit", "-q", "-m", "The port as the kit has it"]);
     let first = git(dir, &["rev-parse", "HEAD"]);
@@ -159,12 +162,17 @@ fn planted_repo(dir: &Path) -> String {
 
 /// `compare … --format json` with `extra` arguments, its attribution.
 fn attribute(extra: &[&str], scratch_dir: &Path) -> Value {
+    attribute_built("python3 -c 'import adapter'", extra, scratch_dir)
+}
+
+/// [`attribute`] with another build command.
+fn attribute_built(build: &str, extra: &[&str], scratch_dir: &Path) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_ptc-conformance"))
         .arg("compare")
         .args(extra)
         .args([
             "--build",
-            "python3 -c 'import adapter'",
+            build,
             "--base",
             "python3 {dir}/adapter.py",
             "--seed",
@@ -233,12 +241,15 @@ fn a_range_names_each_change_by_its_commit_and_hunks() {
     let repo = dir.join("repo");
     std::fs::create_dir_all(&repo).expect("repo dir");
     let first = planted_repo(&repo);
-    let a = attribute(
+    let a = attribute_built(
+        "sh build.sh",
         &[
             "--git",
             &repo.to_string_lossy(),
             "--range",
             &format!("{first}..main"),
+            "--src",
+            "*.py",
         ],
         &dir.join("scratch"),
     );

@@ -169,9 +169,20 @@ pub fn prepare(cfg: &Config) -> Result<Prepared, String> {
                 ));
             }
             let mut dirs = Vec::new();
-            for (label, snap) in [("base", &b), ("head", &h)] {
+            for (label, snap, commit) in [("base", &b, first), ("head", &h, last)] {
+                // The whole tree (mix.exs, priv/, ... as a checkout has
+                // them), its sources being the files --src keeps.
+                let (all, absent) = tree::read_commit_all(repo, &commit.id)?;
+                if !absent.is_empty() {
+                    eprintln!(
+                        "attribution: {label} (commit {}): {} file(s) the repository cannot give are left out of its tree: {}",
+                        commit.short(),
+                        absent.len(),
+                        crate::review::compare::cut(&absent.join(", "))
+                    );
+                }
                 let mut lane = Lane::new(cfg.scratch.join(label), None)?;
-                lane.set(snap)?;
+                lane.seed(&all, snap)?;
                 run_build(label, &lane.dir)?;
                 dirs.push(lane.dir);
             }

@@ -280,6 +280,33 @@ pub fn read_commit(repo: &Path, id: &str, filter: &Filter) -> Result<Snapshot, S
     Ok(Snapshot { files })
 }
 
+/// Every file of commit `id` a build may need, sources or not (what a
+/// checkout of it holds), and the paths of the blobs the repository cannot
+/// give (a snapshot without its largest files), which are left out.
+pub fn read_commit_all(repo: &Path, id: &str) -> Result<(Snapshot, Vec<String>), String> {
+    let list = git(repo, &["ls-tree", "-r", "-z", "--full-tree", id])?;
+    let mut files = BTreeMap::new();
+    let mut absent = Vec::new();
+    for entry in list.split(|b| *b == 0).filter(|e| !e.is_empty()) {
+        let entry = String::from_utf8_lossy(entry);
+        let Some((meta, path)) = entry.split_once('\t') else {
+            continue;
+        };
+        let mut meta = meta.split(' ');
+        let (_mode, kind, object) = (meta.next(), meta.next(), meta.next());
+        let (Some("blob"), Some(object)) = (kind, object) else {
+            continue;
+        };
+        match git(repo, &["cat-file", "blob", object]) {
+            Ok(content) => {
+                files.insert(path.to_owned(), content);
+            }
+            Err(_) => absent.push(path.to_owned()),
+        }
+    }
+    Ok((Snapshot { files }, absent))
+}
+
 /// A scratch directory a snapshot is written into and built in.
 #[derive(Debug)]
 pub struct Lane {
@@ -328,6 +355,15 @@ impl Lane {
             }
         };
         Ok(Lane { dir, current })
+    }
+
+    /// Writes every file of `all` (a commit's whole tree) into the lane,
+    /// whose sources are then `sources` (the files of `all` the filter
+    /// keeps): the files that are no sources stay as written.
+    pub fn seed(&mut self, all: &Snapshot, sources: &Snapshot) -> Result<(), String> {
+        self.set(all)?;
+        self.current = sources.clone();
+        Ok(())
     }
 
     /// Writes `snap` into the lane: the files whose content differs, and
