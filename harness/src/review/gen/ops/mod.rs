@@ -194,9 +194,25 @@ pub fn never_inspected(t: &Term) -> bool {
 
 /// Whether some map in `t` (a MapSet's too) has keys whose order the VM
 /// decides (`spec/README.md` LOOSE-3): two functions, or two references
-/// (pids, ports), anywhere inside its keys. Generators leave such inputs
-/// out, since a port cannot know that order.
+/// (pids, ports), anywhere inside its keys; or more than 32 keys, one of
+/// which holds an atom other than `nil`, `true` and `false` (past 32 keys
+/// the order is the keys' hashes', and an atom's depends on the VM's atom
+/// table, which differs between two starts of one build). Generators
+/// leave such inputs out, since a port cannot know that order.
 pub fn vm_ordered_keys(t: &Term) -> bool {
+    fn holds_atom(t: &Term) -> bool {
+        match t {
+            // Structs (temporal ones too) hold their module's atom.
+            Term::Atom(_)
+            | Term::Struct(_)
+            | Term::Temporal(_)
+            | Term::Fun(_)
+            | Term::Opaque(..) => true,
+            Term::List(items) | Term::Tuple(items) => items.iter().any(holds_atom),
+            Term::Map(m) => m.iter().any(|(k, v)| holds_atom(k) || holds_atom(v)),
+            _ => false,
+        }
+    }
     fn count(t: &Term, n: &mut [usize; 4]) {
         match t {
             Term::Fun(_) => n[0] += 1,
@@ -217,6 +233,7 @@ pub fn vm_ordered_keys(t: &Term) -> bool {
             let mut n = [0; 4];
             m.iter().for_each(|(k, _)| count(k, &mut n));
             n.iter().any(|&c| c > 1)
+                || (m.iter().count() > 32 && m.iter().any(|(k, _)| holds_atom(k)))
                 || m.iter()
                     .any(|(k, v)| vm_ordered_keys(k) || vm_ordered_keys(v))
         }
@@ -343,6 +360,40 @@ pub fn well_formed_with(op: &str, words: &[String]) -> Option<BoxedStrategy<Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Past 32 keys, a map whose keys hold an atom is in the VM's order
+    /// (two starts of v0.13.0 printed such a map in different orders; one
+    /// of integers and texts in one), and left out; up to 32 keys, or with
+    /// no atom among the keys, it is not.
+    #[test]
+    fn a_map_past_32_keys_holding_an_atom_key_is_vm_ordered() {
+        let keys = |n: i64, atom: Option<Term>| {
+            let mut pairs: Vec<(Term, Term)> = (0..n)
+                .map(|i| (Term::int(1_000_000 + i), Term::int(1)))
+                .collect();
+            if let Some(a) = atom {
+                pairs.push((a, Term::int(2)));
+            }
+            Term::map(pairs)
+        };
+        assert!(vm_ordered_keys(&keys(32, Some(Term::atom("a")))));
+        assert!(vm_ordered_keys(&keys(
+            32,
+            Some(Term::tuple(vec![Term::atom("a")]))
+        )));
+        assert!(vm_ordered_keys(&Term::List(vec![keys(
+            40,
+            Some(Term::atom("ok"))
+        )])));
+        assert!(!vm_ordered_keys(&keys(31, Some(Term::atom("a")))));
+        assert!(!vm_ordered_keys(&keys(40, Some(Term::str("a")))));
+        assert!(!vm_ordered_keys(&keys(40, Some(Term::Nil))));
+        // An atom among the values does not order the keys.
+        let mut pairs: Vec<(Term, Term)> =
+            (0..40).map(|i| (Term::int(i), Term::atom("v"))).collect();
+        pairs.push((Term::str("k"), Term::atom("v")));
+        assert!(!vm_ordered_keys(&Term::map(pairs)));
+    }
 
     fn charlist_then(tail: Term) -> Term {
         let mut items = vec![Term::int(97); 4096];
