@@ -31,7 +31,8 @@ pub struct CompareArgs {
     #[arg(long, value_name = "CMD")]
     pub head: Option<String>,
     /// Sources, as two trees: base's. With them, which change of the code
-    /// made each difference is tested (docs/reviewer.md § Which change made it).
+    /// made each difference is tested (docs/reviewer.md § Which change made it,
+    /// in the kit's source; spec/adapter_protocol.md AP-19 for the extensions).
     #[arg(long, value_name = "DIR", requires = "head_src", conflicts_with_all = ["git", "range"])]
     pub base_src: Option<PathBuf>,
     /// Sources: head's tree.

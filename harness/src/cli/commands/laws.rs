@@ -164,6 +164,13 @@ pub fn exec(args: LawsArgs) -> Result<(), Failure> {
                 lr.compared.get(op).copied().unwrap_or(0)
             );
         }
+        if let Some(why) = &lr.unanswered_first {
+            outln!(
+                "         unanswered: {} input(s) the subject declined (unsupported), not checked; the first said: {}",
+                lr.unanswered,
+                crate::review::compare::cut(why)
+            );
+        }
     }
     let faults = crate::subject::faults_of(subject);
     for f in &faults {

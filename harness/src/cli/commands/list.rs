@@ -30,14 +30,20 @@ pub struct ListArgs {
 pub fn exec(args: ListArgs) -> Result<(), Failure> {
     let corpus = load_clean(&args.corpus)?;
     let at = args.release.get();
-    let cases: Vec<&Case> = args
+    let selected = args
         .filter
         .selection(None)
         .apply(&corpus)
-        .map_err(Failure::usage)?
-        .into_iter()
-        .filter(|c| c.holds_at(at))
-        .collect();
+        .map_err(Failure::usage)?;
+    let all = selected.len();
+    let cases: Vec<&Case> = selected.into_iter().filter(|c| c.holds_at(at)).collect();
+    if cases.len() < all {
+        // `run` counts the corpus whole; say why this count is smaller.
+        errln!(
+            "list: {} selected case(s) hold only at other releases than {at} and are left out (--release names another)",
+            all - cases.len()
+        );
+    }
     // Which corpus and release, on stderr, and only for a reader at a
     // terminal: stdout is one case (or op) a line, and `list | head -3`
     // shows three of them.

@@ -188,7 +188,8 @@ pub enum Outcome {
     /// is not one the law builds on (a raise where it needs a value).
     Outside,
     /// The subject declined one of the requests (`unsupported`).
-    Unanswered,
+    /// The subject declined (`unsupported`), with the reason it gave.
+    Unanswered(String),
     /// No valid answer to one of the requests (timeout, crash, malformed).
     Errored(String),
     /// Both answered alike.
@@ -290,15 +291,17 @@ pub fn check_batch(
 
 /// `Unanswered` or `Errored` if any of `answers` is no answer to compare.
 fn unanswered<'a>(answers: impl Iterator<Item = &'a Answer>) -> Option<Outcome> {
-    let mut declined = false;
+    let mut declined = None;
     for a in answers {
         match a {
             Answer::Error(e) => return Some(Outcome::Errored(e.clone())),
-            Answer::Unsupported(_) => declined = true,
+            Answer::Unsupported(why) => {
+                declined.get_or_insert_with(|| why.clone());
+            }
             _ => {}
         }
     }
-    declined.then_some(Outcome::Unanswered)
+    declined.map(Outcome::Unanswered)
 }
 
 #[cfg(test)]

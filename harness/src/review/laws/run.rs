@@ -69,6 +69,8 @@ pub struct LawReport {
     pub outside: usize,
     /// Inputs the subject declined.
     pub unanswered: usize,
+    /// The reason the subject gave for the first input it declined.
+    pub unanswered_first: Option<String>,
     /// Requests without a valid answer, with the first such error.
     pub errors: (usize, Option<String>),
     /// Wall-clock time.
@@ -171,6 +173,7 @@ pub fn run(
             compared: BTreeMap::new(),
             outside: 0,
             unanswered: 0,
+            unanswered_first: None,
             errors: (0, None),
             elapsed: Duration::ZERO,
             broken: None,
@@ -203,7 +206,10 @@ pub fn run(
             for (i, o) in outcomes.iter().enumerate() {
                 match o {
                     Outcome::Outside => lr.outside += 1,
-                    Outcome::Unanswered => lr.unanswered += 1,
+                    Outcome::Unanswered(why) => {
+                        lr.unanswered += 1;
+                        lr.unanswered_first.get_or_insert_with(|| why.clone());
+                    }
                     Outcome::Errored(e) => {
                         lr.errors.0 += 1;
                         lr.errors.1.get_or_insert_with(|| e.clone());
