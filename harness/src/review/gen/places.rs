@@ -28,6 +28,8 @@ pub enum Step {
     Opt(&'static str),
     /// Each element of a list, each value of a map, each member of a `MapSet`.
     Elem,
+    /// Each key of a map.
+    Key,
     /// The tuple element at this position.
     At(usize),
 }
@@ -43,7 +45,7 @@ pub struct Place {
     pub kinds: &'static [Kind],
 }
 
-use Step::{Arg, At, Elem, Field, Opt};
+use Step::{Arg, At, Elem, Field, Key, Opt};
 
 const ATOM: &[Kind] = &[Kind::Atom];
 const TEXT: &[Kind] = &[Kind::Text];
@@ -80,6 +82,11 @@ const KEY: &[Kind] = &[
     Kind::Temporal,
     Kind::Opaque,
 ];
+/// A map key as `super::key` draws it.
+const MAP_KEY: &[Kind] = &[Kind::Text, Kind::Atom, Kind::Int, Kind::Float, Kind::Tuple];
+/// A key of `cache_hint`'s args map, as its generator draws it (other
+/// kinds are each one class of the place).
+const TEXT_KEY: &[Kind] = &[Kind::Text, Kind::Atom];
 /// A tool option's value (`shapes::tool_format`'s `opt_value`).
 const TOOL_OPTION: &[Kind] = &[Kind::Atom, Kind::List, Kind::Text, Kind::Int];
 /// A tool format: a function, `{function, ...}`, a struct, a builtin atom.
@@ -194,14 +201,22 @@ const FILTER: [Place; 10] = [
     p("exposure.filter_by_expose", &[Arg(2), Elem], ATOM),
 ];
 
-const KEYS: [Place; 4] = [
+const KEYS: [Place; 8] = [
     p("key_normalizer.canonical_cache_key", &[Arg(0)], TEXT),
     p("key_normalizer.canonical_cache_key", &[Arg(1)], TERM),
+    p(
+        "key_normalizer.canonical_cache_key",
+        &[Arg(1), Key],
+        MAP_KEY,
+    ),
+    p("key_normalizer.canonical_cache_key", &[Arg(1), Elem], TERM),
     p("key_normalizer.normalize_key", &[Arg(0)], KEY),
     p("key_normalizer.normalize_keys", &[Arg(0)], TERM),
+    p("key_normalizer.normalize_keys", &[Arg(0), Key], MAP_KEY),
+    p("key_normalizer.normalize_keys", &[Arg(0), Elem], TERM),
 ];
 
-const PREVIEW: [Place; 11] = [
+const PREVIEW: [Place; 13] = [
     p(
         "lisp_formatter.format",
         &[Arg(0)],
@@ -233,6 +248,8 @@ const PREVIEW: [Place; 11] = [
     p("native_preview.build", &[Arg(2)], MAP),
     p("native_preview.cache_hint", &[Arg(0)], TEXT),
     p("native_preview.cache_hint", &[Arg(1)], MAP),
+    p("native_preview.cache_hint", &[Arg(1), Key], TEXT_KEY),
+    p("native_preview.cache_hint", &[Arg(1), Elem], TERM),
 ];
 
 const JSON: [Place; 5] = [
@@ -353,8 +370,9 @@ const FROM_STEP: [Place; 10] = [
     ),
 ];
 
-const MISC: [Place; 7] = [
+const MISC: [Place; 8] = [
     p("protocol.to_json_value", &[Arg(0)], TERM),
+    p("protocol.to_json_value", &[Arg(0), Key], MAP_KEY),
     p("protocol.tool_description", &[Arg(0)], ATOM),
     p("protocol.validate_program", &[Arg(0)], TERM),
     p("protocol.parse_signature", &[Arg(0)], TEXT),
@@ -411,6 +429,7 @@ impl Place {
                 Field(f) => out.push_str(&format!(".{f}")),
                 Opt(o) => out.push_str(&format!("[:{o}]")),
                 Elem => out.push_str("[*]"),
+                Key => out.push_str("{key}"),
                 At(i) => out.push_str(&format!("{{{i}}}")),
             }
         }
@@ -461,6 +480,7 @@ fn step(t: &Term, s: Step) -> Vec<&Term> {
             .collect(),
         (Elem, Term::List(items)) => items.iter().collect(),
         (Elem, Term::Map(m)) => m.iter().map(|(_, v)| v).collect(),
+        (Key, Term::Map(m)) => m.iter().map(|(k, _)| k).collect(),
         (Elem, Term::Struct(st)) if st.module == "MapSet" => match st.field("map") {
             Some(Term::Map(m)) => m.iter().map(|(k, _)| k).collect(),
             _ => Vec::new(),
@@ -541,6 +561,17 @@ fn put_in(t: &mut Term, path: &[Step], value: &Term) -> Option<()> {
             };
             *m = ptc_conformance::term::Map::from_pairs(pairs);
             r
+        }
+        // The first key replaced (its value kept), or the one pair of an
+        // empty map; a key the map holds already is not put twice.
+        (Key, Term::Map(m)) if rest.is_empty() => {
+            let mut pairs = std::mem::take(m).into_pairs();
+            match pairs.first_mut() {
+                Some((k, _)) => *k = value.clone(),
+                None => pairs.push((value.clone(), Term::int(1))),
+            }
+            *m = ptc_conformance::term::Map::from_pairs(pairs);
+            Some(())
         }
         (At(i), Term::Tuple(items)) => put_in(items.get_mut(*i)?, rest, value),
         _ => None,
@@ -637,6 +668,26 @@ mod tests {
             .unwrap();
         assert_eq!(field.values(&put), vec![&Term::atom("native")]);
         assert_eq!(field.put(&[Term::List(vec![])], &Term::Nil), None);
+        // A map's key: its first key replaced, its value kept; an empty
+        // map gets one pair.
+        let key = p("x", &[Arg(0), Key], MAP_KEY);
+        assert_eq!(key.name(), "args[0]{key}");
+        let m = Term::map(vec![
+            (Term::str("a"), Term::int(7)),
+            (Term::str("b"), Term::int(8)),
+        ]);
+        let put = key.put(&[m], &Term::int(-1)).unwrap();
+        assert!(key.values(&put).contains(&&Term::int(-1)));
+        assert_eq!(
+            put[0],
+            Term::map(vec![
+                (Term::int(-1), Term::int(7)),
+                (Term::str("b"), Term::int(8))
+            ])
+        );
+        let put = key.put(&[Term::map(vec![])], &Term::atom("k")).unwrap();
+        assert_eq!(key.values(&put), vec![&Term::atom("k")]);
+        assert_eq!(key.put(&[Term::List(vec![])], &Term::Nil), None);
     }
 }
 
