@@ -756,7 +756,7 @@ defmodule PtcAdapter do
     :exit, value -> raised("exit", inspect(value))
   end
 
-  defp compile_in_place(_root, []), do: %{"ok" => []}
+  defp compile_in_place(_root, []), do: %{"ok" => Ops.names()}
 
   defp compile_in_place(root, paths) do
     structs = Map.new(ptc_modules(), fn m -> {m, struct_of(m)} end)
@@ -776,7 +776,7 @@ defmodule PtcAdapter do
 
         case Enum.find_value(modules, &in_place_refusal(&1, structs)) do
           nil ->
-            %{"ok" => Enum.map(modules, &inspect/1)}
+            %{"ok" => Ops.names()}
 
           why ->
             revert_in_place()

@@ -75,8 +75,9 @@ sources (base with some hunks of the diff) without starting the port anew.
 the paths (relative to it) of its files that differ from the port's own;
 it returns the variant's ops (a mapping like `ops`), or raises
 (``Unsupported`` or any exception: its text is said, and ``compare``
-builds and starts that variant instead). Each request starts from the
-port's own ops; ``paths == []`` returns to them without calling `fn`.
+builds and starts that variant instead). The request is answered with the
+ops the variant declares, as hello lists them. Each request starts from
+the port's own ops; ``paths == []`` returns to them without calling `fn`.
 Off by default.
 """
 
@@ -292,7 +293,7 @@ class Adapter:
             "version": self.version,
             "language": self.language,
             "protocol": PROTOCOL,
-            "ops": sorted(op for op in self.ops if op not in self._absent),
+            "ops": self._declared(),
             "features": sorted(self.features),
         }
         if self.release is not None:
@@ -310,7 +311,7 @@ class Adapter:
         if type(root) is not str or type(paths) is not list or any(type(p) is not str for p in paths):
             return "unsupported", "compile takes a directory and a list of file paths"
         if not paths:
-            return "ok", []
+            return "ok", self._declared()
         try:
             ops = dict(self.compile(root, paths))
             for op, fun in ops.items():
@@ -321,7 +322,11 @@ class Adapter:
         except Exception as e:  # the variant is built and started instead
             return "unsupported", f"does not compile in place: {type(e).__name__}: {e}"
         self.ops, self._arity, self._fill = ops, arity, fill
-        return "ok", list(paths)
+        return "ok", self._declared()
+
+    def _declared(self):
+        """The ops hello lists now: what a compile request answers."""
+        return sorted(op for op in self.ops if op not in self._absent)
 
     def traced(self, names, op, args):
         """The ``reach`` extension (AP-19): which of `names` the answer to

@@ -300,13 +300,7 @@ impl Lab {
             as_head: 0,
         };
         let mut kept = None;
-        let calls_only = probes
-            .iter()
-            .all(|&i| matches!(all[i].ask, Ask::Call { .. }));
-        if allow_in_place
-            && calls_only
-            && matches!(self.in_place, InPlace::Unstarted | InPlace::Ready(_))
-        {
+        if allow_in_place && matches!(self.in_place, InPlace::Unstarted | InPlace::Ready(_)) {
             let key = in_place_key(&built_key);
             let have = self.cache.get(&key).cloned().unwrap_or_default();
             let missing = missing(&have, all, probes);
@@ -473,8 +467,27 @@ impl Lab {
         let started = std::time::Instant::now();
         let answer = adapter.call_setup(&[request]).pop();
         let secs = started.elapsed().as_secs_f64();
-        match answer {
-            Some(Answer::Ok(_)) => {}
+        // The ops the variant declares answer the probes of ops one side declares.
+        let declared: Vec<String> = match answer {
+            Some(Answer::Ok(Term::List(items)))
+                if items.iter().all(|t| matches!(t, Term::Str(_))) =>
+            {
+                items
+                    .into_iter()
+                    .filter_map(|t| match t {
+                        Term::Str(s) => Some(s),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            Some(Answer::Ok(other)) => {
+                let why = format!(
+                    "the compile request answered {}, not the list of ops the variant declares",
+                    crate::review::compare::cut(&wire::encode_args(&[other]))
+                );
+                self.in_place_off(why.clone());
+                return Err(why);
+            }
             Some(Answer::Unsupported(why)) => return Err(format!("in place: {why}")),
             Some(Answer::Raised(r)) => {
                 return Err(format!("in place: the compile request raised {}", r.class))
@@ -485,7 +498,7 @@ impl Lab {
                 return Err(why);
             }
             None => return Err("the compile request: no answer".into()),
-        }
+        };
         let calls: Vec<(usize, Request<'_>)> = probes
             .iter()
             .filter_map(|&i| match &all[i].ask {
@@ -512,6 +525,17 @@ impl Lab {
             let mut line = String::new();
             wire::push_answer(&mut line, "0", &a);
             out.push((all[*i].key.clone(), line));
+        }
+        for &i in probes {
+            if let Ask::Declares(op) = &all[i].ask {
+                let mut line = String::new();
+                wire::push_answer(
+                    &mut line,
+                    "0",
+                    &Answer::Ok(Term::Bool(declared.contains(op))),
+                );
+                out.push((all[i].key.clone(), line));
+            }
         }
         Ok((secs, out))
     }
