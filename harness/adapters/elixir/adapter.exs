@@ -687,10 +687,11 @@ defmodule PtcAdapter do
   # starts from the build: the modules an earlier one compiled go back to
   # the build's own code (or away, when the build has none). What a
   # build would do differently is refused, and the harness builds instead:
-  # a file that is not lib/**/*.ex, one that does not compile, a struct
+  # a file that is not lib/**/*.ex, a struct
   # whose fields or defaults changed or a module with macros (other
   # modules expand them when they compile, and are not recompiled here),
-  # an implementation of a protocol consolidated without it.
+  # an implementation of a protocol consolidated without it. Files that do
+  # not compile raise CompileError: the variant does not build.
   defp answer("compile", [root, paths]) when is_binary(root) and is_list(paths) do
     revert_in_place()
 
@@ -787,7 +788,8 @@ defmodule PtcAdapter do
         revert_in_place()
         first = List.first(errors)
         why = if is_map(first), do: "#{Map.get(first, :file)}:#{inspect(Map.get(first, :position))}: #{first.message}", else: inspect(first)
-        %{"unsupported" => "does not compile in place: " <> String.replace_invalid(why, "\uFFFD")}
+        # The variant's own files do not compile: a build of it fails too.
+        raised("CompileError", String.replace_invalid(why, "\uFFFD"))
     end
   end
 

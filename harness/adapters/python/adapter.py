@@ -366,7 +366,10 @@ def in_place(root, paths):
         raise Unsupported(f"{', '.join(others)}: only adapter.py is compiled in place")
     import runpy
 
-    return runpy.run_path(os.path.join(root, "adapter.py"), run_name="ptc_variant")["OPS"]
+    try:
+        return runpy.run_path(os.path.join(root, "adapter.py"), run_name="ptc_variant")["OPS"]
+    except Exception as e:  # what `python3 -c 'import adapter'` would fail on
+        raise Raised("CompileError", f"{type(e).__name__}: {e}") from e
 
 
 if __name__ == "__main__":

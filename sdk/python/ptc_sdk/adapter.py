@@ -73,9 +73,11 @@ the sources of two versions of the port then answers a variant of the
 sources (base with some hunks of the diff) without starting the port anew.
 ``fn(root, paths)`` is called with the directory holding the variant and
 the paths (relative to it) of its files that differ from the port's own;
-it returns the variant's ops (a mapping like `ops`), or raises
-(``Unsupported`` or any exception: its text is said, and ``compare``
-builds and starts that variant instead). The request is answered with the
+it returns the variant's ops (a mapping like `ops`), or raises:
+``Raised("CompileError", why)`` when the variant's files do not build
+(``compare`` takes it as a variant that does not build), ``Unsupported``
+or any other exception when it cannot answer for it in place (its text is
+said, and ``compare`` builds and starts that variant instead). The request is answered with the
 ops the variant declares, as hello lists them. Each request starts from
 the port's own ops; ``paths == []`` returns to them without calling `fn`.
 Off by default.
@@ -319,6 +321,8 @@ class Adapter:
                     raise TypeError(f"op {op!r}: {fun!r} is not callable")
             arity = {op: _arity(op, fun, None) for op, fun in ops.items()}
             fill = {op: _missing_defaults(op, fun) for op, fun in ops.items()}
+        except Raised as e:  # Raised("CompileError", why): the variant does not build
+            return "raised", (e.cls, e.message)
         except Exception as e:  # the variant is built and started instead
             return "unsupported", f"does not compile in place: {type(e).__name__}: {e}"
         self.ops, self._arity, self._fill = ops, arity, fill

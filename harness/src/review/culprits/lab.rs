@@ -144,8 +144,12 @@ pub struct Trial {
 /// What the cache keeps of one variant.
 #[derive(Clone, Debug, Default)]
 struct Kept {
-    /// `Some(reason)` when it did not build or start.
+    /// `Some(reason)` when it did not build or start; of in-place answers,
+    /// why the variant is built instead (or, with `fails`, why it does not
+    /// compile).
     broken: Option<String>,
+    /// In place, the variant's own files did not compile: it does not build.
+    fails: bool,
     /// Probe key → answer line.
     answers: BTreeMap<String, String>,
 }
@@ -304,13 +308,27 @@ impl Lab {
             let key = in_place_key(&built_key);
             let have = self.cache.get(&key).cloned().unwrap_or_default();
             let missing = missing(&have, all, probes);
-            if have.broken.is_none() && missing.is_empty() {
+            if (have.broken.is_none() && missing.is_empty()) || have.fails {
                 trial.in_place = true;
+                trial.unresolved = have.broken.clone().filter(|_| have.fails);
                 kept = Some(have);
             } else if have.broken.is_none() {
                 trial.cached = false;
                 match self.ask_in_place(snap, all, &missing) {
-                    Ok((secs, answers)) => {
+                    Ok(InPlaceResult::Fails(secs, why)) => {
+                        let have = Kept {
+                            broken: Some(format!("does not compile (in place): {why}")),
+                            fails: true,
+                            answers: BTreeMap::new(),
+                        };
+                        trial.in_place = true;
+                        trial.build_secs = secs;
+                        trial.unresolved = have.broken.clone();
+                        self.cache.insert(key, have.clone());
+                        self.save()?;
+                        kept = Some(have);
+                    }
+                    Ok(InPlaceResult::Answered(secs, answers)) => {
                         let mut have = have;
                         have.answers.extend(answers);
                         trial.in_place = true;
@@ -326,6 +344,7 @@ impl Lab {
                             key,
                             Kept {
                                 broken: Some(why.clone()),
+                                fails: false,
                                 answers: BTreeMap::new(),
                             },
                         );
@@ -410,7 +429,7 @@ impl Lab {
         snap: &Snapshot,
         all: &[Probe],
         probes: &[usize],
-    ) -> Result<(f64, Vec<(String, String)>), String> {
+    ) -> Result<InPlaceResult, String> {
         let Some((origin_dir, origin)) = &self.origin else {
             return Err("no origin".into());
         };
@@ -489,6 +508,10 @@ impl Lab {
                 return Err(why);
             }
             Some(Answer::Unsupported(why)) => return Err(format!("in place: {why}")),
+            // The variant's own files do not compile: it does not build.
+            Some(Answer::Raised(r)) if r.class == "CompileError" => {
+                return Ok(InPlaceResult::Fails(secs, r.message))
+            }
             Some(Answer::Raised(r)) => {
                 return Err(format!("in place: the compile request raised {}", r.class))
             }
@@ -537,7 +560,7 @@ impl Lab {
                 out.push((all[i].key.clone(), line));
             }
         }
-        Ok((secs, out))
+        Ok(InPlaceResult::Answered(secs, out))
     }
 
     /// Starts the variant's adapter and asks it `probes`: each answer's
@@ -606,7 +629,7 @@ impl Lab {
             .map(|(k, kept)| {
                 (
                     k.clone(),
-                    serde_json::json!({"broken": kept.broken, "answers": kept.answers}),
+                    serde_json::json!({"broken": kept.broken, "fails": kept.fails, "answers": kept.answers}),
                 )
             })
             .collect();
@@ -614,6 +637,14 @@ impl Lab {
         std::fs::write(&self.cache_file, text)
             .map_err(|e| format!("{}: cannot write: {e}", self.cache_file.display()))
     }
+}
+
+/// What a compile request made of a variant.
+enum InPlaceResult {
+    /// Compiled: its seconds, and each probe's answer line.
+    Answered(f64, Vec<(String, String)>),
+    /// Its files do not compile (`CompileError`): its seconds and why.
+    Fails(f64, String),
 }
 
 /// The cache key of a variant's in-place answers.
@@ -655,7 +686,15 @@ fn read_cache(text: &str) -> Result<BTreeMap<String, Kept>, String> {
                         .ok_or_else(|| format!("entry {k}: answer {p} is not a string"))
                 })
                 .collect::<Result<_, _>>()?;
-            Ok((k, Kept { broken, answers }))
+            let fails = e.get("fails").and_then(|f| f.as_bool()).unwrap_or(false);
+            Ok((
+                k,
+                Kept {
+                    broken,
+                    fails,
+                    answers,
+                },
+            ))
         })
         .collect()
 }

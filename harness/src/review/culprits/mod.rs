@@ -266,6 +266,24 @@ pub fn probes(c: &Comparison<'_>, per_kind: usize) -> Vec<Probe> {
     let mut out = Vec::new();
     for (i, g) in c.groups.iter().enumerate() {
         let Some(op) = ptc_conformance::ops::find(g.kind.op) else {
+            // A struct field one side has is a kind of no one op: its
+            // corpus cases, with their answers, are its probes.
+            if g.kind.one_sided() {
+                for case in g.cases.iter().take(per_kind + 1) {
+                    if let Some(d) = c.differences.iter().find(|d| d.case.id == case.id) {
+                        if !matches!(d.base, crate::subject::Answer::Error(_))
+                            && !matches!(d.head, crate::subject::Answer::Error(_))
+                        {
+                            out.push(Probe::call(
+                                Some(i),
+                                d.case.op,
+                                d.case.args.clone(),
+                                (d.base.clone(), d.head.clone()),
+                            ));
+                        }
+                    }
+                }
+            }
             continue;
         };
         if matches!(g.example.base, crate::subject::Answer::Error(_))
