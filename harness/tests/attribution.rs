@@ -480,6 +480,30 @@ fn in_place_finds_what_builds_find_and_a_wrong_one_is_caught() {
     let how = wrong["compiling_in_place"].as_str().unwrap_or_default();
     assert!(how.contains("off") && how.contains("built"), "{how}");
     assert_eq!(findings(&wrong), findings(&built));
+
+    // A port whose compile request says every variant fails to compile
+    // (CompileError), though each builds: caught the same way.
+    let (base, head) = planted_trees(&dir.join("f"), &|t| {
+        edit(
+            t,
+            (
+                r#"run_name="ptc_variant")["OPS"]"#,
+                r#"run_name="ptc_variant")["NO_OPS"]"#,
+            ),
+        )
+    });
+    let failing = attribute(
+        &[
+            "--base-src",
+            &base.to_string_lossy(),
+            "--head-src",
+            &head.to_string_lossy(),
+        ],
+        &dir.join("s4"),
+    );
+    let how = failing["compiling_in_place"].as_str().unwrap_or_default();
+    assert!(how.contains("off") && how.contains("built"), "{how}");
+    assert_eq!(findings(&failing), findings(&built));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

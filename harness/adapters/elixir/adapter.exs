@@ -763,12 +763,31 @@ defmodule PtcAdapter do
     structs = Map.new(ptc_modules(), fn m -> {m, struct_of(m)} end)
     Code.put_compiler_option(:ignore_module_conflict, true)
     files = Enum.map(paths, &Path.join(root, &1))
+    # The build's modules of the changed files are unloaded first: a file
+    # that uses one at compile time (a struct, a macro, a function called
+    # while compiling) then waits for the variant's, as a build would
+    # compile it, instead of expanding the build's.
+    # While the files compile, their directories are replaced on the code
+    # path by shadows without those modules' beams (the rest of the
+    # application, priv/ too, linked), so that the compiler cannot load
+    # the build's again.
+    stale = for m <- ptc_modules(), p <- paths, from_file?(m, p), uniq: true, do: m
+    beams = for m <- stale, w = :code.which(m), is_list(w) and w != [], do: List.to_string(w)
+    Enum.each(stale, fn m -> :code.purge(m); :code.delete(m); :code.purge(m) end)
+    Process.put(:in_place_unloaded, stale)
+    path = :code.get_path()
+    shadow_root = Path.join(System.tmp_dir!(), "ptc-in-place-#{System.unique_integer([:positive])}")
+    shadows = for dir <- Enum.uniq(Enum.map(beams, &Path.dirname/1)), do: {dir, shadow(dir, beams, shadow_root)}
 
     result =
       try do
+        :code.set_path(Enum.map(path, fn d -> List.keyfind(shadows, List.to_string(d), 0, {nil, d}) |> elem(1) |> to_charlist() end))
         Kernel.ParallelCompiler.compile(files, return_diagnostics: true)
       rescue
         e -> {:error, [%{message: Exception.message(e)}], []}
+      after
+        :code.set_path(path)
+        File.rm_rf(shadow_root)
       end
 
     case result do
@@ -791,6 +810,33 @@ defmodule PtcAdapter do
         # The variant's own files do not compile: a build of it fails too.
         raised("CompileError", String.replace_invalid(why, "\uFFFD"))
     end
+  end
+
+  # A copy of the application directory holding ebin `dir`, made of links,
+  # whose ebin lacks `beams`; its ebin's path.
+  defp shadow(dir, beams, root) do
+    app = Path.dirname(dir)
+    copy = Path.join([root, Integer.to_string(:erlang.phash2(dir)), Path.basename(app)])
+    File.mkdir_p!(Path.join(copy, "ebin"))
+
+    for entry <- File.ls!(app), entry != "ebin" do
+      File.ln_s!(Path.join(app, entry), Path.join(copy, entry))
+    end
+
+    for f <- File.ls!(dir), Path.join(dir, f) not in beams do
+      File.ln_s!(Path.join(dir, f), Path.join([copy, "ebin", f]))
+    end
+
+    Path.join(copy, "ebin")
+  end
+
+  # Whether module m of the build was compiled from the file at the
+  # relative path p (its recorded source ends with it).
+  defp from_file?(m, p) do
+    source = m.module_info(:compile) |> Keyword.get(:source, ~c"") |> List.to_string()
+    String.ends_with?(source, "/" <> p)
+  rescue
+    _ -> false
   end
 
   defp struct_of(m) do
@@ -842,6 +888,13 @@ defmodule PtcAdapter do
       :code.purge(m)
       _ = :code.load_file(m)
     end
+
+    # Unloaded for the last request and not compiled again: back from the build.
+    for m <- Process.get(:in_place_unloaded, []), not :erlang.module_loaded(m) do
+      _ = :code.load_file(m)
+    end
+
+    Process.delete(:in_place_unloaded)
 
     Process.delete(:reach_traced)
   end

@@ -260,6 +260,14 @@ impl Lab {
         has(&in_place_key(&key)) && !has(&key)
     }
 
+    /// Whether in place said `snap` does not compile, and no build has
+    /// said anything of it: what only a build can confirm.
+    pub fn failed_only_in_place(&self, snap: &Snapshot) -> bool {
+        let key = self.variant_key(snap);
+        self.cache.get(&in_place_key(&key)).is_some_and(|k| k.fails)
+            && !self.cache.contains_key(&key)
+    }
+
     /// The verdicts of the variant `snap` on `probes` (indices into
     /// `all`), compiled in place where the adapter will, else built,
     /// unless the cache has them.

@@ -469,12 +469,20 @@ fn search_all(
                 }
             };
             let c = &commits[at];
-            let verdicts = lab.try_variant(
-                format!("commit {} {:?}", c.short(), c.subject),
-                &snap,
-                &probes,
-                who,
-            )?;
+            let label = format!("commit {} {:?}", c.short(), c.subject);
+            let mut verdicts = lab.try_variant(label.clone(), &snap, &probes, who)?;
+            // A commit of the history that does not compile in place is
+            // built: a commit that does not build is rare, and in place
+            // may be wrong about it.
+            if lab.failed_only_in_place(&snap) {
+                verdicts = lab.try_built(label, &snap, &probes, who)?;
+                if !verdicts.iter().all(|v| matches!(v, Verdict::Unresolved(_))) {
+                    lab.in_place_off(format!(
+                        "commit {} does not compile in place, and builds",
+                        c.short()
+                    ));
+                }
+            }
             Ok(verdicts
                 .into_iter()
                 .map(|v| match v {
@@ -530,7 +538,9 @@ fn search_all(
             .filter(|(_, v)| **v != Verdict::Head)
             .map(|(&p, _)| p)
             .collect();
-        if !not_head.is_empty() && lab.only_in_place(&whole, &probes, &not_head) {
+        if !not_head.is_empty()
+            && (lab.only_in_place(&whole, &probes, &not_head) || lab.failed_only_in_place(&whole))
+        {
             let built = lab.try_built(label(&everything), &whole, &probes, &not_head)?;
             if built.contains(&Verdict::Head) {
                 lab.in_place_off(format!(
