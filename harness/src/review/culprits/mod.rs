@@ -269,7 +269,12 @@ pub fn probes(c: &Comparison<'_>, per_kind: usize) -> Vec<Probe> {
             // A struct field one side has is a kind of no one op: its
             // corpus cases, with their answers, are its probes.
             if g.kind.one_sided() {
-                for case in g.cases.iter().take(per_kind + 1) {
+                // Its own cases, else those of the differences it explains.
+                let cases = g
+                    .cases
+                    .iter()
+                    .chain(g.also.iter().flat_map(|a| a.cases.iter()));
+                for case in cases.take(per_kind + 1) {
                     if let Some(d) = c.differences.iter().find(|d| d.case.id == case.id) {
                         if !matches!(d.base, crate::subject::Answer::Error(_))
                             && !matches!(d.head, crate::subject::Answer::Error(_))
