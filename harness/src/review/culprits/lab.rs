@@ -542,43 +542,15 @@ impl Lab {
             }
             None => return Err("the compile request: no answer".into()),
         };
-        let calls: Vec<(usize, Request<'_>)> = probes
-            .iter()
-            .filter_map(|&i| match &all[i].ask {
-                Ask::Call { op, args } => Some((i, Request::new(op.name, args))),
-                Ask::Declares(_) => None,
-            })
-            .collect();
-        let requests: Vec<Request<'_>> = calls.iter().map(|(_, r)| *r).collect();
         let InPlace::Ready(adapter) = &mut self.in_place else {
             return Err("compiling in place is off".into());
         };
-        let answers = adapter.call_many(&requests);
+        let out = answer_probes(adapter, all, probes, &|op| declared.iter().any(|d| d == op));
         if adapter.restarts != restarts {
             // A restarted adapter runs base's build again, not the variant.
             let why = "the in-place adapter was restarted while answering".to_owned();
             self.in_place_off(why.clone());
             return Err(why);
-        }
-        let mut out = Vec::new();
-        for ((i, _), a) in calls.iter().zip(answers) {
-            if matches!(a, Answer::Error(_)) {
-                continue;
-            }
-            let mut line = String::new();
-            wire::push_answer(&mut line, "0", &a);
-            out.push((all[*i].key.clone(), line));
-        }
-        for &i in probes {
-            if let Ask::Declares(op) = &all[i].ask {
-                let mut line = String::new();
-                wire::push_answer(
-                    &mut line,
-                    "0",
-                    &Answer::Ok(Term::Bool(declared.contains(op))),
-                );
-                out.push((all[i].key.clone(), line));
-            }
         }
         Ok(InPlaceResult::Answered(secs, out))
     }
@@ -597,32 +569,9 @@ impl Lab {
             .collect();
         let mut adapter = Adapter::start(cfg).map_err(|e| format!("its adapter: {e}"))?;
         let ops = adapter.ops();
-        let calls: Vec<(usize, Request<'_>)> = probes
-            .iter()
-            .filter_map(|&i| match &all[i].ask {
-                Ask::Call { op, args } => Some((i, Request::new(op.name, args))),
-                Ask::Declares(_) => None,
-            })
-            .collect();
-        let requests: Vec<Request<'_>> = calls.iter().map(|(_, r)| *r).collect();
-        let answers = adapter.call_many(&requests);
-        let mut out = Vec::new();
-        for ((i, _), a) in calls.iter().zip(answers) {
-            if matches!(a, Answer::Error(_)) {
-                continue;
-            }
-            let mut line = String::new();
-            wire::push_answer(&mut line, "0", &a);
-            out.push((all[*i].key.clone(), line));
-        }
-        for &i in probes {
-            if let Ask::Declares(op) = &all[i].ask {
-                let mut line = String::new();
-                wire::push_answer(&mut line, "0", &Answer::Ok(Term::Bool(ops.contains(op))));
-                out.push((all[i].key.clone(), line));
-            }
-        }
-        Ok(out)
+        Ok(answer_probes(&mut adapter, all, probes, &|op| {
+            ops.contains(op)
+        }))
     }
 
     fn judge(&self, probe: &Probe, line: &str) -> Verdict {
@@ -665,6 +614,43 @@ enum InPlaceResult {
     Answered(f64, Vec<(String, String)>),
     /// Its files do not compile (`CompileError`): its seconds and why.
     Fails(f64, String),
+}
+
+/// Each probe's answer line from `adapter`, by probe key: its calls
+/// asked in one batch (an answer that is no valid answer left out, to be
+/// asked again), the ops it declares by `declares`.
+fn answer_probes(
+    adapter: &mut Adapter,
+    all: &[Probe],
+    probes: &[usize],
+    declares: &dyn Fn(&str) -> bool,
+) -> Vec<(String, String)> {
+    let calls: Vec<(usize, Request<'_>)> = probes
+        .iter()
+        .filter_map(|&i| match &all[i].ask {
+            Ask::Call { op, args } => Some((i, Request::new(op.name, args))),
+            Ask::Declares(_) => None,
+        })
+        .collect();
+    let requests: Vec<Request<'_>> = calls.iter().map(|(_, r)| *r).collect();
+    let answers = adapter.call_many(&requests);
+    let mut out = Vec::new();
+    for ((i, _), a) in calls.iter().zip(answers) {
+        if matches!(a, Answer::Error(_)) {
+            continue;
+        }
+        let mut line = String::new();
+        wire::push_answer(&mut line, "0", &a);
+        out.push((all[*i].key.clone(), line));
+    }
+    for &i in probes {
+        if let Ask::Declares(op) = &all[i].ask {
+            let mut line = String::new();
+            wire::push_answer(&mut line, "0", &Answer::Ok(Term::Bool(declares(op))));
+            out.push((all[i].key.clone(), line));
+        }
+    }
+    out
 }
 
 /// The cache key of a variant's in-place answers.
