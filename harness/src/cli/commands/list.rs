@@ -37,13 +37,9 @@ pub fn exec(args: ListArgs) -> Result<(), Failure> {
         .map_err(Failure::usage)?;
     let all = selected.len();
     let cases: Vec<&Case> = selected.into_iter().filter(|c| c.holds_at(at)).collect();
-    if cases.len() < all {
-        // `run` counts the corpus whole; say why this count is smaller.
-        errln!(
-            "list: {} selected case(s) hold only at other releases than {at} and are left out (--release names another)",
-            all - cases.len()
-        );
-    }
+    // `run` counts the corpus whole; at a terminal, say why this count is
+    // smaller (stdout stays one case or op a line).
+    let others = all - cases.len();
     // Which corpus and release, on stderr, and only for a reader at a
     // terminal: stdout is one case (or op) a line, and `list | head -3`
     // shows three of them.
@@ -53,6 +49,11 @@ pub fn exec(args: ListArgs) -> Result<(), Failure> {
 release: {at}",
             corpus.describe()
         );
+        if others > 0 {
+            errln!(
+                "{others} selected case(s) hold only at other releases than {at} and are left out (--release names another)"
+            );
+        }
     }
     if args.counts {
         print_counts(&cases);
