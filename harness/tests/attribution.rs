@@ -464,46 +464,41 @@ fn in_place_finds_what_builds_find_and_a_wrong_one_is_caught() {
     assert_eq!(findings(&in_place), findings(&built));
     assert_eq!(findings(&built).0.len(), 6);
 
-    // A port whose compile request answers with its own ops, whatever the variant.
-    let (base, head) = planted_trees(&dir.join("w"), &|t| {
-        edit(t, ("compile=in_place)", "compile=lambda root, paths: OPS)"))
-    });
-    let wrong = attribute(
-        &[
-            "--base-src",
-            &base.to_string_lossy(),
-            "--head-src",
-            &head.to_string_lossy(),
-        ],
-        &dir.join("s3"),
-    );
-    let how = wrong["compiling_in_place"].as_str().unwrap_or_default();
-    assert!(how.contains("off") && how.contains("built"), "{how}");
-    assert_eq!(findings(&wrong), findings(&built));
-
-    // A port whose compile request says every variant fails to compile
-    // (CompileError), though each builds: caught the same way.
-    let (base, head) = planted_trees(&dir.join("f"), &|t| {
-        edit(
-            t,
+    // Ports whose compile request is wrong, each caught: in place is
+    // turned off and the causes are the builds'. One answers with its own
+    // ops whatever the variant; one says every variant fails to compile
+    // (CompileError), though each builds.
+    let wrong_ones: [(&str, (&str, &str)); 2] = [
+        (
+            "w",
+            ("compile=in_place)", "compile=lambda root, paths: OPS)"),
+        ),
+        (
+            "f",
             (
                 r#"run_name="ptc_variant")["OPS"]"#,
                 r#"run_name="ptc_variant")["NO_OPS"]"#,
             ),
-        )
-    });
-    let failing = attribute(
-        &[
-            "--base-src",
-            &base.to_string_lossy(),
-            "--head-src",
-            &head.to_string_lossy(),
-        ],
-        &dir.join("s4"),
-    );
-    let how = failing["compiling_in_place"].as_str().unwrap_or_default();
-    assert!(how.contains("off") && how.contains("built"), "{how}");
-    assert_eq!(findings(&failing), findings(&built));
+        ),
+    ];
+    for (name, change) in wrong_ones {
+        let (base, head) = planted_trees(&dir.join(name), &|t| edit(t, change));
+        let wrong = attribute(
+            &[
+                "--base-src",
+                &base.to_string_lossy(),
+                "--head-src",
+                &head.to_string_lossy(),
+            ],
+            &dir.join(format!("s-{name}")),
+        );
+        let how = wrong["compiling_in_place"].as_str().unwrap_or_default();
+        assert!(
+            how.contains("off") && how.contains("built"),
+            "{name}: {how}"
+        );
+        assert_eq!(findings(&wrong), findings(&built), "{name}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -257,25 +257,34 @@ fn subject_of(repo: &Path, id: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out).trim().to_owned())
 }
 
-/// The source files of commit `id` of `repo`.
-pub fn read_commit(repo: &Path, id: &str, filter: &Filter) -> Result<Snapshot, String> {
+/// The blobs of commit `id` of `repo`: each path and its object id.
+fn blobs(repo: &Path, id: &str) -> Result<Vec<(String, String)>, String> {
     let list = git(repo, &["ls-tree", "-r", "-z", "--full-tree", id])?;
-    let mut files = BTreeMap::new();
+    let mut out = Vec::new();
     for entry in list.split(|b| *b == 0).filter(|e| !e.is_empty()) {
         let entry = String::from_utf8_lossy(entry);
         let Some((meta, path)) = entry.split_once('\t') else {
             continue;
         };
         let mut meta = meta.split(' ');
-        let (_mode, kind, object) = (meta.next(), meta.next(), meta.next());
-        if kind != Some("blob") || !filter.keeps(path) {
+        if let (_mode, Some("blob"), Some(object)) = (meta.next(), meta.next(), meta.next()) {
+            out.push((path.to_owned(), object.to_owned()));
+        }
+    }
+    Ok(out)
+}
+
+/// The source files of commit `id` of `repo`.
+pub fn read_commit(repo: &Path, id: &str, filter: &Filter) -> Result<Snapshot, String> {
+    let mut files = BTreeMap::new();
+    for (path, object) in blobs(repo, id)? {
+        if !filter.keeps(&path) {
             continue;
         }
-        let Some(object) = object else { continue };
-        let content = git(repo, &["cat-file", "blob", object]).map_err(|e| {
+        let content = git(repo, &["cat-file", "blob", &object]).map_err(|e| {
             format!("{path} at {id}: {e} (a snapshot without its largest files? name the sources with --src)")
         })?;
-        files.insert(path.to_owned(), content);
+        files.insert(path, content);
     }
     Ok(Snapshot { files })
 }
@@ -284,24 +293,14 @@ pub fn read_commit(repo: &Path, id: &str, filter: &Filter) -> Result<Snapshot, S
 /// checkout of it holds), and the paths of the blobs the repository cannot
 /// give (a snapshot without its largest files), which are left out.
 pub fn read_commit_all(repo: &Path, id: &str) -> Result<(Snapshot, Vec<String>), String> {
-    let list = git(repo, &["ls-tree", "-r", "-z", "--full-tree", id])?;
     let mut files = BTreeMap::new();
     let mut absent = Vec::new();
-    for entry in list.split(|b| *b == 0).filter(|e| !e.is_empty()) {
-        let entry = String::from_utf8_lossy(entry);
-        let Some((meta, path)) = entry.split_once('\t') else {
-            continue;
-        };
-        let mut meta = meta.split(' ');
-        let (_mode, kind, object) = (meta.next(), meta.next(), meta.next());
-        let (Some("blob"), Some(object)) = (kind, object) else {
-            continue;
-        };
-        match git(repo, &["cat-file", "blob", object]) {
+    for (path, object) in blobs(repo, id)? {
+        match git(repo, &["cat-file", "blob", &object]) {
             Ok(content) => {
-                files.insert(path.to_owned(), content);
+                files.insert(path, content);
             }
-            Err(_) => absent.push(path.to_owned()),
+            Err(_) => absent.push(path),
         }
     }
     Ok((Snapshot { files }, absent))
